@@ -1,0 +1,98 @@
+/**
+ * One record per metric: label, what it needs, and the one-line meaning the UI shows. Browser-safe
+ * metadata only; the calculators live in their own modules and are wired up in `offline.ts`.
+ */
+import type { MetricId, MetricNeeds } from './types.ts';
+
+export interface MetricInfo {
+  id: MetricId;
+  label: string;
+  needs: MetricNeeds;
+  /** One honest line: what the score says, and what it does not. */
+  meaning: string;
+  /** Paper or tool the variant follows. */
+  citation: string;
+  /** Score range for display. */
+  range: [number, number];
+}
+
+export const METRICS: readonly MetricInfo[] = [
+  {
+    id: 'entity-density',
+    label: 'Entity density',
+    needs: 'ner',
+    meaning:
+      'Named entities, dates, numbers and amounts per token, scored against the 0.15 that people preferred in Chain-of-Density; it measures how packed with specifics the summary is, not whether they are right.',
+    citation: 'Adams et al. 2023, From Sparse to Dense (Chain of Density)',
+    range: [0, 1],
+  },
+  {
+    id: 'coherence',
+    label: 'Local coherence',
+    needs: 'embedding',
+    meaning:
+      'Mean cosine similarity of each sentence with the one two places later; it tells whether neighbouring sentences stay on one topic, and on short news summaries it barely tracks what people call coherent.',
+    citation: 'Parola et al. 2023, as used in Meta LCM 2024',
+    range: [-1, 1],
+  },
+  {
+    id: 'rouge-1',
+    label: 'ROUGE-1',
+    needs: 'reference',
+    meaning: 'Unigram overlap with the reference summary (F-measure); word overlap, not meaning.',
+    citation: 'Lin 2004; Google rouge_score 0.1.2',
+    range: [0, 1],
+  },
+  {
+    id: 'rouge-2',
+    label: 'ROUGE-2',
+    needs: 'reference',
+    meaning: 'Bigram overlap with the reference summary (F-measure); rewards shared phrasing.',
+    citation: 'Lin 2004; Google rouge_score 0.1.2',
+    range: [0, 1],
+  },
+  {
+    id: 'rouge-l',
+    label: 'ROUGE-L',
+    needs: 'reference',
+    meaning:
+      'Longest common subsequence with the reference (F-measure); rewards the same words in the same order.',
+    citation: 'Lin 2004; Google rouge_score 0.1.2',
+    range: [0, 1],
+  },
+  {
+    id: 'rouge-lsum',
+    label: 'ROUGE-Lsum',
+    needs: 'reference',
+    meaning:
+      'Summary-level LCS: each reference sentence against the union of LCS hits over all summary sentences (F-measure).',
+    citation: 'Lin 2004; Google rouge_score 0.1.2',
+    range: [0, 1],
+  },
+  {
+    id: 'bleu',
+    label: 'BLEU',
+    needs: 'reference',
+    meaning:
+      'Smoothed sentence BLEU against the reference (0–100, sacrebleu); n-gram precision with a brevity penalty, built for translation.',
+    citation: 'Papineni et al. 2002; sacrebleu 2.x (13a, exp smoothing)',
+    range: [0, 100],
+  },
+  {
+    id: 'token-f1',
+    label: 'Token F1',
+    needs: 'reference',
+    meaning:
+      'Bag-of-words F1 with the reference after SQuAD normalisation (CJK split into words); order is ignored.',
+    citation: 'Rajpurkar et al. 2016 (SQuAD); LongBench qa_f1',
+    range: [0, 1],
+  },
+];
+
+const byId = new Map(METRICS.map((m) => [m.id, m]));
+
+export function metricInfo(id: MetricId): MetricInfo {
+  const info = byId.get(id);
+  if (!info) throw new Error(`Unknown metric id: ${id}`);
+  return info;
+}

@@ -1,0 +1,23 @@
+/**
+ * The two pluggable backends of the model-based metrics. The built-in ones (GloVe SIF,
+ * compromise) implement them today; transformer models in workers will implement them next, and
+ * the metrics do not change. `backend` names the method and model: scores of different backends
+ * are never compared.
+ */
+import type { TextSpan } from '../types.ts';
+
+export interface SentenceEmbedder {
+  readonly backend: string;
+  /** One vector per sentence, all of one length. */
+  embed(sentences: readonly string[], signal?: AbortSignal): Promise<Float32Array[]>;
+}
+
+export interface EntityRecognizer {
+  readonly backend: string;
+  /** Entity spans with UTF-16 offsets into `text`, sorted, non-overlapping. */
+  recognize(text: string, signal?: AbortSignal): Promise<TextSpan[]>;
+}
+
+export function throwIfAborted(signal?: AbortSignal): void {
+  if (signal?.aborted) throw new DOMException('The operation was cancelled.', 'AbortError');
+}

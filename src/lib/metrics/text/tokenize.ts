@@ -1,0 +1,135 @@
+/**
+ * The text layer: sentences, words and tokens through Intl.Segmenter, so that Chinese, Japanese,
+ * Thai and other scripts without spaces segment into words, not into one long token.
+ *
+ * Offsets are UTF-16 indices into the string the caller passed, so spans can be highlighted in
+ * the original text.
+ */
+
+export interface Segment {
+  text: string;
+  start: number;
+  end: number;
+}
+
+const segmenterCache = new Map<string, Intl.Segmenter>();
+
+function segmenter(locale: string | undefined, granularity: 'word' | 'sentence'): Intl.Segmenter {
+  const key = `${locale ?? ''}|${granularity}`;
+  let seg = segmenterCache.get(key);
+  if (!seg) {
+    seg = new Intl.Segmenter(locale, { granularity });
+    segmenterCache.set(key, seg);
+  }
+  return seg;
+}
+
+const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/u;
+const HIRAGANA_KATAKANA = /[\u3040-\u30ff]/u;
+const HANGUL = /[\uac00-\ud7af]/u;
+
+/** True when the text contains Chinese, Japanese or Korean characters. */
+export function hasCjk(text: string): boolean {
+  return CJK.test(text);
+}
+
+/**
+ * A locale hint for the segmenter. ICU's word dictionary is shared, but Japanese kana text
+ * segments better with 'ja' and Chinese with 'zh'.
+ */
+export function guessLocale(text: string): string | undefined {
+  if (HIRAGANA_KATAKANA.test(text)) return 'ja';
+  if (HANGUL.test(text)) return 'ko';
+  if (CJK.test(text)) return 'zh';
+  return undefined;
+}
+
+/** Unicode NFKC plus collapsed whitespace; the form all metrics compare. */
+export function normalizeText(text: string): string {
+  return text.normalize('NFKC').replace(/\s+/gu, ' ').trim();
+}
+
+/**
+ * Sentences with offsets. Intl.Segmenter alone splits after "Mr." and "U.S."; we merge a split
+ * when the next piece starts lower-case, which is never a new sentence in Latin scripts. Line
+ * breaks also end a sentence (bullet lists, headlines).
+ */
+export function splitSentences(text: string, locale = guessLocale(text)): Segment[] {
+  const out: Segment[] = [];
+  for (const part of segmenter(locale, 'sentence').segment(text)) {
+    // A blank line or a bullet list is a boundary even when the line lacks a full stop.
+    let offset = part.index;
+    for (const line of part.segment.split(/(\n+)/u)) {
+      if (line.length > 0 && !/^\n+$/u.test(line)) pushTrimmed(out, line, offset);
+      offset += line.length;
+    }
+  }
+  return mergeFalseBreaks(out, text);
+}
+
+function pushTrimmed(out: Segment[], piece: string, offset: number): void {
+  const lead = piece.length - piece.trimStart().length;
+  const trimmed = piece.trim();
+  if (!trimmed) return;
+  out.push({ text: trimmed, start: offset + lead, end: offset + lead + trimmed.length });
+}
+
+// Titles and initials that ICU takes for a sentence end ("Mr. Smith", "J. R. R. Tolkien").
+const ABBREVIATION_END =
+  /(?:^|[\s(])(?:Mr|Mrs|Ms|Dr|Prof|Sr|Jr|St|Gen|Col|Lt|Sgt|Capt|Gov|Sen|Rep|Rev|Mt|No|Vol|vs|[A-Z])\.$/u;
+
+function mergeFalseBreaks(sentences: Segment[], text: string): Segment[] {
+  const merged: Segment[] = [];
+  for (const s of sentences) {
+    const prev = merged[merged.length - 1];
+    const between = prev ? text.slice(prev.end, s.start) : '';
+    const falseBreak = /^[a-z]/u.test(s.text) || ABBREVIATION_END.test(prev?.text ?? '');
+    if (prev && !between.includes('\n') && falseBreak) {
+      prev.end = s.end;
+      prev.text = text.slice(prev.start, prev.end);
+    } else {
+      merged.push({ ...s });
+    }
+  }
+  return merged;
+}
+
+/** Word-like segments (letters, digits, ideographs); punctuation and spaces dropped. */
+export function splitWords(text: string, locale = guessLocale(text)): Segment[] {
+  const out: Segment[] = [];
+  for (const part of segmenter(locale, 'word').segment(text)) {
+    if (part.isWordLike) {
+      out.push({ text: part.segment, start: part.index, end: part.index + part.segment.length });
+    }
+  }
+  return out;
+}
+
+/**
+ * Word-and-punctuation tokens (what SPEC §2 counts for entity density): every word-like segment
+ * and every punctuation mark, whitespace dropped.
+ */
+export function splitTokens(text: string, locale = guessLocale(text)): Segment[] {
+  const out: Segment[] = [];
+  for (const part of segmenter(locale, 'word').segment(text)) {
+    if (part.isWordLike) {
+      out.push({ text: part.segment, start: part.index, end: part.index + part.segment.length });
+    } else if (/\S/u.test(part.segment)) {
+      // Non-word segments can hold several marks (e.g. '."'): each mark is a token.
+      let i = part.index;
+      for (const ch of part.segment) {
+        if (/\S/u.test(ch)) out.push({ text: ch, start: i, end: i + ch.length });
+        i += ch.length;
+      }
+    }
+  }
+  return out;
+}
+
+export function countTokens(text: string): number {
+  return splitTokens(text).length;
+}
+
+export function countWords(text: string): number {
+  return splitWords(text).length;
+}

@@ -1,0 +1,69 @@
+/**
+ * The one shape every metric returns (SPEC §2): a score, a status that says why there is no score,
+ * the backend that produced it, and details a person can audit.
+ */
+
+export type MetricId =
+  | 'entity-density'
+  | 'coherence'
+  | 'rouge-1'
+  | 'rouge-2'
+  | 'rouge-l'
+  | 'rouge-lsum'
+  | 'bleu'
+  | 'token-f1';
+
+export type MetricStatus = 'ok' | 'n/a' | 'error';
+
+/** What a metric needs before it can run; decides which worker hosts it. */
+export type MetricNeeds = 'reference' | 'embedding' | 'ner';
+
+export interface CaseInput {
+  source: string;
+  summary: string;
+  reference?: string;
+}
+
+export interface MetricResult<Details = unknown> {
+  id: MetricId;
+  status: MetricStatus;
+  /** Main score, higher is better; null unless status is 'ok'. */
+  score: number | null;
+  /** A raw value behind the score where it differs (e.g. entities per token). */
+  raw?: number;
+  /** One human sentence: what this number says for this case. */
+  explanation: string;
+  /** Why there is no score (status 'n/a' or 'error'). */
+  reason?: string;
+  /** Which method or model produced the score; scores of different backends never compare. */
+  backend: string;
+  details: Details;
+  /** Wall time of the computation in milliseconds. */
+  elapsedMs?: number;
+}
+
+export function notApplicable<D>(
+  id: MetricId,
+  backend: string,
+  reason: string,
+  details: D,
+): MetricResult<D> {
+  return { id, status: 'n/a', score: null, explanation: reason, reason, backend, details };
+}
+
+export function failed<D>(
+  id: MetricId,
+  backend: string,
+  reason: string,
+  details: D,
+): MetricResult<D> {
+  return { id, status: 'error', score: null, explanation: reason, reason, backend, details };
+}
+
+/** A highlighted stretch of the summary, as UTF-16 offsets into the original string. */
+export interface TextSpan {
+  start: number;
+  end: number;
+  text: string;
+  label: string;
+}
