@@ -1,0 +1,95 @@
+/**
+ * Runs the metrics that need no LLM for one case. The same function serves the browser workers and
+ * the Node CLI: only the way the backends are obtained differs (fetch in a worker, fs in Node).
+ */
+import { metricInfo } from './registry.ts';
+import type { CaseInput, MetricId, MetricResult } from './types.ts';
+import { failed } from './types.ts';
+import type { MetricSettings } from './settings.ts';
+import type { EntityRecognizer, SentenceEmbedder } from './semantic/backends.ts';
+import { throwIfAborted } from './semantic/backends.ts';
+import { scoreReferenceMetrics } from './lexical/reference-metrics.ts';
+import { scoreCoherence } from './semantic/coherence.ts';
+import { scoreEntityDensity } from './semantic/entity-density.ts';
+
+/** Lazily loaded backends; a worker provides only those its metrics need. */
+export interface OfflineBackends {
+  embedder?: () => Promise<SentenceEmbedder>;
+  recognizer?: () => Promise<EntityRecognizer>;
+}
+
+const REFERENCE_BACKEND = 'reference metrics';
+
+export async function computeMetrics(
+  ids: readonly MetricId[],
+  input: CaseInput,
+  settings: MetricSettings,
+  backends: OfflineBackends,
+  onResult: (result: MetricResult) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  const referenceIds = ids.filter((id) => metricInfo(id).needs === 'reference');
+  if (referenceIds.length > 0) {
+    throwIfAborted(signal);
+    const started = performance.now();
+    let results: MetricResult[];
+    try {
+      results = scoreReferenceMetrics(input, { useStemmer: settings.rouge.useStemmer });
+    } catch (error) {
+      results = referenceIds.map((id) => failed(id, REFERENCE_BACKEND, describeError(error), {}));
+    }
+    const elapsedMs = performance.now() - started;
+    for (const result of results) {
+      if (referenceIds.includes(result.id)) onResult({ ...result, elapsedMs });
+    }
+  }
+
+  for (const id of ids) {
+    const needs = metricInfo(id).needs;
+    if (needs === 'reference') continue;
+    throwIfAborted(signal);
+    const started = performance.now();
+    const result = await computeModelMetric(id, input, settings, backends, signal);
+    onResult({ ...result, elapsedMs: performance.now() - started });
+  }
+}
+
+async function computeModelMetric(
+  id: MetricId,
+  input: CaseInput,
+  settings: MetricSettings,
+  backends: OfflineBackends,
+  signal?: AbortSignal,
+): Promise<MetricResult> {
+  try {
+    switch (id) {
+      case 'coherence': {
+        if (!backends.embedder) return failed(id, 'none', 'No embedding backend here.', {});
+        return await scoreCoherence(input.summary, await backends.embedder(), signal);
+      }
+      case 'entity-density': {
+        if (!backends.recognizer) return failed(id, 'none', 'No entity recogniser here.', {});
+        return await scoreEntityDensity(
+          input.summary,
+          await backends.recognizer(),
+          settings.density,
+          signal,
+        );
+      }
+      default:
+        return failed(id, 'none', `Metric ${id} is not an offline model metric.`, {});
+    }
+  } catch (error) {
+    if (isAbort(error)) throw error;
+    return failed(id, 'none', describeError(error), {});
+  }
+}
+
+export function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === 'AbortError';
+}
+
+export function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

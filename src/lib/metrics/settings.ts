@@ -1,0 +1,19 @@
+/** User-settable knobs of the offline metrics, with the defaults of SPEC §2 and §5. */
+import { z } from 'zod';
+
+export const metricSettingsSchema = z.object({
+  density: z.object({
+    target: z.number().min(0).max(1),
+    width: z.number().gt(0).max(1),
+  }),
+  rouge: z.object({
+    useStemmer: z.boolean(),
+  }),
+});
+
+export type MetricSettings = z.infer<typeof metricSettingsSchema>;
+
+export const DEFAULT_SETTINGS: MetricSettings = {
+  density: { target: 0.15, width: 0.15 },
+  rouge: { useStemmer: true },
+};

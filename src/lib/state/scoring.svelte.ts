@@ -1,0 +1,241 @@
+/**
+ * The page's scoring session: the cards' states, the workers, the history list and the draft.
+ * Results arrive per metric as each worker finishes, so a slow model never hides a fast score.
+ */
+import { METRICS } from '../metrics/registry.ts';
+import { DEFAULT_SETTINGS, metricSettingsSchema } from '../metrics/settings.ts';
+import type { MetricSettings } from '../metrics/settings.ts';
+import type { CaseInput, MetricId, MetricNeeds, MetricResult } from '../metrics/types.ts';
+import { validateCase } from '../input/validate-case.ts';
+import type { InputProblem } from '../input/validate-case.ts';
+import {
+  deleteAllCases,
+  deleteCase,
+  getCase,
+  listHistory,
+  loadDraft,
+  saveCase,
+  saveDraft,
+} from '../storage/cases.ts';
+import type { HistoryEntry } from '../storage/schema.ts';
+import { startMetricWorkers } from '../workers/metric-workers.ts';
+import type { MetricWorkers } from '../workers/metric-workers.ts';
+import type { Progress } from '../workers/worker-client.ts';
+
+export type CardStatus = 'idle' | 'running' | 'ok' | 'n/a' | 'error';
+
+export interface CardState {
+  status: CardStatus;
+  result?: MetricResult;
+}
+
+const APP_VERSION = '0.1.0';
+
+function idleCards(): Record<MetricId, CardState> {
+  return Object.fromEntries(METRICS.map((m) => [m.id, { status: 'idle' }])) as Record<
+    MetricId,
+    CardState
+  >;
+}
+
+export class ScoringSession {
+  input = $state<Required<CaseInput>>({ source: '', summary: '', reference: '' });
+  settings = $state<MetricSettings>(structuredClone(DEFAULT_SETTINGS));
+  cards = $state.raw<Record<MetricId, CardState>>(idleCards());
+  problems = $state.raw<InputProblem[]>([]);
+  running = $state(false);
+  progress = $state.raw<Record<string, Progress>>({});
+  history = $state.raw<HistoryEntry[]>([]);
+  storageError = $state<string | undefined>();
+  /** The summary the cards' results were computed on: highlights use offsets into it. */
+  scoredSummary = $state('');
+  /** The saved case whose results are on screen, if any. */
+  openCaseId = $state<string | undefined>();
+
+  #workers: MetricWorkers | undefined;
+  #run: AbortController | undefined;
+  #draftTimer: ReturnType<typeof setTimeout> | undefined;
+
+  async init(): Promise<void> {
+    this.#workers = startMetricWorkers();
+    // Load vectors and the recogniser while the user is still pasting.
+    for (const [needs, client] of Object.entries(this.#workers)) {
+      client
+        .load({ onProgress: (p) => this.#setProgress(needs, p) })
+        .then(() => this.#clearProgress(needs))
+        .catch((error: unknown) =>
+          this.#setProgress(needs, { stage: `failed to load: ${messageOf(error)}` }),
+        );
+    }
+    try {
+      const draft = await loadDraft();
+      if (draft && !this.input.source && !this.input.summary) {
+        this.input = { ...draft.input, reference: draft.input.reference ?? '' };
+      }
+      this.history = await listHistory();
+    } catch (error) {
+      this.storageError = messageOf(error);
+    }
+  }
+
+  /** Keeps what was typed across a reload or a crash, without writing on every keystroke. */
+  inputChanged(): void {
+    this.problems = this.problems.filter((p) => !p.blocking);
+    clearTimeout(this.#draftTimer);
+    this.#draftTimer = setTimeout(() => {
+      saveDraft({ input: $state.snapshot(this.input), savedAt: Date.now() }).catch(
+        (error: unknown) => (this.storageError = messageOf(error)),
+      );
+    }, 400);
+  }
+
+  async score(): Promise<void> {
+    const workers = this.#workers;
+    if (!workers) return;
+    const input = $state.snapshot(this.input);
+    const settings = $state.snapshot(this.settings);
+    this.problems = validateCase(input);
+    const settingsCheck = metricSettingsSchema.safeParse(settings);
+    if (!settingsCheck.success) {
+      const issue = settingsCheck.error.issues[0];
+      this.problems = [
+        ...this.problems,
+        {
+          field: 'settings',
+          blocking: true,
+          message: `Metric settings: ${issue?.path.join('.') ?? ''} ${issue?.message ?? 'is invalid'}.`,
+        },
+      ];
+    }
+    if (this.problems.some((p) => p.blocking)) return;
+
+    this.#run?.abort();
+    const run = new AbortController();
+    this.#run = run;
+    this.running = true;
+    this.openCaseId = undefined;
+    this.scoredSummary = input.summary;
+    this.cards = Object.fromEntries(
+      METRICS.map((m) => [m.id, { status: 'running' }]),
+    ) as Record<MetricId, CardState>;
+
+    const caseInput: CaseInput = {
+      source: input.source,
+      summary: input.summary,
+      ...(input.reference.trim() ? { reference: input.reference } : {}),
+    };
+    const groups = new Map<MetricNeeds, MetricId[]>();
+    for (const m of METRICS) groups.set(m.needs, [...(groups.get(m.needs) ?? []), m.id]);
+
+    const results: MetricResult[] = [];
+    const jobs = [...groups].map(async ([needs, ids]) => {
+      try {
+        const outcome = await workers[needs].score(ids, caseInput, settings, {
+          signal: run.signal,
+          onProgress: (p) => this.#setProgress(needs, p),
+          onResult: (result) => {
+            if (run.signal.aborted) return;
+            results.push(result);
+            this.#setCard(result.id, { status: result.status, result });
+          },
+        });
+        if (outcome.cancelled) return;
+      } catch (error) {
+        if (run.signal.aborted) return;
+        for (const id of ids) {
+          if (results.some((r) => r.id === id)) continue;
+          const failure: MetricResult = {
+            id,
+            status: 'error',
+            score: null,
+            reason: messageOf(error),
+            explanation: messageOf(error),
+            backend: 'none',
+            details: {},
+          };
+          results.push(failure);
+          this.#setCard(id, { status: 'error', result: failure });
+        }
+      } finally {
+        this.#clearProgress(needs);
+      }
+    });
+    await Promise.all(jobs);
+    if (run.signal.aborted) return;
+    this.running = false;
+    this.#run = undefined;
+
+    const order = new Map(METRICS.map((m, i) => [m.id, i]));
+    results.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+    try {
+      const entry = await saveCase({
+        id: crypto.randomUUID(),
+        createdAt: Date.now(),
+        input: caseInput,
+        settings,
+        results,
+        appVersion: APP_VERSION,
+      });
+      this.openCaseId = entry.id;
+      this.history = [entry, ...this.history.filter((h) => h.id !== entry.id)];
+    } catch (error) {
+      this.storageError = `Scored, but not saved: ${messageOf(error)}`;
+    }
+  }
+
+  cancel(): void {
+    this.#run?.abort();
+    this.#run = undefined;
+    this.running = false;
+    this.cards = idleCards();
+  }
+
+  async open(id: string): Promise<void> {
+    const stored = await getCase(id);
+    if (!stored) {
+      this.storageError = 'That case is no longer stored (deleted in another tab?).';
+      this.history = await listHistory();
+      return;
+    }
+    this.#run?.abort();
+    this.running = false;
+    this.input = { ...stored.input, reference: stored.input.reference ?? '' };
+    this.scoredSummary = stored.input.summary;
+    this.settings = stored.settings;
+    const cards = idleCards();
+    for (const result of stored.results) cards[result.id] = { status: result.status, result };
+    this.cards = cards;
+    this.problems = [];
+    this.openCaseId = id;
+  }
+
+  async remove(id: string): Promise<void> {
+    await deleteCase(id);
+    this.history = this.history.filter((h) => h.id !== id);
+    if (this.openCaseId === id) this.openCaseId = undefined;
+  }
+
+  async removeAll(): Promise<void> {
+    await deleteAllCases();
+    this.history = [];
+    this.openCaseId = undefined;
+  }
+
+  #setCard(id: MetricId, state: CardState): void {
+    this.cards = { ...this.cards, [id]: state };
+  }
+
+  #setProgress(key: string, progress: Progress): void {
+    this.progress = { ...this.progress, [key]: progress };
+  }
+
+  #clearProgress(key: string): void {
+    if (!(key in this.progress)) return;
+    const { [key]: _removed, ...rest } = this.progress;
+    this.progress = rest;
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

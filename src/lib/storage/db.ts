@@ -1,0 +1,32 @@
+/** The one `openDB` of the app, with its versioned upgrades. */
+import { openDB } from 'idb';
+import type { IDBPDatabase } from 'idb';
+import { DB_NAME, DB_VERSION } from './schema.ts';
+import type { SumLensDB } from './schema.ts';
+
+let opening: Promise<IDBPDatabase<SumLensDB>> | undefined;
+
+export function db(): Promise<IDBPDatabase<SumLensDB>> {
+  opening ??= openDB<SumLensDB>(DB_NAME, DB_VERSION, {
+    upgrade(database, oldVersion) {
+      // Each step moves one version forward, so any old database reaches the current shape.
+      if (oldVersion < 1) {
+        database.createObjectStore('cases', { keyPath: 'id' });
+        const history = database.createObjectStore('history', { keyPath: 'id' });
+        history.createIndex('by-created', 'createdAt');
+        database.createObjectStore('drafts', { keyPath: 'key' });
+      }
+    },
+    blocking() {
+      // A newer tab wants to upgrade: let it, and reopen on next use.
+      void opening?.then((database) => database.close());
+      opening = undefined;
+    },
+  }).catch((error: unknown) => {
+    opening = undefined;
+    throw new Error(
+      `The browser's storage (IndexedDB) is not available: ${error instanceof Error ? error.message : String(error)}. Private windows in some browsers block it.`,
+    );
+  });
+  return opening;
+}

@@ -1,0 +1,34 @@
+/**
+ * Which worker hosts which metric: one worker per kind of backend, so a slow model load never
+ * holds up the cheap reference metrics.
+ */
+import type { MetricNeeds } from '../metrics/types.ts';
+import { MetricWorkerClient } from './worker-client.ts';
+
+export type MetricWorkers = Record<MetricNeeds, MetricWorkerClient>;
+
+export function startMetricWorkers(): MetricWorkers {
+  return {
+    reference: new MetricWorkerClient(
+      'reference-metric',
+      new Worker(new URL('../../../workers/lexical.worker.ts', import.meta.url), {
+        type: 'module',
+        name: 'lexical',
+      }),
+    ),
+    embedding: new MetricWorkerClient(
+      'embedding',
+      new Worker(new URL('../../../workers/embedding.worker.ts', import.meta.url), {
+        type: 'module',
+        name: 'embedding',
+      }),
+    ),
+    ner: new MetricWorkerClient(
+      'entity',
+      new Worker(new URL('../../../workers/ner.worker.ts', import.meta.url), {
+        type: 'module',
+        name: 'ner',
+      }),
+    ),
+  };
+}

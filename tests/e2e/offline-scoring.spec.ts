@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import {
+  APP_ORIGIN,
+  OFFLINE_METRIC_IDS,
+  cardState,
+  launchBrowser,
+  launchPersistent,
+  recordErrors,
+  recordRequests,
+  waitForScores,
+} from './support/browser.ts';
+
+const SOURCE = `The European Space Agency launched its Juice probe from Kourou, French Guiana, on 14 April 2023.
+The spacecraft will travel for eight years before reaching Jupiter in July 2031.
+It carries ten instruments built by teams in Germany, Italy and France, at a cost of 1.6 billion euros.
+Scientists hope to learn whether the icy moons Ganymede, Europa and Callisto could host life.
+Juice will become the first spacecraft to orbit a moon other than our own, entering orbit around Ganymede in 2034.`;
+
+const SUMMARY = `ESA launched the Juice probe from French Guiana on 14 April 2023. It will reach Jupiter in 2031 after an eight-year trip. The 1.6 billion euro mission will study Ganymede, Europa and Callisto for signs that they could host life. In 2034 it will orbit Ganymede.`;
+
+const REFERENCE = `Europe's Juice mission launched in April 2023 to study Jupiter's icy moons. It arrives in 2031 and will orbit Ganymede from 2034.`;
+
+async function fillCase(page: Page, source: string, summary: string, reference = ''): Promise<void> {
+  await page.getByTestId('source-input').fill(source);
+  await page.getByTestId('summary-input').fill(summary);
+  await page.getByTestId('reference-input').fill(reference);
+}
+
+describe('offline scoring in Chromium', () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let requests: ReturnType<typeof recordRequests>;
+  let errors: string[];
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    context = await browser.newContext();
+    requests = recordRequests(context);
+    page = await context.newPage();
+    errors = recordErrors(page);
+    await page.goto(APP_ORIGIN);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('scores a pasted case: every offline card reaches ok, with its backend', async () => {
+    await fillCase(page, SOURCE, SUMMARY, REFERENCE);
+    await page.getByTestId('score-button').click();
+    await waitForScores(page);
+    for (const id of OFFLINE_METRIC_IDS) {
+      const state = await cardState(page, id);
+      expect(state.status, `${id} status`).toBe('ok');
+      expect(Number.isFinite(Number(state.score)), `${id} score ${state.score}`).toBe(true);
+      expect(state.backend, `${id} backend`).toBeTruthy();
+    }
+    const density = await cardState(page, 'entity-density');
+    expect(Number(density.raw)).toBeGreaterThan(0.05);
+    // The entities are highlighted in the summary, as text.
+    await page.getByTestId('metric-entity-density').locator('summary').click();
+    const marks = page.getByTestId('metric-entity-density').locator('mark');
+    expect(await marks.count()).toBeGreaterThan(3);
+    expect(await marks.allTextContents()).toContain('Ganymede');
+    // ROUGE shows its P/R/F table.
+    await page.getByTestId('metric-rouge-1').locator('summary').click();
+    await expect
+      .poll(() => page.getByTestId('metric-rouge-1').locator('table').textContent())
+      .toMatch(/Precision[\s\S]*Recall[\s\S]*F/u);
+    expect(errors).toEqual([]);
+  });
+
+  it('says n/a with a reason when there is no reference or too few sentences', async () => {
+    await fillCase(page, SOURCE, 'ESA launched Juice in 2023. It goes to Jupiter.');
+    await page.keyboard.press('Control+Enter');
+    await waitForScores(page);
+    expect((await cardState(page, 'coherence')).status).toBe('n/a');
+    await expect
+      .poll(() => page.getByTestId('metric-coherence').getByTestId('reason').textContent())
+      .toMatch(/3 sentences/u);
+    for (const id of ['rouge-1', 'bleu', 'token-f1']) {
+      expect((await cardState(page, id)).status).toBe('n/a');
+    }
+    expect((await cardState(page, 'entity-density')).status).toBe('ok');
+  });
+
+  it('refuses empty and binary input with a specific message, without scoring', async () => {
+    await fillCase(page, '', SUMMARY);
+    await page.getByTestId('score-button').click();
+    await expect
+      .poll(() => page.getByTestId('source-input-problem').first().textContent())
+      .toMatch(/Paste the source/u);
+    await fillCase(page, SOURCE, 'PDF-1.7\u0000\u0001\u0002binary');
+    await page.getByTestId('score-button').click();
+    await expect
+      .poll(() => page.getByTestId('summary-input-problem').first().textContent())
+      .toMatch(/binary/u);
+  });
+
+  it('keeps the history across a reload and reopens a case', async () => {
+    await page.reload();
+    const items = page.getByTestId('history-item');
+    await expect.poll(() => items.count()).toBeGreaterThanOrEqual(2);
+    // Newest first: the two-sentence case, then the full one.
+    await items.nth(1).locator('button.open').click();
+    expect((await cardState(page, 'rouge-1')).status).toBe('ok');
+    expect(await page.getByTestId('summary-input').inputValue()).toBe(SUMMARY);
+  });
+
+  it('stays responsive with a 1 MB source and scores it', async () => {
+    const paragraph = SOURCE.replace(/\n/gu, ' ') + '\n';
+    const huge = paragraph.repeat(Math.ceil(1_000_000 / paragraph.length));
+    await fillCase(page, '', SUMMARY, REFERENCE);
+    // What a paste does: the whole text lands in the box at once, with one input event.
+    // (locator.fill types it through the input pipeline, which takes minutes for 1 MB.)
+    await page.getByTestId('source-input').evaluate((box, text) => {
+      (box as HTMLTextAreaElement).value = text;
+      box.dispatchEvent(new Event('input', { bubbles: true }));
+    }, huge);
+    await expect
+      .poll(() => page.getByTestId('source-input').evaluate((b) => (b as HTMLTextAreaElement).value.length))
+      .toBe(huge.length);
+    await page.evaluate(() => {
+      const w = window as unknown as { longest: number };
+      w.longest = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) w.longest = Math.max(w.longest, entry.duration);
+      }).observe({ type: 'longtask', buffered: false });
+    });
+    await page.getByTestId('score-button').click();
+    // The page answers while the workers compute: settings open and close.
+    await page.getByTestId('settings').locator('summary').click();
+    expect(await page.getByTestId('settings').getAttribute('open')).not.toBeNull();
+    await waitForScores(page);
+    expect((await cardState(page, 'rouge-1')).status).toBe('ok');
+    const longest = await page.evaluate(() => (window as unknown as { longest: number }).longest);
+    console.log(`1 MB source: longest main-thread task ${Math.round(longest)} ms`);
+  });
+
+  it('sent no request outside the page origin', () => {
+    expect(requests.urls.length).toBeGreaterThan(0);
+    expect(requests.foreign()).toEqual([]);
+  });
+});
+
+describe('storage survives a browser restart', () => {
+  it('lists the scored case after the browser is closed and started again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sumlens-profile-'));
+    try {
+      let context = await launchPersistent(dir);
+      let page = context.pages()[0] ?? (await context.newPage());
+      await page.goto(APP_ORIGIN);
+      await fillCase(page, SOURCE, SUMMARY, REFERENCE);
+      await page.getByTestId('score-button').click();
+      await waitForScores(page);
+      await expect.poll(() => page.getByTestId('history-item').count()).toBe(1);
+      // An unsaved draft is kept too.
+      await page.getByTestId('summary-input').fill('A draft that was never scored.');
+      await page.waitForTimeout(800);
+      await context.close();
+
+      context = await launchPersistent(dir);
+      page = context.pages()[0] ?? (await context.newPage());
+      await page.goto(APP_ORIGIN);
+      await expect.poll(() => page.getByTestId('history-item').count()).toBe(1);
+      await expect
+        .poll(() => page.getByTestId('summary-input').inputValue())
+        .toBe('A draft that was never scored.');
+      await page.getByTestId('history-delete').click();
+      await expect.poll(() => page.getByTestId('history-item').count()).toBe(0);
+      await context.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,32 @@
+/** Fetches a same-origin asset while reporting bytes received, for the model progress bar. */
+export async function fetchWithProgress(
+  url: URL,
+  onProgress: (loaded: number, total: number | undefined) => void,
+): Promise<ArrayBuffer> {
+  const response = await fetch(url);
+  if (!response.ok) {
+    throw new Error(
+      `Could not load ${url.pathname} (HTTP ${response.status}). Run "npm run assets" to generate it.`,
+    );
+  }
+  const totalHeader = Number(response.headers.get('content-length'));
+  const total = Number.isFinite(totalHeader) && totalHeader > 0 ? totalHeader : undefined;
+  if (!response.body) return response.arrayBuffer();
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let loaded = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    loaded += value.byteLength;
+    onProgress(loaded, total);
+  }
+  const bytes = new Uint8Array(loaded);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes.buffer;
+}

@@ -1,0 +1,75 @@
+/**
+ * The worker side of the protocol: validates requests, runs one job per id, cancels by id, and
+ * reports progress and each metric's result as soon as it is ready.
+ */
+import { computeMetrics, describeError, isAbort } from '../src/lib/metrics/offline.ts';
+import type { OfflineBackends } from '../src/lib/metrics/offline.ts';
+import { workerRequestSchema } from './protocol.ts';
+import type { ProgressReply, WorkerReply } from './protocol.ts';
+
+
+export type ProgressReporter = (progress: Omit<ProgressReply, 'type' | 'id'>) => void;
+
+export interface WorkerBackendFactory {
+  /** Called for each job so the first one can report loading progress. */
+  backends(report: ProgressReporter): OfflineBackends;
+  /** Loads everything the worker needs up front (the `load` request). */
+  warmUp(report: ProgressReporter): Promise<void>;
+}
+
+export function serveMetrics(factory: WorkerBackendFactory): void {
+  const scope = self as unknown as DedicatedWorkerGlobalScope;
+  const jobs = new Map<string, AbortController>();
+  const post = (reply: WorkerReply) => scope.postMessage(reply);
+
+  scope.addEventListener('message', (event: MessageEvent<unknown>) => {
+    const parsed = workerRequestSchema.safeParse(event.data);
+    if (!parsed.success) {
+      const id = (event.data as { id?: unknown } | null)?.id;
+      post({
+        type: 'error',
+        id: typeof id === 'string' ? id : '',
+        message: `Malformed request to worker: ${parsed.error.issues[0]?.message ?? 'unknown'}`,
+      });
+      return;
+    }
+    const request = parsed.data;
+    const report: ProgressReporter = (p) => post({ type: 'progress', id: request.id, ...p });
+    switch (request.type) {
+      case 'cancel':
+        jobs.get(request.id)?.abort();
+        return;
+      case 'load':
+        factory.warmUp(report).then(
+          () => post({ type: 'done', id: request.id, cancelled: false }),
+          (error: unknown) => post({ type: 'error', id: request.id, message: describeError(error) }),
+        );
+        return;
+      case 'score': {
+        const controller = new AbortController();
+        jobs.set(request.id, controller);
+        computeMetrics(
+          request.metricIds,
+          request.input,
+          request.settings,
+          factory.backends(report),
+          (result) => post({ type: 'result', id: request.id, result }),
+          controller.signal,
+        )
+          .then(
+            () => post({ type: 'done', id: request.id, cancelled: false }),
+            (error: unknown) => {
+              if (isAbort(error)) post({ type: 'done', id: request.id, cancelled: true });
+              else post({ type: 'error', id: request.id, message: describeError(error) });
+            },
+          )
+          .finally(() => jobs.delete(request.id));
+        return;
+      }
+      default: {
+        const unreachable: never = request;
+        throw new Error(`Unhandled request ${JSON.stringify(unreachable)}`);
+      }
+    }
+  });
+}

@@ -1,0 +1,70 @@
+/**
+ * The one request/reply protocol between the page and every metric worker. Both sides import this
+ * file; the worker validates what it receives with zod, because a message from a stale tab or a
+ * newer build must fail loudly, not half-work.
+ */
+import { z } from 'zod';
+import { metricSettingsSchema } from '../src/lib/metrics/settings.ts';
+import type { MetricId, MetricResult } from '../src/lib/metrics/types.ts';
+
+export const metricIdSchema = z.enum([
+  'entity-density',
+  'coherence',
+  'rouge-1',
+  'rouge-2',
+  'rouge-l',
+  'rouge-lsum',
+  'bleu',
+  'token-f1',
+]) satisfies z.ZodType<MetricId>;
+
+export const caseInputSchema = z.object({
+  source: z.string(),
+  summary: z.string(),
+  reference: z.string().optional(),
+});
+
+export const workerRequestSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('score'),
+    id: z.string().min(1),
+    metricIds: z.array(metricIdSchema).min(1),
+    input: caseInputSchema,
+    settings: metricSettingsSchema,
+  }),
+  /** Warm up (load vectors, plugins) before the first case arrives. */
+  z.object({ type: z.literal('load'), id: z.string().min(1) }),
+  z.object({ type: z.literal('cancel'), id: z.string().min(1) }),
+]);
+
+export type WorkerRequest = z.infer<typeof workerRequestSchema>;
+
+export interface ProgressReply {
+  type: 'progress';
+  id: string;
+  /** What is happening, in words ("loading word vectors"). */
+  stage: string;
+  file?: string;
+  loaded?: number;
+  total?: number;
+}
+
+export interface ResultReply {
+  type: 'result';
+  id: string;
+  result: MetricResult;
+}
+
+export interface DoneReply {
+  type: 'done';
+  id: string;
+  cancelled: boolean;
+}
+
+export interface ErrorReply {
+  type: 'error';
+  id: string;
+  message: string;
+}
+
+export type WorkerReply = ProgressReply | ResultReply | DoneReply | ErrorReply;
