@@ -1,0 +1,102 @@
+/**
+ * `npm run bench`: the offline pass on a 2,500-word source with a 500-word summary (cold, with the
+ * word vectors and the recogniser loaded from nothing, then warm), and ROUGE over all 600 SummEval
+ * dev pairs. Prints numbers; nothing here asserts a time.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { computeMetrics } from '../src/lib/metrics/offline.ts';
+import { DEFAULT_SETTINGS } from '../src/lib/metrics/settings.ts';
+import { METRICS } from '../src/lib/metrics/registry.ts';
+import type { MetricResult } from '../src/lib/metrics/types.ts';
+import { scoreReferenceMetrics } from '../src/lib/metrics/lexical/reference-metrics.ts';
+import { CompromiseRecognizer } from '../src/lib/metrics/semantic/compromise-ner.ts';
+import { loadGloveEmbedder } from '../src/lib/node/load-glove.ts';
+import { lazy } from '../src/lib/lazy.ts';
+import { countWords } from '../src/lib/metrics/text/tokenize.ts';
+
+const shared = process.env.SUMLENS_SHARED ?? resolve(import.meta.dirname, '../../shared');
+const rows = readFileSync(resolve(shared, 'summeval/dev.jsonl'), 'utf8')
+  .split('\n')
+  .filter(Boolean)
+  .map((l) => JSON.parse(l) as { id: string; text: string; decoded: string; references: string[] });
+
+function takeWords(texts: Iterable<string>, words: number): string {
+  const out: string[] = [];
+  let n = 0;
+  for (const text of texts) {
+    for (const para of text.split(/\n+/u)) {
+      const count = countWords(para);
+      if (n + count > words) {
+        out.push(para.split(/\s+/u).slice(0, words - n).join(' ') + '.');
+        return out.join('\n');
+      }
+      out.push(para);
+      n += count;
+    }
+  }
+  return out.join('\n');
+}
+
+const articles = [...new Map(rows.map((r) => [r.id, r.text])).values()];
+const source = takeWords(articles, 2500);
+const summary = takeWords(
+  rows.map((r) => r.references[0] ?? ''),
+  500,
+);
+const reference = takeWords(
+  rows.slice(100).map((r) => r.references[1] ?? ''),
+  500,
+);
+const input = { source, summary, reference };
+const ids = METRICS.map((m) => m.id);
+
+async function pass(backends: Parameters<typeof computeMetrics>[3]): Promise<MetricResult[]> {
+  const results: MetricResult[] = [];
+  await computeMetrics(ids, input, DEFAULT_SETTINGS, backends, (r) => results.push(r));
+  return results;
+}
+
+function freshBackends() {
+  return {
+    embedder: lazy(async () => loadGloveEmbedder()),
+    recognizer: lazy(async () => new CompromiseRecognizer()),
+  };
+}
+
+console.log(
+  `Offline pass: source ${countWords(source)} words, summary ${countWords(summary)} words, reference ${countWords(reference)} words`,
+);
+let started = performance.now();
+const coldResults = await pass(freshBackends());
+const cold = performance.now() - started;
+console.log(`  cold (loads vectors + recogniser): ${cold.toFixed(0)} ms`);
+for (const r of coldResults) {
+  console.log(
+    `    ${r.id.padEnd(15)} ${r.status.padEnd(4)} ${(r.elapsedMs ?? 0).toFixed(1).padStart(8)} ms  ${r.backend}`,
+  );
+}
+const warmBackends = freshBackends();
+await pass(warmBackends);
+const warmTimes: number[] = [];
+for (let i = 0; i < 5; i++) {
+  started = performance.now();
+  await pass(warmBackends);
+  warmTimes.push(performance.now() - started);
+}
+warmTimes.sort((a, b) => a - b);
+console.log(
+  `  warm: median ${warmTimes[2]!.toFixed(0)} ms over 5 runs (min ${warmTimes[0]!.toFixed(0)}, max ${warmTimes[4]!.toFixed(0)})`,
+);
+
+for (const useStemmer of [true, false]) {
+  started = performance.now();
+  for (const r of rows) {
+    scoreReferenceMetrics({ source: r.text, summary: r.decoded, reference: r.references[0] ?? '' }, { useStemmer });
+  }
+  const elapsed = (performance.now() - started) / 1000;
+  console.log(
+    `ROUGE-1/2/L/Lsum + BLEU + token F1, ${rows.length} SummEval dev pairs, stemmer ${useStemmer ? 'on' : 'off'}: ${(rows.length / elapsed).toFixed(0)} pairs/s (${(elapsed * 1000).toFixed(0)} ms)`,
+  );
+}
