@@ -1,0 +1,415 @@
+/**
+ * The reference-based metrics of SPEC §5 for one case, in the shape every metric returns:
+ * ROUGE-1/2/L/Lsum (Google rouge_score 0.1.2, F as the score), smoothed sentence BLEU (sacrebleu,
+ * 0–100) and token F1 (SQuAD/LongBench). Pure and synchronous, so it runs in a worker or in Node.
+ *
+ * Choices made here, not in the calculators:
+ * - Porter stemming is on by default: the ROUGE baseline in shared/data/reference
+ *   (summeval_rouge_correlations.json) was computed with `use_stemmer=True`, as summarisation
+ *   papers usually report it. rouge_score's own default is off; pass `useStemmer: false`.
+ * - Lsum splits sentences on newlines, as rouge_score does; pasted text without line breaks is one
+ *   sentence and Lsum equals L (the explanation says so). `lsumSplitSentences: true` splits with
+ *   Intl.Segmenter first, like rouge_score's `split_summaries=True` / the nltk sent_tokenize
+ *   recipe, and the backend string records it.
+ * - Non-Latin text: ROUGE and BLEU switch to Intl.Segmenter tokens when the pair is mostly in a
+ *   script rouge_score would delete (see rouge.ts); token F1 switches to the Chinese/Japanese
+ *   variant when either text has CJK. Backends then mention 'intl-segmenter'.
+ */
+import {
+  failed,
+  notApplicable,
+  type CaseInput,
+  type MetricId,
+  type MetricResult,
+} from '../types.ts';
+import { sentenceBleu, type BleuTokenize } from './bleu.ts';
+import {
+  chooseRougeTokenizer,
+  rouge,
+  type RougeLcsOutcome,
+  type RougeResult,
+  type RougeScore,
+  type RougeTokenizerKind,
+  type RougeType,
+} from './rouge.ts';
+import { tokenF1, type TokenF1Language } from './token-f1.ts';
+
+export interface RougeDetails {
+  kind: 'rouge';
+  rougeType: RougeType;
+  precision: number;
+  recall: number;
+  fmeasure: number;
+  tokenizer: RougeTokenizerKind;
+  stemmed: boolean;
+  summaryTokens: number;
+  referenceTokens: number;
+  /** ROUGE-L: LCS length; ROUGE-Lsum: union-LCS hits. */
+  lcsHits?: number;
+  /** ROUGE-Lsum only. */
+  sentenceSplit?: 'newline' | 'intl-segmenter';
+  summarySentences?: number;
+  referenceSentences?: number;
+}
+
+/** ROUGE-L/Lsum not computed because the LCS table would be too large. */
+export interface RougeSkippedDetails {
+  kind: 'rouge-skipped';
+  rougeType: 'rougeL' | 'rougeLsum';
+  cells: number;
+  budget: number;
+  tokenizer: RougeTokenizerKind;
+  stemmed: boolean;
+  summaryTokens: number;
+  referenceTokens: number;
+}
+
+export interface BleuDetails {
+  kind: 'bleu';
+  /** Clipped n-gram matches, orders 1–4. */
+  counts: number[];
+  /** Summary n-grams, orders 1–4. */
+  totals: number[];
+  /** Precisions in percent after 'exp' smoothing. */
+  precisions: number[];
+  /** Brevity penalty. */
+  bp: number;
+  sysLen: number;
+  refLen: number;
+  tokenize: BleuTokenize;
+  smoothing: 'exp';
+  effectiveOrder: true;
+}
+
+export interface TokenF1Details {
+  kind: 'token-f1';
+  precision: number;
+  recall: number;
+  f1: number;
+  /** Tokens the summary shares with the reference, with multiplicity. */
+  commonTokens: string[];
+  summaryTokens: number;
+  referenceTokens: number;
+  language: 'en' | 'zh' | 'ja';
+  segmentation: 'whitespace' | 'intl-segmenter';
+}
+
+export type ReferenceMetricDetails =
+  RougeDetails | RougeSkippedDetails | BleuDetails | TokenF1Details;
+
+/** `details` is null when no reference was given. */
+export type ReferenceMetricResult = MetricResult<ReferenceMetricDetails | null>;
+
+export interface ReferenceMetricsOptions {
+  /** Porter stemming for ROUGE; default true (see the file header). */
+  useStemmer?: boolean;
+  /** Split Lsum sentences with Intl.Segmenter instead of newlines; default false. */
+  lsumSplitSentences?: boolean;
+  /** ROUGE/BLEU tokenizer; 'auto' (default) uses Intl.Segmenter for non-Latin text. */
+  tokenizer?: 'auto' | RougeTokenizerKind;
+  /** Token F1 variant; 'auto' (default) picks Chinese/Japanese segmentation for CJK text. */
+  tokenF1Language?: TokenF1Language;
+  /** LCS cell budget for ROUGE-L/Lsum. */
+  lcsCellBudget?: number;
+}
+
+export const REFERENCE_METRIC_IDS: readonly MetricId[] = [
+  'rouge-1',
+  'rouge-2',
+  'rouge-l',
+  'rouge-lsum',
+  'bleu',
+  'token-f1',
+];
+
+const NO_REFERENCE = 'needs a reference summary';
+const ROUGE_BACKEND = 'rouge_score-0.1.2';
+
+function rougeBackend(stemmed: boolean, tokenizer: RougeTokenizerKind, lsumSplit = false): string {
+  const parts: string[] = [];
+  if (stemmed) parts.push('porter');
+  if (tokenizer === 'intl-segmenter') parts.push('intl-segmenter');
+  if (lsumSplit) parts.push('sentences: intl-segmenter');
+  return parts.length ? `${ROUGE_BACKEND} (${parts.join(', ')})` : ROUGE_BACKEND;
+}
+
+function bleuBackend(tokenize: BleuTokenize): string {
+  return `sacrebleu-${tokenize}`;
+}
+
+function f1Backend(segmentation: 'whitespace' | 'intl-segmenter'): string {
+  return segmentation === 'intl-segmenter' ? 'squad-f1 (intl-segmenter)' : 'squad-f1';
+}
+
+/** 0.4712 → "47%"; small shares keep one decimal so they do not read as 0%. */
+function pct(x: number): string {
+  const v = x * 100;
+  if (v > 0 && v < 10) return `${v.toFixed(1)}%`;
+  return `${Math.round(v)}%`;
+}
+
+function f2(x: number): string {
+  return x.toFixed(2);
+}
+
+function now(): number {
+  return globalThis.performance?.now() ?? Date.now();
+}
+
+const ROUGE_IDS: Record<RougeType, MetricId> = {
+  rouge1: 'rouge-1',
+  rouge2: 'rouge-2',
+  rougeL: 'rouge-l',
+  rougeLsum: 'rouge-lsum',
+};
+
+function rougeNExplanation(n: 1 | 2, s: RougeScore, r: RougeResult): string {
+  const unit = n === 1 ? 'unigrams' : 'bigrams';
+  if (r.predictionTokens < n) return `The summary has no ${unit} to compare, so ROUGE-${n} is 0.`;
+  if (r.targetTokens < n) return `The reference has no ${unit} to compare, so ROUGE-${n} is 0.`;
+  return (
+    `${pct(s.precision)} of the summary's ${unit} appear in the reference; ` +
+    `it recalls ${pct(s.recall)} of the reference's (F ${f2(s.fmeasure)}).`
+  );
+}
+
+function lcsExplanation(
+  type: 'rougeL' | 'rougeLsum',
+  s: RougeScore,
+  hits: number,
+  r: RougeResult,
+): string {
+  if (r.predictionTokens === 0) return 'The summary has no words to compare, so the score is 0.';
+  if (r.targetTokens === 0) return 'The reference has no words to compare, so the score is 0.';
+  const share = `${pct(s.precision)} of the summary and ${pct(s.recall)} of the reference`;
+  if (type === 'rougeL') {
+    return `The longest common word sequence is ${hits} words long: ${share}, in order (F ${f2(s.fmeasure)}).`;
+  }
+  if (r.lsumSentenceSplit === 'newline' && r.targetSentences <= 1 && r.predictionSentences <= 1) {
+    return (
+      `Neither text has line breaks, so this equals ROUGE-L: ${hits} words in common order, ` +
+      `${share} (F ${f2(s.fmeasure)}).`
+    );
+  }
+  return (
+    `Sentence by sentence (${r.predictionSentences} summary, ${r.targetSentences} reference), ` +
+    `the union of longest common sequences matches ${hits} words: ${share} (F ${f2(s.fmeasure)}).`
+  );
+}
+
+function rougeResults(
+  reference: string,
+  summary: string,
+  options: ReferenceMetricsOptions,
+): ReferenceMetricResult[] {
+  const start = now();
+  const r = rouge(reference, summary, {
+    useStemmer: options.useStemmer ?? true,
+    tokenizer: options.tokenizer ?? 'auto',
+    lsumSplitSentences: options.lsumSplitSentences ?? false,
+    lcsCellBudget: options.lcsCellBudget,
+  });
+  const elapsedMs = now() - start;
+  const base = {
+    tokenizer: r.tokenizer,
+    stemmed: r.stemmed,
+    summaryTokens: r.predictionTokens,
+    referenceTokens: r.targetTokens,
+  };
+  const backend = rougeBackend(r.stemmed, r.tokenizer);
+  const out: ReferenceMetricResult[] = [];
+  for (const n of [1, 2] as const) {
+    const type: RougeType = n === 1 ? 'rouge1' : 'rouge2';
+    const s = r[type];
+    out.push({
+      id: ROUGE_IDS[type],
+      status: 'ok',
+      score: s.fmeasure,
+      explanation: rougeNExplanation(n, s, r),
+      backend,
+      details: { kind: 'rouge', rougeType: type, ...s, ...base },
+      elapsedMs,
+    });
+  }
+  for (const type of ['rougeL', 'rougeLsum'] as const) {
+    const outcome: RougeLcsOutcome = r[type];
+    const lsum = type === 'rougeLsum';
+    const b = lsum
+      ? rougeBackend(r.stemmed, r.tokenizer, r.lsumSentenceSplit !== 'newline')
+      : backend;
+    const sentenceInfo = lsum
+      ? {
+          sentenceSplit: r.lsumSentenceSplit,
+          summarySentences: r.predictionSentences,
+          referenceSentences: r.targetSentences,
+        }
+      : {};
+    if (outcome.status === 'n/a') {
+      out.push({
+        ...notApplicable<ReferenceMetricDetails | null>(ROUGE_IDS[type], b, outcome.reason, {
+          kind: 'rouge-skipped',
+          rougeType: type,
+          cells: outcome.cells,
+          budget: outcome.budget,
+          ...base,
+        }),
+        elapsedMs,
+      });
+      continue;
+    }
+    out.push({
+      id: ROUGE_IDS[type],
+      status: 'ok',
+      score: outcome.score.fmeasure,
+      explanation: lcsExplanation(type, outcome.score, outcome.hits, r),
+      backend: b,
+      details: {
+        kind: 'rouge',
+        rougeType: type,
+        ...outcome.score,
+        ...base,
+        lcsHits: outcome.hits,
+        ...sentenceInfo,
+      },
+      elapsedMs,
+    });
+  }
+  return out;
+}
+
+function bleuResult(
+  reference: string,
+  summary: string,
+  options: ReferenceMetricsOptions,
+): ReferenceMetricResult {
+  const start = now();
+  const tokenizer =
+    options.tokenizer && options.tokenizer !== 'auto'
+      ? options.tokenizer
+      : chooseRougeTokenizer(reference, summary);
+  const tokenize: BleuTokenize = tokenizer === 'intl-segmenter' ? 'intl-segmenter' : '13a';
+  const b = sentenceBleu(summary, [reference], { tokenize });
+  let explanation: string;
+  if (b.sysLen === 0) {
+    explanation = 'The summary has no tokens, so BLEU is 0.';
+  } else {
+    const unigrams = b.totals[0] ? b.counts[0] / b.totals[0] : 0;
+    const bigrams = b.totals[1] ? b.counts[1] / b.totals[1] : 0;
+    const penalty =
+      b.bp < 1
+        ? `brevity penalty ${f2(b.bp)} because the summary is shorter (${b.sysLen} vs ${b.refLen} tokens)`
+        : `no brevity penalty (summary ${b.sysLen} tokens, reference ${b.refLen})`;
+    explanation =
+      `BLEU ${b.score.toFixed(1)}: ${pct(unigrams)} of the summary's words and ${pct(bigrams)} ` +
+      `of its word pairs occur in the reference; ${penalty}.`;
+  }
+  return {
+    id: 'bleu',
+    status: 'ok',
+    score: b.score,
+    explanation,
+    backend: bleuBackend(tokenize),
+    details: {
+      kind: 'bleu',
+      counts: b.counts,
+      totals: b.totals,
+      precisions: b.precisions,
+      bp: b.bp,
+      sysLen: b.sysLen,
+      refLen: b.refLen,
+      tokenize,
+      smoothing: 'exp',
+      effectiveOrder: true,
+    },
+    elapsedMs: now() - start,
+  };
+}
+
+function tokenF1Result(
+  reference: string,
+  summary: string,
+  options: ReferenceMetricsOptions,
+): ReferenceMetricResult {
+  const start = now();
+  const t = tokenF1(summary, reference, { language: options.tokenF1Language ?? 'auto' });
+  const n = t.common.length;
+  const explanation =
+    t.predictionTokens === 0
+      ? 'The summary has no tokens left after normalisation, so token F1 is 0.'
+      : `${n} of the summary's ${t.predictionTokens} normalised tokens also occur in the ` +
+        `reference (precision ${pct(t.precision)}), covering ${pct(t.recall)} of its ` +
+        `${t.referenceTokens} (F1 ${f2(t.f1)}).`;
+  return {
+    id: 'token-f1',
+    status: 'ok',
+    score: t.f1,
+    explanation,
+    backend: f1Backend(t.segmentation),
+    details: {
+      kind: 'token-f1',
+      precision: t.precision,
+      recall: t.recall,
+      f1: t.f1,
+      commonTokens: t.common,
+      summaryTokens: t.predictionTokens,
+      referenceTokens: t.referenceTokens,
+      language: t.language,
+      segmentation: t.segmentation,
+    },
+    elapsedMs: now() - start,
+  };
+}
+
+function guarded(
+  ids: readonly MetricId[],
+  backend: string,
+  run: () => ReferenceMetricResult[],
+): ReferenceMetricResult[] {
+  try {
+    return run();
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return ids.map((id) => failed<ReferenceMetricDetails | null>(id, backend, message, null));
+  }
+}
+
+/**
+ * ROUGE-1/2/L/Lsum, BLEU and token F1 of `input.summary` against `input.reference`, in the order
+ * of REFERENCE_METRIC_IDS. Each is 'n/a' when the reference is missing or blank.
+ */
+export function scoreReferenceMetrics(
+  input: CaseInput,
+  options: ReferenceMetricsOptions = {},
+): ReferenceMetricResult[] {
+  const stemmed = options.useStemmer ?? true;
+  const defaultTokenizer: RougeTokenizerKind =
+    options.tokenizer === 'intl-segmenter' ? 'intl-segmenter' : 'rouge_score';
+  const reference = input.reference ?? '';
+  if (reference.trim() === '') {
+    return REFERENCE_METRIC_IDS.map((id) => {
+      const backend =
+        id === 'bleu'
+          ? bleuBackend(defaultTokenizer === 'intl-segmenter' ? 'intl-segmenter' : '13a')
+          : id === 'token-f1'
+            ? f1Backend('whitespace')
+            : rougeBackend(
+                stemmed,
+                defaultTokenizer,
+                id === 'rouge-lsum' && !!options.lsumSplitSentences,
+              );
+      return notApplicable<ReferenceMetricDetails | null>(id, backend, NO_REFERENCE, null);
+    });
+  }
+  const summary = input.summary;
+  return [
+    ...guarded(
+      ['rouge-1', 'rouge-2', 'rouge-l', 'rouge-lsum'],
+      rougeBackend(stemmed, defaultTokenizer),
+      () => rougeResults(reference, summary, options),
+    ),
+    ...guarded(['bleu'], bleuBackend('13a'), () => [bleuResult(reference, summary, options)]),
+    ...guarded(['token-f1'], f1Backend('whitespace'), () => [
+      tokenF1Result(reference, summary, options),
+    ]),
+  ];
+}

@@ -1,0 +1,314 @@
+/**
+ * ROUGE-1, ROUGE-2, ROUGE-L and ROUGE-Lsum (Lin 2004, "ROUGE: A Package for Automatic Evaluation
+ * of Summaries"), computed as Google's `rouge_score` 0.1.2 (`rouge_scorer.RougeScorer`) computes
+ * them: target = reference, prediction = summary; precision, recall and F1 per type.
+ *
+ * - Tokenizer: rouge_score's DefaultTokenizer: lower-case, every run of [^a-z0-9] becomes a space,
+ *   split, Porter-stem (NLTK flavour, see porter-stemmer.ts) tokens longer than 3 characters when
+ *   stemming, keep tokens matching ^[a-z0-9]+$.
+ * - ROUGE-N: clipped n-gram counts; P = overlap / max(#prediction n-grams, 1), R likewise.
+ * - ROUGE-L: LCS of the two whole token sequences.
+ * - ROUGE-Lsum: summary-level LCS. Each text is split into sentences on "\n" (rouge_score's
+ *   default; text without newlines is one sentence, so Lsum equals L); for every reference
+ *   sentence the union of its LCS positions with each summary sentence is counted, each token
+ *   at most as often as it occurs in both texts. `lsumSplitSentences: true` splits with
+ *   `splitSentences` (Intl.Segmenter) instead, our stand-in for rouge_score's
+ *   `split_summaries=True` (which calls nltk.sent_tokenize): scores then follow the common
+ *   "sent_tokenize, join with newlines, score rougeLsum" recipe closely but not bit for bit.
+ *
+ * Deliberate divergences:
+ * - Non-Latin scripts. rouge_score's tokenizer deletes every character outside [a-z0-9], so any
+ *   Chinese, Japanese, Korean, Cyrillic, Greek, Arabic... text scores 0 against anything. When
+ *   such letters make up at least a tenth (`NON_LATIN_SHARE_FOR_SEGMENTER`) of either text's
+ *   letters and digits, both texts are tokenised instead with Intl.Segmenter words (NFKC,
+ *   lower-cased, word-like segments only; ASCII words are still stemmed when stemming). Below
+ *   that share (an English summary quoting one Greek letter or one Chinese name) we keep
+ *   rouge_score's tokenizer so that English scores stay identical to the tool people compare
+ *   against. Latin letters with diacritics stay with rouge_score's tokenizer, mangled exactly as
+ *   rouge_score mangles them.
+ *   The result says which tokenizer ran; scores of the two never compare.
+ * - Cost guard. rouge_score fills a full n·m table in Python, which on a 1 MB text never ends.
+ *   When target tokens × prediction tokens exceeds `LCS_CELL_BUDGET` (2·10⁷ cells, about 4,500 ×
+ *   4,500 tokens, under a second in a worker), ROUGE-L and ROUGE-Lsum are 'n/a' with the reason;
+ *   ROUGE-1/2 are linear and always computed. For Lsum the cells of all sentence pairs add up to
+ *   the same product, so the same guard applies.
+ */
+import { guessLocale, splitSentences, splitWords } from '../text/tokenize.ts';
+import { Interner, LCS_CELL_BUDGET, lcsIndices, lcsLength } from './lcs.ts';
+import { createPorterStemmer } from './porter-stemmer.ts';
+
+export { LCS_CELL_BUDGET } from './lcs.ts';
+
+export interface RougeScore {
+  precision: number;
+  recall: number;
+  fmeasure: number;
+}
+
+export type RougeType = 'rouge1' | 'rouge2' | 'rougeL' | 'rougeLsum';
+
+export type RougeTokenizerKind = 'rouge_score' | 'intl-segmenter';
+
+/** An LCS-based score, or why it was not computed. */
+export type RougeLcsOutcome =
+  | {
+      status: 'ok';
+      score: RougeScore;
+      /** LCS length (L) or union-LCS hits (Lsum). */
+      hits: number;
+    }
+  | { status: 'n/a'; reason: string; cells: number; budget: number };
+
+export interface RougeOptions {
+  /** Porter-stem tokens longer than 3 characters (rouge_score `use_stemmer`); default false. */
+  useStemmer?: boolean;
+  /** 'auto' (default) picks Intl.Segmenter for non-Latin text, see the file header. */
+  tokenizer?: 'auto' | RougeTokenizerKind;
+  /**
+   * Lsum sentences: false (default) splits on newlines as rouge_score does; true splits with
+   * Intl.Segmenter sentences, like rouge_score's `split_summaries=True`.
+   */
+  lsumSplitSentences?: boolean;
+  /** Maximum target × prediction tokens for the LCS scores; default LCS_CELL_BUDGET. */
+  lcsCellBudget?: number;
+}
+
+export interface RougeResult {
+  rouge1: RougeScore;
+  rouge2: RougeScore;
+  rougeL: RougeLcsOutcome;
+  rougeLsum: RougeLcsOutcome;
+  tokenizer: RougeTokenizerKind;
+  stemmed: boolean;
+  targetTokens: number;
+  predictionTokens: number;
+  lsumSentenceSplit: 'newline' | 'intl-segmenter';
+  targetSentences: number;
+  predictionSentences: number;
+}
+
+/**
+ * Share of letters and digits in a non-Latin script from which the segmenter tokenises. A tenth:
+ * a Chinese or Russian text with English terms is far above it (CJK packs a word into one or two
+ * characters), an English sentence naming one person in Chinese characters stays below it.
+ */
+export const NON_LATIN_SHARE_FOR_SEGMENTER = 0.1;
+
+const ZERO: RougeScore = Object.freeze({ precision: 0, recall: 0, fmeasure: 0 });
+
+/** rouge_score `scoring.fmeasure`. */
+export function fmeasure(precision: number, recall: number): number {
+  return precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : 0;
+}
+
+const sharedStemmer = createPorterStemmer();
+
+/** rouge_score's DefaultTokenizer (`tokenize.tokenize`), optionally with a stemmer. */
+export function rougeScoreTokenize(text: string, stem?: (word: string) => string): string[] {
+  const spaced = text.toLowerCase().replace(/[^a-z0-9]+/g, ' ');
+  const out: string[] = [];
+  for (const raw of spaced.split(' ')) {
+    if (raw.length === 0) continue;
+    const token = stem && raw.length > 3 ? stem(raw) : raw;
+    if (/^[a-z0-9]+$/.test(token)) out.push(token);
+  }
+  return out;
+}
+
+/** Our tokenizer for non-Latin text: Intl.Segmenter word-like segments, NFKC, lower-cased. */
+export function segmenterTokenize(
+  text: string,
+  locale?: string,
+  stem?: (word: string) => string,
+): string[] {
+  const normalized = text.normalize('NFKC').toLowerCase();
+  return splitWords(normalized, locale ?? guessLocale(normalized)).map((s) =>
+    stem && s.text.length > 3 && /^[a-z0-9]+$/.test(s.text) ? stem(s.text) : s.text,
+  );
+}
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const LATIN = /\p{Script=Latin}/u;
+
+/**
+ * Share of a text's letters and digits that rouge_score's tokenizer would delete because they
+ * belong to a non-Latin script (accented Latin letters are not counted either way).
+ */
+export function nonLatinShare(text: string): number {
+  let kept = 0;
+  let lost = 0;
+  for (const ch of text) {
+    const code = ch.charCodeAt(0);
+    if (code < 0x80) {
+      if ((code >= 0x30 && code <= 0x39) || ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a)) {
+        kept++;
+      }
+    } else if (LETTER_OR_DIGIT.test(ch) && !LATIN.test(ch)) {
+      lost++;
+    }
+  }
+  return lost === 0 ? 0 : lost / (kept + lost);
+}
+
+/** The tokenizer 'auto' picks for this pair of texts. */
+export function chooseRougeTokenizer(...texts: string[]): RougeTokenizerKind {
+  return texts.some((t) => nonLatinShare(t) >= NON_LATIN_SHARE_FOR_SEGMENTER)
+    ? 'intl-segmenter'
+    : 'rouge_score';
+}
+
+function ngramCounts(ids: Int32Array, n: number): Map<number | string, number> {
+  const counts = new Map<number | string, number>();
+  for (let i = 0; i + n <= ids.length; i++) {
+    // Ids are dense (< 2^26 for any text that fits in memory), so a bigram fits one float.
+    const key: number | string =
+      n === 1
+        ? ids[i]
+        : n === 2
+          ? ids[i] * 67_108_864 + ids[i + 1]
+          : Array.from(ids.subarray(i, i + n)).join(',');
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** rouge_score `_score_ngrams` over token lists. */
+export function rougeNFromTokens(
+  target: readonly string[],
+  prediction: readonly string[],
+  n: number,
+): RougeScore {
+  const interner = new Interner();
+  const t = ngramCounts(interner.intern(target), n);
+  const p = ngramCounts(interner.intern(prediction), n);
+  let overlap = 0;
+  for (const [gram, count] of t) overlap += Math.min(count, p.get(gram) ?? 0);
+  const targetCount = Math.max(target.length - n + 1, 0);
+  const predictionCount = Math.max(prediction.length - n + 1, 0);
+  const precision = overlap / Math.max(predictionCount, 1);
+  const recall = overlap / Math.max(targetCount, 1);
+  return { precision, recall, fmeasure: fmeasure(precision, recall) };
+}
+
+function overBudget(cells: number, budget: number, what: string): RougeLcsOutcome {
+  return {
+    status: 'n/a',
+    reason:
+      `${what} skipped: the texts are too long for a longest-common-subsequence table ` +
+      `(${cells.toExponential(1)} cells, limit ${budget.toExponential(1)}).`,
+    cells,
+    budget,
+  };
+}
+
+/** rouge_score `_score_lcs` (ROUGE-L) over token lists, with the cost guard. */
+export function rougeLFromTokens(
+  target: readonly string[],
+  prediction: readonly string[],
+  budget = LCS_CELL_BUDGET,
+): RougeLcsOutcome {
+  if (target.length === 0 || prediction.length === 0) {
+    return { status: 'ok', score: { ...ZERO }, hits: 0 };
+  }
+  const cells = target.length * prediction.length;
+  if (cells > budget) return overBudget(cells, budget, 'ROUGE-L');
+  const interner = new Interner();
+  const lcs = lcsLength(interner.intern(target), interner.intern(prediction));
+  const precision = lcs / prediction.length;
+  const recall = lcs / target.length;
+  return {
+    status: 'ok',
+    score: { precision, recall, fmeasure: fmeasure(precision, recall) },
+    hits: lcs,
+  };
+}
+
+/** rouge_score `_summary_level_lcs` (ROUGE-Lsum) over tokenised sentences, with the cost guard. */
+export function rougeLsumFromSentences(
+  targetSentences: readonly (readonly string[])[],
+  predictionSentences: readonly (readonly string[])[],
+  budget = LCS_CELL_BUDGET,
+): RougeLcsOutcome {
+  const m = targetSentences.reduce((s, x) => s + x.length, 0);
+  const n = predictionSentences.reduce((s, x) => s + x.length, 0);
+  if (m === 0 || n === 0) return { status: 'ok', score: { ...ZERO }, hits: 0 };
+  const cells = m * n;
+  if (cells > budget) return overBudget(cells, budget, 'ROUGE-Lsum');
+
+  const interner = new Interner();
+  const refs = targetSentences.map((s) => interner.intern(s));
+  const cans = predictionSentences.map((s) => interner.intern(s));
+  // Token counts cap the hits, so a token the union finds in several sentences counts only as
+  // often as it really occurs in both texts.
+  const countsR = new Map<number, number>();
+  const countsC = new Map<number, number>();
+  for (const s of refs) for (const t of s) countsR.set(t, (countsR.get(t) ?? 0) + 1);
+  for (const s of cans) for (const t of s) countsC.set(t, (countsC.get(t) ?? 0) + 1);
+
+  let hits = 0;
+  for (const r of refs) {
+    const union = new Set<number>();
+    for (const c of cans) for (const idx of lcsIndices(r, c, 'rouge_score')) union.add(idx);
+    for (const idx of [...union].sort((a, b) => a - b)) {
+      const t = r[idx];
+      const cr = countsR.get(t) ?? 0;
+      const cc = countsC.get(t) ?? 0;
+      if (cc > 0 && cr > 0) {
+        hits++;
+        countsC.set(t, cc - 1);
+        countsR.set(t, cr - 1);
+      }
+    }
+  }
+  const recall = hits / m;
+  const precision = hits / n;
+  return {
+    status: 'ok',
+    score: { precision, recall, fmeasure: fmeasure(precision, recall) },
+    hits,
+  };
+}
+
+/** Sentences for Lsum: non-empty newline-separated lines (rouge_score) or segmenter sentences. */
+export function lsumSentences(text: string, splitSentencesWithSegmenter: boolean): string[] {
+  if (splitSentencesWithSegmenter) return splitSentences(text).map((s) => s.text);
+  return text.split('\n').filter((line) => line.length > 0);
+}
+
+/** All four ROUGE types for one (target = reference, prediction = summary) pair. */
+export function rouge(target: string, prediction: string, options: RougeOptions = {}): RougeResult {
+  const stemmed = options.useStemmer ?? false;
+  const budget = options.lcsCellBudget ?? LCS_CELL_BUDGET;
+  const tokenizer =
+    options.tokenizer === undefined || options.tokenizer === 'auto'
+      ? chooseRougeTokenizer(target, prediction)
+      : options.tokenizer;
+  // One locale for both texts, so the same word segments the same way on both sides.
+  const locale =
+    tokenizer === 'intl-segmenter' ? guessLocale(`${target}\n${prediction}`) : undefined;
+  const stem = stemmed ? sharedStemmer : undefined;
+  const tokenize = (text: string): string[] =>
+    tokenizer === 'rouge_score'
+      ? rougeScoreTokenize(text, stem)
+      : segmenterTokenize(text, locale, stem);
+
+  const targetTokens = tokenize(target);
+  const predictionTokens = tokenize(prediction);
+  const splitWithSegmenter = options.lsumSplitSentences ?? false;
+  const targetSents = lsumSentences(target, splitWithSegmenter).map(tokenize);
+  const predictionSents = lsumSentences(prediction, splitWithSegmenter).map(tokenize);
+
+  return {
+    rouge1: rougeNFromTokens(targetTokens, predictionTokens, 1),
+    rouge2: rougeNFromTokens(targetTokens, predictionTokens, 2),
+    rougeL: rougeLFromTokens(targetTokens, predictionTokens, budget),
+    rougeLsum: rougeLsumFromSentences(targetSents, predictionSents, budget),
+    tokenizer,
+    stemmed,
+    targetTokens: targetTokens.length,
+    predictionTokens: predictionTokens.length,
+    lsumSentenceSplit: splitWithSegmenter ? 'intl-segmenter' : 'newline',
+    targetSentences: targetSents.length,
+    predictionSentences: predictionSents.length,
+  };
+}
