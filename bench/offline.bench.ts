@@ -29,7 +29,12 @@ function takeWords(texts: Iterable<string>, words: number): string {
     for (const para of text.split(/\n+/u)) {
       const count = countWords(para);
       if (n + count > words) {
-        out.push(para.split(/\s+/u).slice(0, words - n).join(' ') + '.');
+        out.push(
+          para
+            .split(/\s+/u)
+            .slice(0, words - n)
+            .join(' ') + '.',
+        );
         return out.join('\n');
       }
       out.push(para);
@@ -93,7 +98,10 @@ console.log(
 for (const useStemmer of [true, false]) {
   started = performance.now();
   for (const r of rows) {
-    scoreReferenceMetrics({ source: r.text, summary: r.decoded, reference: r.references[0] ?? '' }, { useStemmer });
+    scoreReferenceMetrics(
+      { source: r.text, summary: r.decoded, reference: r.references[0] ?? '' },
+      { useStemmer },
+    );
   }
   const elapsed = (performance.now() - started) / 1000;
   console.log(

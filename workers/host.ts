@@ -7,7 +7,6 @@ import type { OfflineBackends } from '../src/lib/metrics/offline.ts';
 import { workerRequestSchema } from './protocol.ts';
 import type { ProgressReply, WorkerReply } from './protocol.ts';
 
-
 export type ProgressReporter = (progress: Omit<ProgressReply, 'type' | 'id'>) => void;
 
 export interface WorkerBackendFactory {
@@ -17,8 +16,16 @@ export interface WorkerBackendFactory {
   warmUp(report: ProgressReporter): Promise<void>;
 }
 
-export function serveMetrics(factory: WorkerBackendFactory): void {
-  const scope = self as unknown as DedicatedWorkerGlobalScope;
+/** The two calls of a worker's global scope that the host uses (a test can pass a fake). */
+export interface WorkerScope {
+  addEventListener(type: 'message', listener: (event: MessageEvent<unknown>) => void): void;
+  postMessage(message: WorkerReply): void;
+}
+
+export function serveMetrics(
+  factory: WorkerBackendFactory,
+  scope: WorkerScope = self as unknown as WorkerScope,
+): void {
   const jobs = new Map<string, AbortController>();
   const post = (reply: WorkerReply) => scope.postMessage(reply);
 
@@ -42,7 +49,8 @@ export function serveMetrics(factory: WorkerBackendFactory): void {
       case 'load':
         factory.warmUp(report).then(
           () => post({ type: 'done', id: request.id, cancelled: false }),
-          (error: unknown) => post({ type: 'error', id: request.id, message: describeError(error) }),
+          (error: unknown) =>
+            post({ type: 'error', id: request.id, message: describeError(error) }),
         );
         return;
       case 'score': {

@@ -18,8 +18,8 @@ import { loadGloveEmbedder } from '../lib/node/load-glove.ts';
 import { lazy } from '../lib/lazy.ts';
 
 const rowSchema = z.object({
-  source: z.string({ error: 'needs "source" as a string' }),
-  summary: z.string({ error: 'needs "summary" as a string' }),
+  source: z.string({ error: 'is missing or not a string' }),
+  summary: z.string({ error: 'is missing or not a string' }),
   reference: z.string().nullish(),
 });
 
@@ -79,7 +79,9 @@ async function main(): Promise<number> {
     if (!parsed.success) {
       failedRows++;
       const issue = parsed.error.issues[0];
-      write({ error: `row ${row}: ${issue?.path.join('.') || 'row'} ${issue?.message ?? ''}`.trim() });
+      write({
+        error: `row ${row}: ${issue?.path.join('.') || 'row'} ${issue?.message ?? ''}`.trim(),
+      });
       continue;
     }
     const caseInput = {

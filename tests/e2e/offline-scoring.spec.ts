@@ -24,7 +24,12 @@ const SUMMARY = `ESA launched the Juice probe from French Guiana on 14 April 202
 
 const REFERENCE = `Europe's Juice mission launched in April 2023 to study Jupiter's icy moons. It arrives in 2031 and will orbit Ganymede from 2034.`;
 
-async function fillCase(page: Page, source: string, summary: string, reference = ''): Promise<void> {
+async function fillCase(
+  page: Page,
+  source: string,
+  summary: string,
+  reference = '',
+): Promise<void> {
   await page.getByTestId('source-input').fill(source);
   await page.getByTestId('summary-input').fill(summary);
   await page.getByTestId('reference-input').fill(reference);
@@ -123,7 +128,9 @@ describe('offline scoring in Chromium', () => {
       box.dispatchEvent(new Event('input', { bubbles: true }));
     }, huge);
     await expect
-      .poll(() => page.getByTestId('source-input').evaluate((b) => (b as HTMLTextAreaElement).value.length))
+      .poll(() =>
+        page.getByTestId('source-input').evaluate((b) => (b as HTMLTextAreaElement).value.length),
+      )
       .toBe(huge.length);
     await page.evaluate(() => {
       const w = window as unknown as { longest: number };

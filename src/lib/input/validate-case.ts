@@ -32,7 +32,11 @@ export function validateCase(input: CaseInput): InputProblem[] {
   for (const [field, text] of fields) {
     if (text === undefined || text.trim() === '') {
       if (field === 'source')
-        problems.push({ field, blocking: true, message: 'Paste the source text to score against.' });
+        problems.push({
+          field,
+          blocking: true,
+          message: 'Paste the source text to score against.',
+        });
       if (field === 'summary')
         problems.push({ field, blocking: true, message: 'Paste the summary to score.' });
       continue;

@@ -115,9 +115,10 @@ export class ScoringSession {
     this.running = true;
     this.openCaseId = undefined;
     this.scoredSummary = input.summary;
-    this.cards = Object.fromEntries(
-      METRICS.map((m) => [m.id, { status: 'running' }]),
-    ) as Record<MetricId, CardState>;
+    this.cards = Object.fromEntries(METRICS.map((m) => [m.id, { status: 'running' }])) as Record<
+      MetricId,
+      CardState
+    >;
 
     const caseInput: CaseInput = {
       source: input.source,

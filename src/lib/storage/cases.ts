@@ -45,7 +45,11 @@ export async function getCase(id: string): Promise<StoredCase | undefined> {
 
 export async function deleteCase(id: string): Promise<void> {
   const tx = (await db()).transaction(['cases', 'history'], 'readwrite');
-  await Promise.all([tx.objectStore('cases').delete(id), tx.objectStore('history').delete(id), tx.done]);
+  await Promise.all([
+    tx.objectStore('cases').delete(id),
+    tx.objectStore('history').delete(id),
+    tx.done,
+  ]);
 }
 
 export async function deleteAllCases(): Promise<void> {

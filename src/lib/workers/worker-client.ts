@@ -70,7 +70,8 @@ export class MetricWorkerClient {
     const { signal } = handlers;
     if (signal?.aborted) return Promise.resolve({ cancelled: true });
     return new Promise((resolve, reject) => {
-      const onAbort = () => this.#worker.postMessage({ type: 'cancel', id } satisfies WorkerRequest);
+      const onAbort = () =>
+        this.#worker.postMessage({ type: 'cancel', id } satisfies WorkerRequest);
       signal?.addEventListener('abort', onAbort, { once: true });
       const settle = () => signal?.removeEventListener('abort', onAbort);
       this.#jobs.set(id, {

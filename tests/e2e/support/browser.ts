@@ -90,7 +90,12 @@ export async function waitForScores(page: Page, timeout = 90_000): Promise<void>
 export async function cardState(
   page: Page,
   id: string,
-): Promise<{ status: string | null; score: string | null; raw: string | null; backend: string | null }> {
+): Promise<{
+  status: string | null;
+  score: string | null;
+  raw: string | null;
+  backend: string | null;
+}> {
   const card = page.getByTestId(`metric-${id}`);
   return {
     status: await card.getAttribute('data-status'),

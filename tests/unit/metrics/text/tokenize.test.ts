@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import {
+  countTokens,
+  guessLocale,
+  hasCjk,
+  normalizeText,
+  splitSentences,
+  splitTokens,
+  splitWords,
+} from '../../../../src/lib/metrics/text/tokenize.ts';
+
+const texts = (segments: { text: string }[]) => segments.map((s) => s.text);
+
+describe('sentences', () => {
+  it('splits English prose and keeps titles and initials inside their sentence', () => {
+    const text = 'Mr. Smith went to Washington. He met the U.S. president. J. R. Tolkien wrote it.';
+    expect(texts(splitSentences(text))).toEqual([
+      'Mr. Smith went to Washington.',
+      'He met the U.S. president.',
+      'J. R. Tolkien wrote it.',
+    ]);
+  });
+
+  it('treats line breaks as boundaries (bullet lists, headlines)', () => {
+    expect(texts(splitSentences('Headline without stop\n- first point\n- second point'))).toEqual([
+      'Headline without stop',
+      '- first point',
+      '- second point',
+    ]);
+  });
+
+  it('splits Chinese, Japanese, Russian and Indonesian', () => {
+    expect(texts(splitSentences('他来到了北京。我很高兴！你呢？'))).toEqual([
+      '他来到了北京。',
+      '我很高兴！',
+      '你呢？',
+    ]);
+    expect(texts(splitSentences('今日は晴れです。明日は雨でしょう。'))).toHaveLength(2);
+    expect(texts(splitSentences('Москва — столица России. Там живёт много людей.'))).toHaveLength(
+      2,
+    );
+    expect(texts(splitSentences('Saya makan nasi. Dia minum teh.'))).toHaveLength(2);
+  });
+
+  it('returns offsets into the original string', () => {
+    const text = '  First one.   Second one.\n\nThird.';
+    for (const s of splitSentences(text)) expect(text.slice(s.start, s.end)).toBe(s.text);
+  });
+
+  it('returns nothing for empty or blank text', () => {
+    expect(splitSentences('')).toEqual([]);
+    expect(splitSentences(' \n\t ')).toEqual([]);
+  });
+});
+
+describe('words and tokens', () => {
+  it('segments CJK into words, not one token per text', () => {
+    expect(texts(splitWords('我来到北京清华大学'))).toEqual(['我', '来到', '北京', '清华大学']);
+    expect(splitWords('私は東京に住んでいます').length).toBeGreaterThan(3);
+  });
+
+  it('segments Cyrillic and Indonesian words', () => {
+    expect(texts(splitWords('Привет, мир! Saya makan nasi.'))).toEqual([
+      'Привет',
+      'мир',
+      'Saya',
+      'makan',
+      'nasi',
+    ]);
+  });
+
+  it('counts words and punctuation as tokens, one token per mark', () => {
+    expect(texts(splitTokens('He said: "No." 20%.'))).toEqual([
+      'He',
+      'said',
+      ':',
+      '"',
+      'No',
+      '.',
+      '"',
+      '20',
+      '%',
+      '.',
+    ]);
+    expect(countTokens('')).toBe(0);
+  });
+});
+
+describe('script detection and normalisation', () => {
+  it('detects CJK and picks a segmenter locale', () => {
+    expect(hasCjk('plain English')).toBe(false);
+    expect(hasCjk('混合 text')).toBe(true);
+    expect(guessLocale('ひらがなと漢字')).toBe('ja');
+    expect(guessLocale('汉字')).toBe('zh');
+    expect(guessLocale('한국어')).toBe('ko');
+    expect(guessLocale('English')).toBeUndefined();
+  });
+
+  it('normalises width and whitespace', () => {
+    expect(normalizeText('  Ｆｕｌｌ\u00a0width\n\ntext ')).toBe('Full width text');
+  });
+});
