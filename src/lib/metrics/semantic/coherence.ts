@@ -44,48 +44,11 @@ export interface CoherenceDetails {
 }
 
 export interface CoherenceOptions {
-  /** Sentence splitter; default `splitCoherenceSentences`. */
+  /** Sentence splitter; default `splitSentences`. */
   split?: (text: string) => Segment[];
 }
 
 export const MIN_SENTENCES = 3;
-
-// A stand-alone sentence-final token in tokenised text (" . ", " ? ", " !! "), optionally followed
-// by closing quotes or brackets as their own tokens (PTB: '' or -rrb-).
-const TOKENISED_END =
-  /(?<=\S)[ \t]+(?:\.|[!?]+)(?:[ \t]+(?:''|'|"|\u201d|\u2019|\)|-rrb-))*(?=[ \t]+\S)/gu;
-
-/**
- * `splitSentences`, then each piece is cut again after a stand-alone `.`, `?` or `!` token, which
- * ordinary prose never has but tokenised, lower-cased text (SummEval's PTB-tokenised summaries:
- * "he was arrested . police said ...") uses for every sentence end; ICU and the lower-case merge
- * rule of `splitSentences` keep such text in one piece. A spaced ellipsis (". . .") is not cut.
- */
-export function splitCoherenceSentences(text: string): Segment[] {
-  const out: Segment[] = [];
-  for (const s of splitSentences(text)) {
-    let from = 0;
-    for (const m of s.text.matchAll(TOKENISED_END)) {
-      const at = m.index;
-      const end = at + m[0].length;
-      const before = s.text.slice(0, at);
-      const after = s.text.slice(end);
-      if (/(?:^|\s)\.$/u.test(before) || /^\s+\.(?:\s|$)/u.test(after)) continue; // ". . ."
-      pushPiece(out, s, from, end);
-      from = end;
-    }
-    pushPiece(out, s, from, s.text.length);
-  }
-  return out;
-}
-
-function pushPiece(out: Segment[], s: Segment, from: number, to: number): void {
-  const raw = s.text.slice(from, to);
-  const lead = raw.length - raw.trimStart().length;
-  const text = raw.trim();
-  if (!text) return;
-  out.push({ text, start: s.start + from + lead, end: s.start + from + lead + text.length });
-}
 
 /** Cosine similarity, or null when either vector is zero (undefined cosine). */
 export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number | null {
@@ -209,6 +172,6 @@ export async function scoreCoherence(
   options: CoherenceOptions = {},
 ): Promise<MetricResult<CoherenceDetails>> {
   throwIfAborted(signal);
-  const split = options.split ?? splitCoherenceSentences;
+  const split = options.split ?? splitSentences;
   return scoreCoherenceOfSentences(split(summary), embedder, signal);
 }

@@ -64,7 +64,7 @@ export function splitSentences(text: string, locale = guessLocale(text)): Segmen
       offset += line.length;
     }
   }
-  return mergeFalseBreaks(out, text);
+  return splitTokenisedEnds(mergeFalseBreaks(out, text));
 }
 
 function pushTrimmed(out: Segment[], piece: string, offset: number): void {
@@ -132,4 +132,41 @@ export function countTokens(text: string): number {
 
 export function countWords(text: string): number {
   return splitWords(text).length;
+}
+
+// A stand-alone sentence-final token in tokenised text (" . ", " ? ", " !! "), optionally followed
+// by closing quotes or brackets as their own tokens (PTB: '' or -rrb-).
+const TOKENISED_END =
+  /(?<=\S)[ \t]+(?:\.|[!?]+)(?:[ \t]+(?:''|'|"|\u201d|\u2019|\)|-rrb-))*(?=[ \t]+\S)/gu;
+
+/**
+ * Each piece is cut again after a stand-alone `.`, `?` or `!` token, which
+ * ordinary prose never has but tokenised, lower-cased text (SummEval's PTB-tokenised summaries:
+ * "he was arrested . police said ...") uses for every sentence end; ICU and the lower-case merge
+ * rule of `splitSentences` keep such text in one piece. A spaced ellipsis (". . .") is not cut.
+ */
+function splitTokenisedEnds(sentences: Segment[]): Segment[] {
+  const out: Segment[] = [];
+  for (const s of sentences) {
+    let from = 0;
+    for (const m of s.text.matchAll(TOKENISED_END)) {
+      const at = m.index;
+      const end = at + m[0].length;
+      const before = s.text.slice(0, at);
+      const after = s.text.slice(end);
+      if (/(?:^|\s)\.$/u.test(before) || /^\s+\.(?:\s|$)/u.test(after)) continue; // ". . ."
+      pushPiece(out, s, from, end);
+      from = end;
+    }
+    pushPiece(out, s, from, s.text.length);
+  }
+  return out;
+}
+
+function pushPiece(out: Segment[], s: Segment, from: number, to: number): void {
+  const raw = s.text.slice(from, to);
+  const lead = raw.length - raw.trimStart().length;
+  const text = raw.trim();
+  if (!text) return;
+  out.push({ text, start: s.start + from + lead, end: s.start + from + lead + text.length });
 }

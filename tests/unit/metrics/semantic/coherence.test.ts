@@ -1,0 +1,204 @@
+import { existsSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SOURCE, ensureEmbeddingAsset } from '../../../../scripts/build-embedding-asset.ts';
+import type { SentenceEmbedder } from '../../../../src/lib/metrics/semantic/backends.ts';
+import { throwIfAborted } from '../../../../src/lib/metrics/semantic/backends.ts';
+import { scoreCoherence } from '../../../../src/lib/metrics/semantic/coherence.ts';
+import { splitSentences } from '../../../../src/lib/metrics/text/tokenize.ts';
+import { GloveSifEmbedder } from '../../../../src/lib/metrics/semantic/glove-sif.ts';
+import { loadGloveAsset } from '../../../../src/lib/node/load-glove.ts';
+
+/**
+ * A toy embedder: one dimension per topic word; a sentence without any topic word gets the zero
+ * vector, as the GloVe embedder does for a sentence without known words.
+ */
+class TopicEmbedder implements SentenceEmbedder {
+  readonly backend = 'topic-test';
+  static readonly topics = ['cat', 'market', 'rain'];
+  calls = 0;
+  async embed(sentences: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> {
+    this.calls++;
+    throwIfAborted(signal);
+    return sentences.map((s) => {
+      const v = new Float32Array(TopicEmbedder.topics.length);
+      TopicEmbedder.topics.forEach((t, i) => {
+        v[i] = s.toLowerCase().split(t).length - 1;
+      });
+      return v;
+    });
+  }
+}
+
+describe('scoreCoherence (toy embedder)', () => {
+  it('is n/a below 3 sentences, without calling the embedder', async () => {
+    const embedder = new TopicEmbedder();
+    const r = await scoreCoherence('The cat sat. The cat slept.', embedder);
+    expect(r.status).toBe('n/a');
+    expect(r.score).toBeNull();
+    expect(r.reason).toBe('needs at least 3 sentences (found 2)');
+    expect(r.id).toBe('coherence');
+    expect(r.backend).toBe('topic-test');
+    expect(r.details.sentences).toHaveLength(2);
+    expect(embedder.calls).toBe(0);
+    expect((await scoreCoherence('', embedder)).reason).toBe(
+      'needs at least 3 sentences (found 0)',
+    );
+  });
+
+  it('scores n vs n+2, reports adjacent pairs, sentences with offsets', async () => {
+    const text = 'The cat sat. A market fell. The cat slept. The market rose.';
+    const r = await scoreCoherence(text, new TopicEmbedder());
+    expect(r.status).toBe('ok');
+    expect(r.score).toBeCloseTo(1, 9); // cat–cat and market–market
+    expect(r.details.pairs).toEqual([
+      { a: 0, b: 2, similarity: expect.closeTo(1, 9) },
+      { a: 1, b: 3, similarity: expect.closeTo(1, 9) },
+    ]);
+    expect(r.details.adjacentPairs.map((p) => p.similarity)).toEqual([0, 0, 0]);
+    expect(r.details.adjacentMean).toBe(0);
+    expect(r.details.sentences.map((s) => text.slice(s.start, s.end))).toEqual([
+      'The cat sat.',
+      'A market fell.',
+      'The cat slept.',
+      'The market rose.',
+    ]);
+    expect(r.details.backend).toBe('topic-test');
+    expect(r.explanation).toMatch(
+      /^Across 4 sentences, .* 1\.00 over 2 pairs \(adjacent sentences: 0\.00\)\.$/,
+    );
+    expect(r.elapsedMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('skips pairs with a zero-vector sentence, and is n/a when none is left', async () => {
+    const r = await scoreCoherence(
+      'The cat sat. Nothing here. Then 42. The cat ran.',
+      new TopicEmbedder(),
+    );
+    // pairs (0,2) and (1,3) both involve an empty sentence.
+    expect(r.status).toBe('n/a');
+    expect(r.reason).toMatch(/no pair of sentences two apart/);
+    expect(r.details.skippedPairs).toBe(2);
+    expect(r.details.sentences.map((s) => s.empty)).toEqual([false, true, true, false]);
+
+    const ok = await scoreCoherence(
+      'The cat sat. Nothing here. The cat ran. The rain fell.',
+      new TopicEmbedder(),
+    );
+    expect(ok.status).toBe('ok');
+    expect(ok.score).toBeCloseTo(1, 9); // only (0,2) counts; (1,3) skipped
+    expect(ok.details.pairs[1].similarity).toBeNull();
+    expect(ok.details.skippedPairs).toBe(1);
+    expect(Number.isNaN(ok.details.adjacentMean)).toBe(false);
+    expect(ok.explanation).toMatch(/leaving out 1 pair/);
+  });
+
+  it('turns an embedder failure into status error, and passes cancellation through', async () => {
+    const broken: SentenceEmbedder = {
+      backend: 'broken',
+      embed: async () => {
+        throw new Error('model not loaded');
+      },
+    };
+    const r = await scoreCoherence('One cat. Two cats. Three cats.', broken);
+    expect(r.status).toBe('error');
+    expect(r.reason).toBe('Embedding failed: model not loaded');
+
+    const controller = new AbortController();
+    controller.abort();
+    await expect(
+      scoreCoherence('One cat. Two cats. Three cats.', new TopicEmbedder(), controller.signal),
+    ).rejects.toMatchObject({ name: 'AbortError' });
+    const late = new AbortController();
+    const slow: SentenceEmbedder = {
+      backend: 'slow',
+      embed: async (s, signal) => {
+        late.abort();
+        throwIfAborted(signal);
+        return s.map(() => new Float32Array(2));
+      },
+    };
+    await expect(
+      scoreCoherence('One cat. Two cats. Three cats.', slow, late.signal),
+    ).rejects.toMatchObject({
+      name: 'AbortError',
+    });
+  });
+});
+
+describe('splitSentences', () => {
+  it('splits lower-cased PTB-tokenised text on stand-alone full stops', () => {
+    const text =
+      "around 300 cameras were turned off . it has not been working , police said ! did n't they ? `` yes . '' the end .";
+    const parts = splitSentences(text);
+    expect(parts.map((p) => p.text)).toEqual([
+      'around 300 cameras were turned off .',
+      'it has not been working , police said !',
+      "did n't they ?",
+      "`` yes . ''",
+      'the end .',
+    ]);
+    for (const p of parts) expect(text.slice(p.start, p.end)).toBe(p.text);
+  });
+
+  it('leaves ordinary prose and spaced ellipses alone', () => {
+    expect(splitSentences('Mr. Smith went to Washington. He met Dr. Jones.')).toHaveLength(2);
+    expect(splitSentences('he waited . . . and then left .')).toHaveLength(1);
+    expect(splitSentences('The U.S. economy grew 3.5 percent. Markets rose.')).toHaveLength(2);
+  });
+});
+
+const hasSource = existsSync(DEFAULT_SOURCE);
+if (!hasSource) console.warn(`Skipping real-asset coherence tests: ${DEFAULT_SOURCE} missing.`);
+
+describe.skipIf(!hasSource)('scoreCoherence with the built-in GloVe SIF embedder', () => {
+  let embedder: GloveSifEmbedder;
+  beforeAll(() => {
+    embedder = new GloveSifEmbedder(loadGloveAsset(ensureEmbeddingAsset()));
+  });
+
+  const cats = [
+    'Our cat spends the morning asleep on the windowsill.',
+    'In the afternoon the cat chases a toy mouse around the kitchen.',
+    'At dusk the cat waits by its bowl for dinner.',
+    'At night the cat curls up on the bed and purrs.',
+  ];
+  const stocks =
+    'Shares in oil companies fell sharply after the central bank raised interest rates.';
+
+  it('scores a coherent paragraph higher than one with an unrelated sentence inserted', async () => {
+    const coherent = await scoreCoherence(cats.join(' '), embedder);
+    const disrupted = await scoreCoherence(
+      [...cats.slice(0, 2), stocks, ...cats.slice(2)].join(' '),
+      embedder,
+    );
+    expect(coherent.status).toBe('ok');
+    expect(disrupted.status).toBe('ok');
+    expect(coherent.score!).toBeGreaterThan(disrupted.score!);
+    expect(coherent.details.adjacentMean!).toBeGreaterThan(disrupted.details.adjacentMean!);
+    expect(coherent.backend).toBe(embedder.backend);
+  });
+
+  it('scores two topics in blocks above the same sentences interleaved, on adjacent pairs', async () => {
+    const finance = [
+      'The central bank raised interest rates by half a point on Tuesday.',
+      'Bond yields climbed and shares in banks rose after the announcement.',
+      'Investors expect inflation to slow over the coming year.',
+    ];
+    const blocks = [...cats.slice(0, 3), ...finance].join(' ');
+    const mixed = [cats[0], finance[0], cats[1], finance[1], cats[2], finance[2]].join(' ');
+    const a = await scoreCoherence(blocks, embedder);
+    const b = await scoreCoherence(mixed, embedder);
+    expect(a.details.adjacentMean!).toBeGreaterThan(b.details.adjacentMean!);
+  });
+
+  it('handles a sentence with no known words', async () => {
+    const r = await scoreCoherence(
+      [cats[0], '2014–15: 3–1.', cats[1], cats[2]].join(' '),
+      embedder,
+    );
+    expect(r.status).toBe('ok');
+    expect(r.details.sentences[1].empty).toBe(true);
+    expect(r.details.skippedPairs).toBe(1);
+    expect(Number.isFinite(r.score)).toBe(true);
+  });
+});
