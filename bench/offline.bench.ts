@@ -19,7 +19,7 @@ import { lazy } from '../src/lib/lazy.ts';
 import { countWords } from '../src/lib/metrics/text/tokenize.ts';
 
 const shared = process.env.SUMLENS_SHARED ?? resolve(import.meta.dirname, '../../shared');
-const rows = readFileSync(resolve(shared, 'summeval/dev.jsonl'), 'utf8')
+const rows = readFileSync(resolve(shared, 'data/summeval/dev.jsonl'), 'utf8')
   .split('\n')
   .filter(Boolean)
   .map((l) => JSON.parse(l) as { id: string; text: string; decoded: string; references: string[] });

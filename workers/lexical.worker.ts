@@ -2,12 +2,24 @@
 /**
  * Hosts the reference metrics (ROUGE, BLEU, token F1). They need no model, but ROUGE-L on long
  * texts is quadratic, so they stay off the main thread too.
+ *
+ * Chinese words come from jieba (jieba-wasm, served by the app itself from
+ * public/vendor/jieba/, never from a CDN), loaded once, on the first case whose summary or
+ * reference contains CJK. If it cannot load, Intl.Segmenter stands in and the backend strings say
+ * so ('squad-f1 (intl-segmenter, jieba unavailable)'); a failed load is not retried in this
+ * worker.
  */
 import { serveMetrics } from './host.ts';
+import { loadJiebaBrowser } from '../src/lib/metrics/lexical/jieba.ts';
+import type { WordSegmenter } from '../src/lib/metrics/lexical/cjk-words.ts';
+
+const JIEBA_WASM_URL = `${import.meta.env.BASE_URL}vendor/jieba/jieba_rs_wasm_bg.wasm`;
+
+let jieba: Promise<WordSegmenter> | undefined;
 
 serveMetrics({
   backends() {
-    return {};
+    return { wordSegmenter: () => (jieba ??= loadJiebaBrowser(JIEBA_WASM_URL)) };
   },
   async warmUp() {},
 });

@@ -15,6 +15,7 @@ import type { MetricId, MetricResult } from '../lib/metrics/types.ts';
 import { CompromiseRecognizer } from '../lib/metrics/semantic/compromise-ner.ts';
 import { validateCase } from '../lib/input/validate-case.ts';
 import { loadGloveEmbedder } from '../lib/node/load-glove.ts';
+import { loadJiebaNode } from '../lib/metrics/lexical/jieba.ts';
 import { lazy } from '../lib/lazy.ts';
 
 const rowSchema = z.object({
@@ -55,6 +56,7 @@ async function main(): Promise<number> {
   const backends = {
     embedder: lazy(async () => loadGloveEmbedder()),
     recognizer: lazy(async () => new CompromiseRecognizer()),
+    wordSegmenter: lazy(async () => loadJiebaNode()),
   };
   const out = values.out ? createWriteStream(values.out) : process.stdout;
   const input = file === '-' ? process.stdin : createReadStream(file, 'utf8');

@@ -94,6 +94,25 @@ describe('offline scoring in Chromium', () => {
     expect((await cardState(page, 'entity-density')).status).toBe('ok');
   });
 
+  it('scores Chinese text: jieba words from the app itself, ROUGE above 0', async () => {
+    await fillCase(
+      page,
+      '浙江大学是一所位于杭州的大学。它成立于1897年。学校有很多学生。',
+      '浙江大学位于杭州。它成立于1897年。学校的学生很多。',
+      '浙江大学在杭州，成立于1897年。',
+    );
+    await page.getByTestId('score-button').click();
+    await waitForScores(page);
+    const f1 = await cardState(page, 'token-f1');
+    expect(f1.status).toBe('ok');
+    expect(f1.backend).toMatch(/jieba/u);
+    expect(f1.backend).not.toMatch(/unavailable/u);
+    const rouge1 = await cardState(page, 'rouge-1');
+    expect(rouge1.status).toBe('ok');
+    expect(Number(rouge1.score)).toBeGreaterThan(0.3);
+    expect(requests.urls.some((u) => u.endsWith('/vendor/jieba/jieba_rs_wasm_bg.wasm'))).toBe(true);
+  });
+
   it('refuses empty and binary input with a specific message, without scoring', async () => {
     await fillCase(page, '', SUMMARY);
     await page.getByTestId('score-button').click();
@@ -110,9 +129,8 @@ describe('offline scoring in Chromium', () => {
   it('keeps the history across a reload and reopens a case', async () => {
     await page.reload();
     const items = page.getByTestId('history-item');
-    await expect.poll(() => items.count()).toBeGreaterThanOrEqual(2);
-    // Newest first: the two-sentence case, then the full one.
-    await items.nth(1).locator('button.open').click();
+    await expect.poll(() => items.count()).toBeGreaterThanOrEqual(3);
+    await items.filter({ hasText: 'ESA launched the Juice probe' }).locator('button.open').click();
     expect((await cardState(page, 'rouge-1')).status).toBe('ok');
     expect(await page.getByTestId('summary-input').inputValue()).toBe(SUMMARY);
   });

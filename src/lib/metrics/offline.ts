@@ -9,6 +9,8 @@ import type { MetricSettings } from './settings.ts';
 import type { EntityRecognizer, SentenceEmbedder } from './semantic/backends.ts';
 import { throwIfAborted } from './semantic/backends.ts';
 import { scoreReferenceMetrics } from './lexical/reference-metrics.ts';
+import { intlSegmenterFallback, type WordSegmenter } from './lexical/cjk-words.ts';
+import { hasCjk } from './text/tokenize.ts';
 import { scoreCoherence } from './semantic/coherence.ts';
 import { scoreEntityDensity } from './semantic/entity-density.ts';
 
@@ -16,6 +18,30 @@ import { scoreEntityDensity } from './semantic/entity-density.ts';
 export interface OfflineBackends {
   embedder?: () => Promise<SentenceEmbedder>;
   recognizer?: () => Promise<EntityRecognizer>;
+  /**
+   * Chinese word segmenter (jieba) for ROUGE and token F1, loaded only when the summary or the
+   * reference contains CJK. Missing, or failing to load: Intl.Segmenter, and the backend strings
+   * say so.
+   */
+  wordSegmenter?: () => Promise<WordSegmenter>;
+}
+
+/**
+ * The segmenter for this case: none needed without a reference or without CJK; the Intl fallback,
+ * labelled, when loading fails. Never throws.
+ */
+async function caseWordSegmenter(
+  input: CaseInput,
+  backends: OfflineBackends,
+): Promise<WordSegmenter | undefined> {
+  const reference = input.reference ?? '';
+  if (!backends.wordSegmenter || reference.trim() === '') return undefined;
+  if (!hasCjk(input.summary) && !hasCjk(reference)) return undefined;
+  try {
+    return await backends.wordSegmenter();
+  } catch (error) {
+    return intlSegmenterFallback(`jieba failed to load: ${describeError(error)}`);
+  }
 }
 
 const REFERENCE_BACKEND = 'reference metrics';
@@ -32,9 +58,14 @@ export async function computeMetrics(
   if (referenceIds.length > 0) {
     throwIfAborted(signal);
     const started = performance.now();
+    const wordSegmenter = await caseWordSegmenter(input, backends);
+    throwIfAborted(signal);
     let results: MetricResult[];
     try {
-      results = scoreReferenceMetrics(input, { useStemmer: settings.rouge.useStemmer });
+      results = scoreReferenceMetrics(input, {
+        useStemmer: settings.rouge.useStemmer,
+        wordSegmenter,
+      });
     } catch (error) {
       results = referenceIds.map((id) => failed(id, REFERENCE_BACKEND, describeError(error), {}));
     }

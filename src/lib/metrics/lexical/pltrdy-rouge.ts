@@ -22,10 +22,10 @@
  * is longer than Python's recursion limit (~1000 steps) raises RecursionError, which LongBench
  * also scores 0; we return the real score. (2) The same cell budget as rouge.ts guards the LCS
  * (`PltrdyRougeError` 'too-long'), because the Python table is O(n·m) and so is ours in time.
- * (3) `longbenchRougeZhScore` segments Chinese with Intl.Segmenter (cjk-words.ts) where LongBench
- * uses jieba.
+ * (3) `longbenchRougeZhScore` segments Chinese with the WordSegmenter it is given: jieba
+ * (jieba.ts) as LongBench does, or by default the Intl.Segmenter stand-in (cjk-words.ts).
  */
-import { cjkWords } from './cjk-words.ts';
+import { intlWordSegmenter, type WordSegmenter } from './cjk-words.ts';
 import { pySplit } from './py-compat.ts';
 import { Interner, LCS_CELL_BUDGET, lcsIndices } from './lcs.ts';
 
@@ -151,21 +151,25 @@ export function longbenchRougeScore(prediction: string, groundTruth: string): nu
   }
 }
 
-/** `jieba.cut` stand-in (cjk-words.ts); whitespace segments dropped, as the join re-splits. */
-function jiebaStandIn(text: string): string[] {
-  return cjkWords(text).filter((w) => /\S/u.test(w));
+export interface RougeZhOptions {
+  /** Chinese word segmenter; default Intl.Segmenter (`intlWordSegmenter`). */
+  segmenter?: WordSegmenter;
+  /** Words of your own instead (e.g. recorded jieba tokens); overrides `segmenter`. */
+  tokens?: { prediction: readonly string[]; groundTruth: readonly string[] };
 }
 
 /**
- * LongBench/TinyEval `rouge_zh_score`: words joined by spaces, then `rouge_score`. Pass
- * `tokens` to feed a segmentation of your own (e.g. recorded jieba tokens).
+ * LongBench/TinyEval `rouge_zh_score`: `" ".join(jieba.cut(text, cut_all=False))` on both texts,
+ * then `rouge_score`. All words are joined, whitespace ones included, as LongBench does (pltrdy
+ * splits on '.' before it collapses spaces, so dropping them could change an edge case).
  */
 export function longbenchRougeZhScore(
   prediction: string,
   groundTruth: string,
-  tokens?: { prediction: readonly string[]; groundTruth: readonly string[] },
+  options: RougeZhOptions = {},
 ): number {
-  const p = tokens?.prediction ?? jiebaStandIn(prediction);
-  const g = tokens?.groundTruth ?? jiebaStandIn(groundTruth);
+  const segmenter = options.segmenter ?? intlWordSegmenter;
+  const p = options.tokens?.prediction ?? segmenter.cut(prediction);
+  const g = options.tokens?.groundTruth ?? segmenter.cut(groundTruth);
   return longbenchRougeScore(p.join(' '), g.join(' '));
 }

@@ -13,7 +13,11 @@
  *   recipe, and the backend string records it.
  * - Non-Latin text: ROUGE and BLEU switch to Intl.Segmenter tokens when the pair is mostly in a
  *   script rouge_score would delete (see rouge.ts); token F1 switches to the Chinese/Japanese
- *   variant when either text has CJK. Backends then mention 'intl-segmenter'.
+ *   variant when either text has CJK. Chinese words for ROUGE and token F1 come from
+ *   `wordSegmenter` (jieba once loaded, see jieba.ts; Intl.Segmenter by default). Backends then
+ *   name the segmenter that ran: 'squad-f1 (jieba)', 'rouge_score-0.1.2 (porter, jieba)',
+ *   '... (intl-segmenter)', or '... (intl-segmenter, jieba unavailable)' when jieba failed to load
+ *   (the reason is in the details). BLEU keeps its Intl.Segmenter tokenizer either way.
  */
 import {
   failed,
@@ -32,7 +36,8 @@ import {
   type RougeTokenizerKind,
   type RougeType,
 } from './rouge.ts';
-import { tokenF1, type TokenF1Language } from './token-f1.ts';
+import { segmenterLabel, type WordSegmenter } from './cjk-words.ts';
+import { tokenF1, type TokenF1Language, type TokenF1Segmentation } from './token-f1.ts';
 
 export interface RougeDetails {
   kind: 'rouge';
@@ -41,6 +46,10 @@ export interface RougeDetails {
   recall: number;
   fmeasure: number;
   tokenizer: RougeTokenizerKind;
+  /** Chinese word segmenter behind the 'intl-segmenter' tokenizer, when the text is Chinese. */
+  wordSegmenter?: 'jieba' | 'intl-segmenter';
+  /** Why Intl.Segmenter ran instead of jieba (jieba failed to load). */
+  segmenterFallbackReason?: string;
   stemmed: boolean;
   summaryTokens: number;
   referenceTokens: number;
@@ -59,6 +68,8 @@ export interface RougeSkippedDetails {
   cells: number;
   budget: number;
   tokenizer: RougeTokenizerKind;
+  wordSegmenter?: 'jieba' | 'intl-segmenter';
+  segmenterFallbackReason?: string;
   stemmed: boolean;
   summaryTokens: number;
   referenceTokens: number;
@@ -91,7 +102,9 @@ export interface TokenF1Details {
   summaryTokens: number;
   referenceTokens: number;
   language: 'en' | 'zh' | 'ja';
-  segmentation: 'whitespace' | 'intl-segmenter';
+  segmentation: TokenF1Segmentation;
+  /** Why Intl.Segmenter ran instead of jieba (jieba failed to load). */
+  segmenterFallbackReason?: string;
 }
 
 export type ReferenceMetricDetails =
@@ -111,6 +124,11 @@ export interface ReferenceMetricsOptions {
   tokenF1Language?: TokenF1Language;
   /** LCS cell budget for ROUGE-L/Lsum. */
   lcsCellBudget?: number;
+  /**
+   * Chinese word segmenter for ROUGE and token F1, already loaded (`loadJiebaNode()`,
+   * `loadJiebaBrowser(url)`); default Intl.Segmenter.
+   */
+  wordSegmenter?: WordSegmenter;
 }
 
 export const REFERENCE_METRIC_IDS: readonly MetricId[] = [
@@ -125,10 +143,17 @@ export const REFERENCE_METRIC_IDS: readonly MetricId[] = [
 const NO_REFERENCE = 'needs a reference summary';
 const ROUGE_BACKEND = 'rouge_score-0.1.2';
 
-function rougeBackend(stemmed: boolean, tokenizer: RougeTokenizerKind, lsumSplit = false): string {
+function rougeBackend(
+  stemmed: boolean,
+  tokenizer: RougeTokenizerKind,
+  lsumSplit = false,
+  wordSegmenter: WordSegmenter | null = null,
+): string {
   const parts: string[] = [];
   if (stemmed) parts.push('porter');
-  if (tokenizer === 'intl-segmenter') parts.push('intl-segmenter');
+  if (tokenizer === 'intl-segmenter') {
+    parts.push(wordSegmenter ? segmenterLabel(wordSegmenter) : 'intl-segmenter');
+  }
   if (lsumSplit) parts.push('sentences: intl-segmenter');
   return parts.length ? `${ROUGE_BACKEND} (${parts.join(', ')})` : ROUGE_BACKEND;
 }
@@ -137,8 +162,9 @@ function bleuBackend(tokenize: BleuTokenize): string {
   return `sacrebleu-${tokenize}`;
 }
 
-function f1Backend(segmentation: 'whitespace' | 'intl-segmenter'): string {
-  return segmentation === 'intl-segmenter' ? 'squad-f1 (intl-segmenter)' : 'squad-f1';
+/** 'squad-f1', or with the segmentation: 'squad-f1 (jieba)', 'squad-f1 (intl-segmenter)'. */
+function f1Backend(segmentationLabel: string): string {
+  return segmentationLabel === 'whitespace' ? 'squad-f1' : `squad-f1 (${segmentationLabel})`;
 }
 
 /** 0.4712 → "47%"; small shares keep one decimal so they do not read as 0%. */
@@ -208,15 +234,20 @@ function rougeResults(
     tokenizer: options.tokenizer ?? 'auto',
     lsumSplitSentences: options.lsumSplitSentences ?? false,
     lcsCellBudget: options.lcsCellBudget,
+    wordSegmenter: options.wordSegmenter,
   });
   const elapsedMs = now() - start;
   const base = {
     tokenizer: r.tokenizer,
+    ...(r.wordSegmenter ? { wordSegmenter: r.wordSegmenter.name } : {}),
+    ...(r.wordSegmenter?.fallbackReason
+      ? { segmenterFallbackReason: r.wordSegmenter.fallbackReason }
+      : {}),
     stemmed: r.stemmed,
     summaryTokens: r.predictionTokens,
     referenceTokens: r.targetTokens,
   };
-  const backend = rougeBackend(r.stemmed, r.tokenizer);
+  const backend = rougeBackend(r.stemmed, r.tokenizer, false, r.wordSegmenter);
   const out: ReferenceMetricResult[] = [];
   for (const n of [1, 2] as const) {
     const type: RougeType = n === 1 ? 'rouge1' : 'rouge2';
@@ -235,7 +266,7 @@ function rougeResults(
     const outcome: RougeLcsOutcome = r[type];
     const lsum = type === 'rougeLsum';
     const b = lsum
-      ? rougeBackend(r.stemmed, r.tokenizer, r.lsumSentenceSplit !== 'newline')
+      ? rougeBackend(r.stemmed, r.tokenizer, r.lsumSentenceSplit !== 'newline', r.wordSegmenter)
       : backend;
     const sentenceInfo = lsum
       ? {
@@ -331,7 +362,10 @@ function tokenF1Result(
   options: ReferenceMetricsOptions,
 ): ReferenceMetricResult {
   const start = now();
-  const t = tokenF1(summary, reference, { language: options.tokenF1Language ?? 'auto' });
+  const t = tokenF1(summary, reference, {
+    language: options.tokenF1Language ?? 'auto',
+    segmenter: options.wordSegmenter,
+  });
   const n = t.common.length;
   const explanation =
     t.predictionTokens === 0
@@ -344,7 +378,7 @@ function tokenF1Result(
     status: 'ok',
     score: t.f1,
     explanation,
-    backend: f1Backend(t.segmentation),
+    backend: f1Backend(t.segmentationLabel),
     details: {
       kind: 'token-f1',
       precision: t.precision,
@@ -355,6 +389,7 @@ function tokenF1Result(
       referenceTokens: t.referenceTokens,
       language: t.language,
       segmentation: t.segmentation,
+      ...(t.segmenterFallbackReason ? { segmenterFallbackReason: t.segmenterFallbackReason } : {}),
     },
     elapsedMs: now() - start,
   };

@@ -25,7 +25,9 @@
  *   that share (an English summary quoting one Greek letter or one Chinese name) we keep
  *   rouge_score's tokenizer so that English scores stay identical to the tool people compare
  *   against. Latin letters with diacritics stay with rouge_score's tokenizer, mangled exactly as
- *   rouge_score mangles them.
+ *   rouge_score mangles them. Chinese words come from the `wordSegmenter` option (jieba when
+ *   loaded, see jieba.ts; by default the Intl.Segmenter stand-in of cjk-words.ts), keeping the
+ *   segments that hold a letter or digit.
  *   The result says which tokenizer ran; scores of the two never compare.
  * - Cost guard. rouge_score fills a full n·m table in Python, which on a 1 MB text never ends.
  *   When target tokens × prediction tokens exceeds `LCS_CELL_BUDGET` (2·10⁷ cells, about 4,500 ×
@@ -34,6 +36,7 @@
  *   the same product, so the same guard applies.
  */
 import { guessLocale, splitSentences, splitWords } from '../text/tokenize.ts';
+import { intlWordSegmenter, usesWordSegmenter, type WordSegmenter } from './cjk-words.ts';
 import { Interner, LCS_CELL_BUDGET, lcsIndices, lcsLength } from './lcs.ts';
 import { createPorterStemmer } from './porter-stemmer.ts';
 
@@ -71,6 +74,8 @@ export interface RougeOptions {
   lsumSplitSentences?: boolean;
   /** Maximum target × prediction tokens for the LCS scores; default LCS_CELL_BUDGET. */
   lcsCellBudget?: number;
+  /** Chinese words when the segmenter tokenizer runs; default Intl.Segmenter. */
+  wordSegmenter?: WordSegmenter;
 }
 
 export interface RougeResult {
@@ -79,6 +84,8 @@ export interface RougeResult {
   rougeL: RougeLcsOutcome;
   rougeLsum: RougeLcsOutcome;
   tokenizer: RougeTokenizerKind;
+  /** The Chinese word segmenter that ran (segmenter tokenizer on Chinese text), else null. */
+  wordSegmenter: WordSegmenter | null;
   stemmed: boolean;
   targetTokens: number;
   predictionTokens: number;
@@ -115,16 +122,25 @@ export function rougeScoreTokenize(text: string, stem?: (word: string) => string
   return out;
 }
 
-/** Our tokenizer for non-Latin text: Intl.Segmenter word-like segments, NFKC, lower-cased. */
+const WORD_LIKE = /[\p{L}\p{N}]/u;
+
+/**
+ * Our tokenizer for non-Latin text: NFKC, lower-cased, then word-like segments: Intl.Segmenter
+ * words, or for Chinese the words of `wordSegmenter` that hold a letter or digit.
+ */
 export function segmenterTokenize(
   text: string,
   locale?: string,
   stem?: (word: string) => string,
+  wordSegmenter?: WordSegmenter,
 ): string[] {
   const normalized = text.normalize('NFKC').toLowerCase();
-  return splitWords(normalized, locale ?? guessLocale(normalized)).map((s) =>
-    stem && s.text.length > 3 && /^[a-z0-9]+$/.test(s.text) ? stem(s.text) : s.text,
-  );
+  const loc = locale ?? guessLocale(normalized);
+  const words =
+    wordSegmenter && usesWordSegmenter(loc)
+      ? wordSegmenter.cut(normalized).filter((w) => WORD_LIKE.test(w))
+      : splitWords(normalized, loc).map((s) => s.text);
+  return words.map((w) => (stem && w.length > 3 && /^[a-z0-9]+$/.test(w) ? stem(w) : w));
 }
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
@@ -287,10 +303,14 @@ export function rouge(target: string, prediction: string, options: RougeOptions 
   const locale =
     tokenizer === 'intl-segmenter' ? guessLocale(`${target}\n${prediction}`) : undefined;
   const stem = stemmed ? sharedStemmer : undefined;
+  const wordSegmenter =
+    tokenizer === 'intl-segmenter' && usesWordSegmenter(locale)
+      ? (options.wordSegmenter ?? intlWordSegmenter)
+      : null;
   const tokenize = (text: string): string[] =>
     tokenizer === 'rouge_score'
       ? rougeScoreTokenize(text, stem)
-      : segmenterTokenize(text, locale, stem);
+      : segmenterTokenize(text, locale, stem, wordSegmenter ?? undefined);
 
   const targetTokens = tokenize(target);
   const predictionTokens = tokenize(prediction);
@@ -304,6 +324,7 @@ export function rouge(target: string, prediction: string, options: RougeOptions 
     rougeL: rougeLFromTokens(targetTokens, predictionTokens, budget),
     rougeLsum: rougeLsumFromSentences(targetSents, predictionSents, budget),
     tokenizer,
+    wordSegmenter,
     stemmed,
     targetTokens: targetTokens.length,
     predictionTokens: predictionTokens.length,

@@ -5,17 +5,24 @@
  *
  * - English (`qa_f1_score`): lower-case, delete ASCII punctuation (Python `string.punctuation`),
  *   replace the whole words a/an/the by a space (Python's Unicode `\b`), split on whitespace.
- * - Chinese/Japanese (`qa_f1_zh_score`): segment into words, then normalise every word (lower-case,
- *   delete ASCII and CJK punctuation, delete whitespace) and drop the ones left empty. LongBench
- *   segments with jieba; we segment with Intl.Segmenter (see cjk-words.ts), the one deliberate
- *   divergence: the F1 arithmetic is identical (the tests feed recorded jieba tokens and match to
- *   1e-6), but word boundaries differ on some phrases, so per-item scores differ a little.
+ * - Chinese/Japanese (`qa_f1_zh_score`): segment into words first (`jieba.cut(text,
+ *   cut_all=False)`), then normalise every word (lower-case, delete ASCII and CJK punctuation,
+ *   delete whitespace) and drop the ones left empty; both texts alike. Chinese words come from
+ *   the WordSegmenter passed in (cjk-words.ts): jieba (jieba.ts) reproduces LongBench exactly;
+ *   the default, Intl.Segmenter, is the fallback whose word boundaries differ on some phrases, so
+ *   per-item scores differ a little. Japanese and Korean use ICU segments either way.
  * - F1 as LongBench's `f1_score`: clipped common-token count; 0 when nothing is shared, including
  *   when both sides are empty (the SQuAD script would give 1 there; LongBench gives 0).
  * - Several answers: the maximum over answers (what TinyEval's published numbers use).
  */
 import { guessLocale, hasCjk } from '../text/tokenize.ts';
-import { cjkWords } from './cjk-words.ts';
+import {
+  cjkWords,
+  intlWordSegmenter,
+  segmenterLabel,
+  usesWordSegmenter,
+  type WordSegmenter,
+} from './cjk-words.ts';
 import { pySplit } from './py-compat.ts';
 
 export type TokenF1Language = 'auto' | 'en' | 'zh' | 'ja';
@@ -30,9 +37,15 @@ export interface TokenF1Score {
   referenceTokens: number;
 }
 
+export type TokenF1Segmentation = 'whitespace' | 'intl-segmenter' | 'jieba';
+
 export interface TokenF1Result extends TokenF1Score {
   language: 'en' | 'zh' | 'ja';
-  segmentation: 'whitespace' | 'intl-segmenter';
+  segmentation: TokenF1Segmentation;
+  /** How backend strings name the segmentation ('jieba', 'intl-segmenter, jieba unavailable'). */
+  segmentationLabel: string;
+  /** Set when Intl.Segmenter stood in for jieba because jieba failed to load. */
+  segmenterFallbackReason?: string;
 }
 
 /** Python `string.punctuation`. */
@@ -78,9 +91,16 @@ export function cjkTokensFromSegments(segments: readonly string[]): string[] {
   return segments.map(normalizeZhAnswer).filter((t) => t.length > 0);
 }
 
-/** Chinese/Japanese F1 tokens of a text, segmented by `cjkWords` (our jieba stand-in). */
-export function cjkF1Tokens(s: string, locale: string = guessLocale(s) ?? 'zh'): string[] {
-  return cjkTokensFromSegments(cjkWords(s, locale));
+/**
+ * Chinese/Japanese F1 tokens of a text: `cjkWords` (Chinese through `segmenter`, default
+ * Intl.Segmenter), each normalised, empty ones dropped.
+ */
+export function cjkF1Tokens(
+  s: string,
+  locale: string = guessLocale(s) ?? 'zh',
+  segmenter: WordSegmenter = intlWordSegmenter,
+): string[] {
+  return cjkTokensFromSegments(cjkWords(s, locale, segmenter));
 }
 
 /** LongBench `f1_score` over two token lists. */
@@ -119,23 +139,50 @@ function resolveLanguage(
   return guessLocale(`${prediction}\n${reference}`) === 'ja' ? 'ja' : 'zh';
 }
 
+export interface TokenF1Options {
+  language?: TokenF1Language;
+  /** Chinese word segmenter; default Intl.Segmenter (`intlWordSegmenter`). */
+  segmenter?: WordSegmenter;
+}
+
 /**
  * Token F1 of one prediction against one reference. 'auto' picks the Chinese/Japanese variant
  * when either text contains CJK characters (Korean, which puts spaces between words, is scored
- * with the Chinese normalisation too, on segmenter words).
+ * with the Chinese normalisation too, on ICU words).
  */
 export function tokenF1(
   prediction: string,
   reference: string,
-  options: { language?: TokenF1Language } = {},
+  options: TokenF1Options = {},
 ): TokenF1Result {
   const language = resolveLanguage(options.language ?? 'auto', prediction, reference);
   if (language === 'en') {
     const score = f1FromTokens(englishF1Tokens(prediction), englishF1Tokens(reference));
-    return { ...score, language, segmentation: 'whitespace' };
+    return { ...score, language, segmentation: 'whitespace', segmentationLabel: 'whitespace' };
   }
-  const score = f1FromTokens(cjkF1Tokens(prediction, language), cjkF1Tokens(reference, language));
-  return { ...score, language, segmentation: 'intl-segmenter' };
+  // One locale for both texts, so a word segments the same way on both sides.
+  const locale =
+    language === 'ja' ? 'ja' : guessLocale(`${prediction}\n${reference}`) === 'ko' ? 'ko' : 'zh';
+  const segmenter = options.segmenter ?? intlWordSegmenter;
+  const score = f1FromTokens(
+    cjkF1Tokens(prediction, locale, segmenter),
+    cjkF1Tokens(reference, locale, segmenter),
+  );
+  if (!usesWordSegmenter(locale)) {
+    return {
+      ...score,
+      language,
+      segmentation: 'intl-segmenter',
+      segmentationLabel: 'intl-segmenter',
+    };
+  }
+  return {
+    ...score,
+    language,
+    segmentation: segmenter.name,
+    segmentationLabel: segmenterLabel(segmenter),
+    ...(segmenter.fallbackReason ? { segmenterFallbackReason: segmenter.fallbackReason } : {}),
+  };
 }
 
 /** LongBench `qa_f1_score`. */
@@ -143,7 +190,17 @@ export function qaF1Score(prediction: string, groundTruth: string): number {
   return f1FromTokens(englishF1Tokens(prediction), englishF1Tokens(groundTruth)).f1;
 }
 
-/** LongBench `qa_f1_zh_score`, with Intl.Segmenter standing in for jieba. */
-export function qaF1ZhScore(prediction: string, groundTruth: string): number {
-  return f1FromTokens(cjkF1Tokens(prediction, 'zh'), cjkF1Tokens(groundTruth, 'zh')).f1;
+/**
+ * LongBench `qa_f1_zh_score`: `jieba.cut` both texts, normalise each word, drop empty words, F1.
+ * Exact with `loadJiebaNode()` / `loadJiebaBrowser()`; the default segmenter is Intl.Segmenter.
+ */
+export function qaF1ZhScore(
+  prediction: string,
+  groundTruth: string,
+  segmenter: WordSegmenter = intlWordSegmenter,
+): number {
+  return f1FromTokens(
+    cjkTokensFromSegments(segmenter.cut(prediction)),
+    cjkTokensFromSegments(segmenter.cut(groundTruth)),
+  ).f1;
 }

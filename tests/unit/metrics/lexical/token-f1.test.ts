@@ -6,10 +6,15 @@ import {
   normalizeAnswer,
   normalizeZhAnswer,
   qaF1Score,
+  qaF1ZhScore,
   tokenF1,
 } from '../../../../src/lib/metrics/lexical/token-f1.ts';
 import { maxOverAnswers, parseAnswers } from '../../../../src/lib/metrics/lexical/answers.ts';
-import { chineseWords } from '../../../../src/lib/metrics/lexical/cjk-words.ts';
+import {
+  chineseWords,
+  cjkWords,
+  type WordSegmenter,
+} from '../../../../src/lib/metrics/lexical/cjk-words.ts';
 
 describe('SQuAD / LongBench normalisation', () => {
   it('lower-cases, drops ASCII punctuation and articles, collapses whitespace', () => {
@@ -68,6 +73,45 @@ describe('token F1', () => {
     expect(chineseWords('织田信长和丰臣秀吉')).toContain('织田信长');
     // Function characters stay words of their own.
     expect(cjkF1Tokens('邻家的女孩')).toContain('的');
+  });
+
+  it('applies general rules where ICU and jieba disagree', () => {
+    // Resultative 到 after a two-character verb is its own word; potential forms stay whole.
+    expect(chineseWords('注意到')).toEqual(['注意', '到']);
+    expect(chineseWords('想不到')).toEqual(['想不到']);
+    // Ordinal + measure word is one word (ICU: 第二|组, 第|八届).
+    expect(chineseWords('第二组数据')).toEqual(['第二组', '数据']);
+    expect(chineseWords('第八届会议')).toEqual(['第八届', '会议']);
+    // 万/亿 after digits joins the unit.
+    expect(chineseWords('面积50万平方米')).toEqual(['面积', '50', '万平方米']);
+    // Bound suffixes join the word before them.
+    expect(chineseWords('犯盗窃罪')).toEqual(['犯', '盗窃罪']);
+    expect(chineseWords('失业率上升')).toEqual(['失业率', '上升']);
+    // 该 and 无 bind to a following character.
+    expect(chineseWords('该书作者')).toEqual(['该书', '作者']);
+    // An administrative suffix ends an unknown place name (ICU: 闽|侯|县|荆|溪).
+    expect(chineseWords('闽侯县荆溪')).toEqual(['闽侯县', '荆溪']);
+  });
+
+  it('uses the segmenter it is given for Chinese, and ICU for Japanese and Korean', () => {
+    const calls: string[] = [];
+    const fake: WordSegmenter = {
+      name: 'jieba',
+      cut: (t) => {
+        calls.push(t);
+        return Array.from(t);
+      },
+    };
+    expect(tokenF1('浙江大学', '浙江大学', { segmenter: fake }).segmentation).toBe('jieba');
+    expect(tokenF1('浙江大学', '浙江', { segmenter: fake }).common).toEqual(['浙', '江']);
+    expect(qaF1ZhScore('浙江大学', '浙江', fake)).toBeCloseTo(2 / 3, 12);
+    const n = calls.length;
+    expect(
+      tokenF1('東京タワーに行った', '東京タワーへ行った', { segmenter: fake }).segmentation,
+    ).toBe('intl-segmenter');
+    expect(tokenF1('서울에 갔다', '서울에 갔어요', { segmenter: fake }).f1).toBeGreaterThan(0);
+    expect(cjkWords('東京タワー', 'ja', fake)).not.toEqual(Array.from('東京タワー'));
+    expect(calls.length).toBe(n);
   });
 });
 
