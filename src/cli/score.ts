@@ -1,5 +1,5 @@
 /**
- * `npm run score -- FILE.jsonl [--out FILE] [--no-stemmer] [--metrics id,id]`
+ * `npm run score -- FILE.jsonl [--out FILE] [--no-stemmer] [--lsum-sentences] [--metrics id,id]`
  *
  * Scores rows `{source, summary, reference?}` with the same metric modules the browser runs and
  * writes one JSON line per row. A bad row gets an error line naming it; the others go on.
@@ -24,7 +24,8 @@ const rowSchema = z.object({
   reference: z.string().nullish(),
 });
 
-const USAGE = 'usage: npm run score -- FILE.jsonl [--out FILE] [--no-stemmer] [--metrics id,id]';
+const USAGE =
+  'usage: npm run score -- FILE.jsonl [--out FILE] [--no-stemmer] [--lsum-sentences] [--metrics id,id]';
 
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -32,6 +33,7 @@ async function main(): Promise<number> {
     options: {
       out: { type: 'string' },
       'no-stemmer': { type: 'boolean', default: false },
+      'lsum-sentences': { type: 'boolean', default: false },
       metrics: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -52,7 +54,13 @@ async function main(): Promise<number> {
     console.error(`Unknown metric id(s): ${unknown.join(', ')}. Known: ${[...known].join(', ')}`);
     return 2;
   }
-  const settings = { ...DEFAULT_SETTINGS, rouge: { useStemmer: !values['no-stemmer'] } };
+  const settings = {
+    ...DEFAULT_SETTINGS,
+    rouge: {
+      useStemmer: !values['no-stemmer'],
+      lsumSplitSentences: values['lsum-sentences'] ?? false,
+    },
+  };
   const backends = {
     embedder: lazy(async () => loadGloveEmbedder()),
     recognizer: lazy(async () => new CompromiseRecognizer()),

@@ -64,6 +64,7 @@ export async function computeMetrics(
     try {
       results = scoreReferenceMetrics(input, {
         useStemmer: settings.rouge.useStemmer,
+        lsumSplitSentences: settings.rouge.lsumSplitSentences,
         wordSegmenter,
       });
     } catch (error) {

@@ -8,6 +8,9 @@ export const metricSettingsSchema = z.object({
   }),
   rouge: z.object({
     useStemmer: z.boolean(),
+    /** Lsum on sentences found by the text layer, as if each sat on its own line (the way
+     * Hugging Face's summarization scripts call rouge_score); off = rouge_score's newline split. */
+    lsumSplitSentences: z.boolean(),
   }),
 });
 
@@ -15,5 +18,13 @@ export type MetricSettings = z.infer<typeof metricSettingsSchema>;
 
 export const DEFAULT_SETTINGS: MetricSettings = {
   density: { target: 0.15, width: 0.15 },
-  rouge: { useStemmer: true },
+  rouge: { useStemmer: true, lsumSplitSentences: false },
 };
+
+/** Settings saved by an older version, completed with today's defaults. */
+export function withDefaults(saved: Partial<MetricSettings> | undefined): MetricSettings {
+  return {
+    density: { ...DEFAULT_SETTINGS.density, ...saved?.density },
+    rouge: { ...DEFAULT_SETTINGS.rouge, ...saved?.rouge },
+  };
+}

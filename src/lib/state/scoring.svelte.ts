@@ -3,7 +3,7 @@
  * Results arrive per metric as each worker finishes, so a slow model never hides a fast score.
  */
 import { METRICS } from '../metrics/registry.ts';
-import { DEFAULT_SETTINGS, metricSettingsSchema } from '../metrics/settings.ts';
+import { DEFAULT_SETTINGS, metricSettingsSchema, withDefaults } from '../metrics/settings.ts';
 import type { MetricSettings } from '../metrics/settings.ts';
 import type { CaseInput, MetricId, MetricNeeds, MetricResult } from '../metrics/types.ts';
 import { validateCase } from '../input/validate-case.ts';
@@ -202,7 +202,7 @@ export class ScoringSession {
     this.running = false;
     this.input = { ...stored.input, reference: stored.input.reference ?? '' };
     this.scoredSummary = stored.input.summary;
-    this.settings = stored.settings;
+    this.settings = withDefaults(stored.settings);
     const cards = idleCards();
     for (const result of stored.results) cards[result.id] = { status: result.status, result };
     this.cards = cards;

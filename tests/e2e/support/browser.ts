@@ -4,6 +4,7 @@
  */
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import { METRICS } from '../../../src/lib/metrics/registry.ts';
 
 export const APP_PORT = 4173;
 export const APP_ORIGIN = `http://127.0.0.1:${APP_PORT}`;
@@ -61,16 +62,7 @@ export function recordErrors(page: Page): string[] {
   return errors;
 }
 
-export const OFFLINE_METRIC_IDS = [
-  'entity-density',
-  'coherence',
-  'rouge-1',
-  'rouge-2',
-  'rouge-l',
-  'rouge-lsum',
-  'bleu',
-  'token-f1',
-] as const;
+export const OFFLINE_METRIC_IDS = METRICS.map((m) => m.id);
 
 /** Waits until no metric card is running any more. */
 export async function waitForScores(page: Page, timeout = 90_000): Promise<void> {

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { computeMetrics } from '../../../src/lib/metrics/offline.ts';
+import type { OfflineBackends } from '../../../src/lib/metrics/offline.ts';
+import { DEFAULT_SETTINGS } from '../../../src/lib/metrics/settings.ts';
+import type { MetricSettings } from '../../../src/lib/metrics/settings.ts';
+import { METRICS } from '../../../src/lib/metrics/registry.ts';
+import type { CaseInput, MetricResult } from '../../../src/lib/metrics/types.ts';
+import { CompromiseRecognizer } from '../../../src/lib/metrics/semantic/compromise-ner.ts';
+import type { RougeDetails } from '../../../src/lib/metrics/lexical/reference-metrics.ts';
+import { loadGloveEmbedder } from '../../../src/lib/node/load-glove.ts';
+import { ensureEmbeddingAsset } from '../../../scripts/build-embedding-asset.ts';
+
+const input: CaseInput = {
+  source: 'unused by the offline metrics',
+  summary:
+    'Leeds council approved a new park on Monday. The park will open in 2027. Residents said they were delighted with the plan.',
+  reference:
+    'A new park was approved in Leeds. It opens in 2027. Residents are happy about the plan.',
+};
+
+async function run(settings: MetricSettings = DEFAULT_SETTINGS, caseInput = input) {
+  ensureEmbeddingAsset();
+  const backends: OfflineBackends = {
+    embedder: async () => loadGloveEmbedder(),
+    recognizer: async () => new CompromiseRecognizer(),
+  };
+  const results: MetricResult[] = [];
+  await computeMetrics(
+    METRICS.map((m) => m.id),
+    caseInput,
+    settings,
+    backends,
+    (r) => results.push(r),
+  );
+  return new Map(results.map((r) => [r.id, r]));
+}
+
+describe('computeMetrics (the offline pass)', () => {
+  it('returns one result per metric, each with a backend and a time', async () => {
+    const results = await run();
+    expect([...results.keys()].sort()).toEqual(METRICS.map((m) => m.id).sort());
+    for (const r of results.values()) {
+      expect(r.status, `${r.id}: ${r.reason}`).toBe('ok');
+      expect(r.backend).toBeTruthy();
+      expect(r.elapsedMs).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  it('marks reference metrics n/a without a reference and still runs the others', async () => {
+    const results = await run(DEFAULT_SETTINGS, { source: 's', summary: input.summary });
+    expect(results.get('rouge-1')).toMatchObject({ status: 'n/a', score: null });
+    expect(results.get('entity-density')?.status).toBe('ok');
+  });
+
+  it('passes the user settings to the metrics', async () => {
+    const base = await run();
+    const moved = await run({
+      density: { target: 0.3, width: 0.3 },
+      rouge: { useStemmer: false, lsumSplitSentences: true },
+    });
+    expect(moved.get('entity-density')?.raw).toBe(base.get('entity-density')?.raw);
+    expect(moved.get('entity-density')?.score).not.toBe(base.get('entity-density')?.score);
+    expect(base.get('rouge-1')?.backend).toMatch(/porter/u);
+    expect(moved.get('rouge-1')?.backend).not.toMatch(/porter/u);
+    // Without line breaks rouge_score's Lsum equals L; split into sentences it does not.
+    expect(base.get('rouge-lsum')?.score).toBe(base.get('rouge-l')?.score);
+    const lsum = moved.get('rouge-lsum');
+    expect((lsum?.details as RougeDetails).sentenceSplit).toBe('intl-segmenter');
+    expect((lsum?.details as RougeDetails).summarySentences).toBe(3);
+  });
+});
