@@ -44,6 +44,7 @@ import nlp from 'compromise';
 import datesPlugin from 'compromise-dates';
 import type { TextSpan } from '../types.ts';
 import { throwIfAborted } from './backends.ts';
+import { splitSentences } from '../text/tokenize.ts';
 import type { LanguageAwareRecognizer } from './entity-density.ts';
 
 nlp.extend(datesPlugin);
@@ -747,25 +748,29 @@ function recognizeChunk(full: string, base: number, end: number): Candidate[] {
   return resolveOverlaps([...kept, ...rest]);
 }
 
-/** compromise works sentence by sentence, so paragraphs can be parsed apart; this bounds how
- * long the worker is blocked before it can see a cancel. */
+/** compromise works sentence by sentence, so runs of whole sentences can be parsed apart. This
+ * bounds how long the worker is blocked before it can see a cancel, and keeps long texts linear:
+ * one compromise parse of a very long text costs far more than the sum of its parts. */
 const CHUNK_CHARS = 20_000;
 
 function chunks(text: string): [number, number][] {
+  if (text.length <= CHUNK_CHARS) return [[0, text.length]];
   const out: [number, number][] = [];
   let start = 0;
-  let lastBreak = -1;
-  for (const m of text.matchAll(/\n[ \t]*\n/gu)) {
-    const at = (m.index ?? 0) + m[0].length;
-    if (at - start > CHUNK_CHARS && lastBreak > start) {
-      out.push([start, lastBreak]);
-      start = lastBreak;
+  let lastBoundary = 0;
+  for (const sentence of splitSentences(text)) {
+    if (sentence.end - start > CHUNK_CHARS && lastBoundary > start) {
+      out.push([start, lastBoundary]);
+      start = lastBoundary;
     }
-    lastBreak = at;
-  }
-  if (text.length - start > CHUNK_CHARS && lastBreak > start) {
-    out.push([start, lastBreak]);
-    start = lastBreak;
+    // A "sentence" this long has no punctuation to go by: cut it at a space.
+    while (sentence.end - start > 2 * CHUNK_CHARS) {
+      const space = text.lastIndexOf(' ', start + CHUNK_CHARS);
+      const cut = space > start ? space + 1 : start + CHUNK_CHARS;
+      out.push([start, cut]);
+      start = cut;
+    }
+    lastBoundary = sentence.end;
   }
   out.push([start, text.length]);
   return out;

@@ -285,3 +285,24 @@ describe('CompromiseRecognizer: runs in a Web Worker', () => {
     expect(source).not.toMatch(/\bprocess\.|\brequire\(/);
   });
 });
+
+describe('CompromiseRecognizer: long texts without paragraph breaks', () => {
+  it('parses a text of many chunks as the sum of its sentences', async () => {
+    const paragraph =
+      'The European Space Agency launched its Juice probe from Kourou, French Guiana, on 14 April 2023. ' +
+      'It cost 1.6 billion euros and will reach Jupiter in July 2031. ';
+    const once = await recognizer.recognize(paragraph);
+    const copies = Math.ceil(65_000 / paragraph.length);
+    const long = paragraph.repeat(copies);
+    const spans = await recognizer.recognize(long);
+    expectWellFormed(long, spans);
+    expect(spans.length).toBe(once.length * copies);
+  });
+
+  it('cuts a text with no punctuation at spaces instead of parsing it whole', async () => {
+    const text = 'London '.repeat(12_000);
+    const spans = await recognizer.recognize(text);
+    expectWellFormed(text, spans);
+    expect(spans.length).toBeGreaterThan(0);
+  });
+});
