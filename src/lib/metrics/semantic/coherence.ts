@@ -141,7 +141,9 @@ export async function scoreCoherenceOfSentences(
       ...notApplicable(
         'coherence',
         backend,
-        'no pair of sentences two apart has words the embedder knows',
+        details.sentences.every((s) => s.empty)
+          ? `none of the ${details.sentences.length} sentences has a word the embedding knows${backend.startsWith('glove') ? ' (the built-in GloVe vectors cover English only)' : ''}`
+          : 'no pair of sentences two apart has words the embedding knows',
         details,
       ),
       elapsedMs,

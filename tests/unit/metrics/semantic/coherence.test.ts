@@ -202,3 +202,13 @@ describe.skipIf(!hasSource)('scoreCoherence with the built-in GloVe SIF embedder
     expect(Number.isFinite(r.score)).toBe(true);
   });
 });
+
+describe('coherence on text the built-in vectors cannot read', () => {
+  it('says n/a and why, instead of scoring zero vectors', async () => {
+    ensureEmbeddingAsset();
+    const embedder = new GloveSifEmbedder(loadGloveAsset());
+    const result = await scoreCoherence('他来了。她走了。我们都笑了。', embedder);
+    expect(result.status).toBe('n/a');
+    expect(result.reason).toMatch(/none of the 3 sentences.*English only/u);
+  });
+});
