@@ -55,6 +55,15 @@ describe('offline scoring in Chromium', () => {
     await browser?.close();
   });
 
+  it('offers an example on an empty page, and scores it', async () => {
+    await page.getByTestId('example-button').click();
+    expect(await page.getByTestId('summary-input').inputValue()).toMatch(/Marlow/u);
+    await expect.poll(() => page.getByTestId('example-button').count()).toBe(0);
+    await page.getByTestId('score-button').click();
+    await waitForScores(page);
+    for (const id of OFFLINE_METRIC_IDS) expect((await cardState(page, id)).status).toBe('ok');
+  });
+
   it('scores a pasted case: every offline card reaches ok, with its backend', async () => {
     await fillCase(page, SOURCE, SUMMARY, REFERENCE);
     await page.getByTestId('score-button').click();
@@ -129,7 +138,7 @@ describe('offline scoring in Chromium', () => {
   it('keeps the history across a reload and reopens a case', async () => {
     await page.reload();
     const items = page.getByTestId('history-item');
-    await expect.poll(() => items.count()).toBeGreaterThanOrEqual(3);
+    await expect.poll(() => items.count()).toBeGreaterThanOrEqual(4);
     await items.filter({ hasText: 'ESA launched the Juice probe' }).locator('button.open').click();
     expect((await cardState(page, 'rouge-1')).status).toBe('ok');
     expect(await page.getByTestId('summary-input').inputValue()).toBe(SUMMARY);
