@@ -59,6 +59,7 @@ async function main(): Promise<number> {
     rouge: {
       useStemmer: !values['no-stemmer'],
       lsumSplitSentences: values['lsum-sentences'] ?? false,
+      tokenizer: DEFAULT_SETTINGS.rouge.tokenizer,
     },
   };
   const backends = {

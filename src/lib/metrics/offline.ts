@@ -65,6 +65,7 @@ export async function computeMetrics(
       results = scoreReferenceMetrics(input, {
         useStemmer: settings.rouge.useStemmer,
         lsumSplitSentences: settings.rouge.lsumSplitSentences,
+        tokenizer: settings.rouge.tokenizer,
         wordSegmenter,
       });
     } catch (error) {

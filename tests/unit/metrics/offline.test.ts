@@ -56,7 +56,7 @@ describe('computeMetrics (the offline pass)', () => {
     const base = await run();
     const moved = await run({
       density: { target: 0.3, width: 0.3 },
-      rouge: { useStemmer: false, lsumSplitSentences: true },
+      rouge: { useStemmer: false, lsumSplitSentences: true, tokenizer: 'auto' },
     });
     expect(moved.get('entity-density')?.raw).toBe(base.get('entity-density')?.raw);
     expect(moved.get('entity-density')?.score).not.toBe(base.get('entity-density')?.score);
@@ -67,5 +67,23 @@ describe('computeMetrics (the offline pass)', () => {
     const lsum = moved.get('rouge-lsum');
     expect((lsum?.details as RougeDetails).sentenceSplit).toBe('intl-segmenter');
     expect((lsum?.details as RougeDetails).summarySentences).toBe(3);
+  });
+});
+
+describe('the ROUGE/BLEU tokenizer setting', () => {
+  it('keeps accented words whole when the segmenter is chosen', async () => {
+    const french: CaseInput = {
+      source: 's',
+      summary: "L'élève a étudié à l'école pendant l'été.",
+      reference: "L'élève étudie à l'école.",
+    };
+    const auto = await run(DEFAULT_SETTINGS, french);
+    const words = await run(
+      { ...DEFAULT_SETTINGS, rouge: { ...DEFAULT_SETTINGS.rouge, tokenizer: 'intl-segmenter' } },
+      french,
+    );
+    expect((auto.get('rouge-1')?.details as RougeDetails).tokenizer).toBe('rouge_score');
+    expect((words.get('rouge-1')?.details as RougeDetails).tokenizer).toBe('intl-segmenter');
+    expect(words.get('rouge-1')?.score).not.toBe(auto.get('rouge-1')?.score);
   });
 });
