@@ -472,6 +472,18 @@ function standsAlone(t: Tok): boolean {
   return /\d/u.test(t.normal);
 }
 
+const SEASONS = new Set(['spring', 'summer', 'autumn', 'fall', 'winter']);
+const SEASON_LEAD = new Set(
+  'in this last next the early late during since until by each every of through over'.split(' '),
+);
+
+function seasonContext(toks: Tok[], i: number): boolean {
+  const before = toks[i - 1];
+  const after = toks[i + 1];
+  if (before && before.sentence === toks[i].sentence && SEASON_LEAD.has(before.normal)) return true;
+  return Boolean(after && after.sentence === toks[i].sentence && has(after, 'Year'));
+}
+
 function dateSpans(toks: Tok[], text: string, out: Candidate[]): void {
   let i = 0;
   while (i < toks.length) {
@@ -511,6 +523,10 @@ function dateSpans(toks: Tok[], text: string, out: Candidate[]): void {
         const terms = toks.slice(r[0], r[1] + 1);
         // A bare unit ("the hour record", "a quarter of") is not a date.
         if (terms.length === 1 && !standsAlone(terms[0])) continue;
+        // "a 5 percent fall", "prices spring back": a season word is a date only in a date's
+        // context ("in spring", "last fall", "fall 2020").
+        if (terms.length === 1 && SEASONS.has(terms[0].normal) && !seasonContext(toks, r[0]))
+          continue;
         const label: EntityLabel | null = terms.some(isTimeAnchor)
           ? 'TIME'
           : terms.some(isDateAnchor)
@@ -679,6 +695,25 @@ function leftoverSpans(
       isName(toks[j + 1], j + 1)
     )
       j++;
+    // "Chamber of Commerce", "Department of Justice": one name, not two.
+    while (
+      j + 2 < toks.length &&
+      toks[j + 1].normal === 'of' &&
+      toks[j + 1].text === 'of' &&
+      toks[j + 2].sentence === t.sentence &&
+      !breaksAfter(toks[j]) &&
+      !breaksAfter(toks[j + 1]) &&
+      isName(toks[j + 2], j + 2)
+    ) {
+      j += 2;
+      while (
+        j + 1 < toks.length &&
+        toks[j + 1].sentence === t.sentence &&
+        !breaksAfter(toks[j]) &&
+        isName(toks[j + 1], j + 1)
+      )
+        j++;
+    }
     if (!(i === j && NOT_MISC_ACRONYMS.has(t.text))) {
       const c = charSpan(toks, i, j, text, 'MISC');
       if (c) out.push(c);

@@ -306,3 +306,19 @@ describe('CompromiseRecognizer: long texts without paragraph breaks', () => {
     expect(spans.length).toBeGreaterThan(0);
   });
 });
+
+describe('CompromiseRecognizer: context rules', () => {
+  it('takes a season word for a date only in a date context', async () => {
+    expect(await triples('Prices saw a 5 percent fall in March.')).toEqual([
+      ['PERCENT', '5 percent', 13],
+      ['DATE', 'March', 31],
+    ]);
+    expect(await triples('Leaves drop in fall.')).toEqual([['DATE', 'fall', 15]]);
+    expect(await triples('Rates spring back.')).toEqual([]);
+  });
+
+  it('keeps "X of Y" names as one entity', async () => {
+    const spans = await triples('The Chamber of Commerce objected.');
+    expect(spans).toEqual([['MISC', 'Chamber of Commerce', 4]]);
+  });
+});
