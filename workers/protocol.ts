@@ -5,18 +5,10 @@
  */
 import { z } from 'zod';
 import { metricSettingsSchema } from '../src/lib/metrics/settings.ts';
-import type { MetricId, MetricResult } from '../src/lib/metrics/types.ts';
+import { METRIC_IDS } from '../src/lib/metrics/types.ts';
+import type { MetricResult } from '../src/lib/metrics/types.ts';
 
-export const metricIdSchema = z.enum([
-  'entity-density',
-  'coherence',
-  'rouge-1',
-  'rouge-2',
-  'rouge-l',
-  'rouge-lsum',
-  'bleu',
-  'token-f1',
-]) satisfies z.ZodType<MetricId>;
+export const metricIdSchema = z.enum(METRIC_IDS);
 
 export const caseInputSchema = z.object({
   source: z.string(),

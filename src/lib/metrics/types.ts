@@ -3,15 +3,19 @@
  * the backend that produced it, and details a person can audit.
  */
 
-export type MetricId =
-  | 'entity-density'
-  | 'coherence'
-  | 'rouge-1'
-  | 'rouge-2'
-  | 'rouge-l'
-  | 'rouge-lsum'
-  | 'bleu'
-  | 'token-f1';
+/** Every metric id; the worker protocol validates against this list. */
+export const METRIC_IDS = [
+  'entity-density',
+  'coherence',
+  'rouge-1',
+  'rouge-2',
+  'rouge-l',
+  'rouge-lsum',
+  'bleu',
+  'token-f1',
+] as const;
+
+export type MetricId = (typeof METRIC_IDS)[number];
 
 export type MetricStatus = 'ok' | 'n/a' | 'error';
 

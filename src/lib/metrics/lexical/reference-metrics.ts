@@ -19,6 +19,7 @@
  *   '... (intl-segmenter)', or '... (intl-segmenter, jieba unavailable)' when jieba failed to load
  *   (the reason is in the details). BLEU keeps its Intl.Segmenter tokenizer either way.
  */
+import { METRICS } from '../registry.ts';
 import {
   failed,
   notApplicable,
@@ -131,14 +132,9 @@ export interface ReferenceMetricsOptions {
   wordSegmenter?: WordSegmenter;
 }
 
-export const REFERENCE_METRIC_IDS: readonly MetricId[] = [
-  'rouge-1',
-  'rouge-2',
-  'rouge-l',
-  'rouge-lsum',
-  'bleu',
-  'token-f1',
-];
+export const REFERENCE_METRIC_IDS: readonly MetricId[] = METRICS.filter(
+  (m) => m.needs === 'reference',
+).map((m) => m.id);
 
 const NO_REFERENCE = 'needs a reference summary';
 const ROUGE_BACKEND = 'rouge_score-0.1.2';
