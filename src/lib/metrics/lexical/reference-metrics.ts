@@ -27,7 +27,7 @@ import {
   type MetricId,
   type MetricResult,
 } from '../types.ts';
-import { sentenceBleu, type BleuTokenize } from './bleu.ts';
+import { sentenceBleu, type BleuScore, type BleuTokenize } from './bleu.ts';
 import {
   chooseRougeTokenizer,
   rouge,
@@ -40,12 +40,8 @@ import {
 import { segmenterLabel, type WordSegmenter } from './cjk-words.ts';
 import { tokenF1, type TokenF1Language, type TokenF1Segmentation } from './token-f1.ts';
 
-export interface RougeDetails {
-  kind: 'rouge';
-  rougeType: RougeType;
-  precision: number;
-  recall: number;
-  fmeasure: number;
+/** How the two texts were tokenised: shared by computed and skipped ROUGE results. */
+interface RougeTokenization {
   tokenizer: RougeTokenizerKind;
   /** Chinese word segmenter behind the 'intl-segmenter' tokenizer, when the text is Chinese. */
   wordSegmenter?: 'jieba' | 'intl-segmenter';
@@ -54,6 +50,14 @@ export interface RougeDetails {
   stemmed: boolean;
   summaryTokens: number;
   referenceTokens: number;
+}
+
+export interface RougeDetails extends RougeTokenization {
+  kind: 'rouge';
+  rougeType: RougeType;
+  precision: number;
+  recall: number;
+  fmeasure: number;
   /** ROUGE-L: LCS length; ROUGE-Lsum: union-LCS hits. */
   lcsHits?: number;
   /** ROUGE-Lsum only. */
@@ -63,31 +67,15 @@ export interface RougeDetails {
 }
 
 /** ROUGE-L/Lsum not computed because the LCS table would be too large. */
-export interface RougeSkippedDetails {
+export interface RougeSkippedDetails extends RougeTokenization {
   kind: 'rouge-skipped';
   rougeType: 'rougeL' | 'rougeLsum';
   cells: number;
   budget: number;
-  tokenizer: RougeTokenizerKind;
-  wordSegmenter?: 'jieba' | 'intl-segmenter';
-  segmenterFallbackReason?: string;
-  stemmed: boolean;
-  summaryTokens: number;
-  referenceTokens: number;
 }
 
-export interface BleuDetails {
+export interface BleuDetails extends Omit<BleuScore, 'score'> {
   kind: 'bleu';
-  /** Clipped n-gram matches, orders 1–4. */
-  counts: number[];
-  /** Summary n-grams, orders 1–4. */
-  totals: number[];
-  /** Precisions in percent after 'exp' smoothing. */
-  precisions: number[];
-  /** Brevity penalty. */
-  bp: number;
-  sysLen: number;
-  refLen: number;
   tokenize: BleuTokenize;
   smoothing: 'exp';
   effectiveOrder: true;
@@ -316,6 +304,7 @@ function bleuResult(
       : chooseRougeTokenizer(reference, summary);
   const tokenize: BleuTokenize = tokenizer === 'intl-segmenter' ? 'intl-segmenter' : '13a';
   const b = sentenceBleu(summary, [reference], { tokenize });
+  const { score: _score, ...stats } = b;
   let explanation: string;
   if (b.sysLen === 0) {
     explanation = 'The summary has no tokens, so BLEU is 0.';
@@ -338,12 +327,7 @@ function bleuResult(
     backend: bleuBackend(tokenize),
     details: {
       kind: 'bleu',
-      counts: b.counts,
-      totals: b.totals,
-      precisions: b.precisions,
-      bp: b.bp,
-      sysLen: b.sysLen,
-      refLen: b.refLen,
+      ...stats,
       tokenize,
       smoothing: 'exp',
       effectiveOrder: true,
