@@ -1,7 +1,10 @@
 /**
  * Copies the third-party runtime files the app serves itself into `public/vendor/` (gitignored):
- * the app loads them from its own origin, never from a CDN. Today that is jieba-wasm's web build
- * wasm (MIT; jieba's dictionary inside), fetched by the lexical worker on the first Chinese case.
+ * the app loads them from its own origin, never from a CDN: jieba-wasm's web build wasm (MIT;
+ * jieba's dictionary inside), fetched by the lexical worker on the first Chinese case, and the ONNX
+ * Runtime Web build that @huggingface/transformers resolves (MIT), whose default `wasmPaths` would
+ * otherwise point at jsDelivr. transformers.js 4.x loads the "asyncify" variant (WASM and WebGPU in
+ * one binary); the model workers set `wasmPaths` to `/vendor/ort/`.
  *
  * Part of `npm run assets`, so it is idempotent and cheap: a file whose copy already has the same
  * size and modification time is skipped without reading it; same size but another mtime is
@@ -37,6 +40,12 @@ export const VENDOR_ASSETS: readonly VendorAsset[] = [
     from: 'node_modules/jieba-wasm/pkg/web/jieba_rs_wasm_bg.wasm',
     to: 'public/vendor/jieba/jieba_rs_wasm_bg.wasm',
   },
+  ...['ort-wasm-simd-threaded.asyncify.mjs', 'ort-wasm-simd-threaded.asyncify.wasm'].map(
+    (file) => ({
+      from: `node_modules/onnxruntime-web/dist/${file}`,
+      to: `public/vendor/ort/${file}`,
+    }),
+  ),
 ];
 
 function sha256(path: string): string {

@@ -6,7 +6,8 @@ import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { METRICS } from '../../../src/lib/metrics/registry.ts';
 
-export const APP_PORT = 4173;
+/** Fixed per checkout (storage is per origin); another worktree can run its e2e beside on its own port. */
+export const APP_PORT = Number(process.env.SUMLENS_E2E_PORT ?? 4173);
 export const APP_ORIGIN = `http://127.0.0.1:${APP_PORT}`;
 
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
