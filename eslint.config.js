@@ -5,7 +5,18 @@ import ts from 'typescript-eslint';
 import svelteConfig from './svelte.config.js';
 
 export default ts.config(
-  { ignores: ['dist/', 'node_modules/', 'public/embeddings/', 'tests/fixtures/', '.tmp/'] },
+  {
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'public/embeddings/',
+      'public/vendor/',
+      'public/models/',
+      'tests/fixtures/',
+      '.tmp/',
+      '.cache/',
+    ],
+  },
   js.configs.recommended,
   ...ts.configs.recommended,
   ...svelte.configs.recommended,

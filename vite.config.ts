@@ -1,13 +1,42 @@
 import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { defaultClientConditions } from 'vite';
 import type { Plugin } from 'vite';
 
-// Cross-origin isolation lets ONNX Runtime use WASM threads later; it also stops any third-party
-// embed from loading, which is what we want anyway.
+// Cross-origin isolation lets ONNX Runtime use WASM threads; it also stops any third-party embed
+// from loading, which is what we want anyway.
 const isolationHeaders = {
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Embedder-Policy': 'require-corp',
 };
+
+/**
+ * The one Content-Security-Policy: the app's own files only, WASM compilation for ONNX Runtime and
+ * jieba, and connections to the page itself, the model hub (huggingface.co redirects downloads to
+ * its CDN hosts under hf.co) and loopback (a local hub mirror or LLM server). index.html carries it
+ * as a meta tag; the preview server also sends it as a header, because a worker started from a URL
+ * does not inherit the page's meta policy (workers do the fetching). Static hosts must send the
+ * header too (README).
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "worker-src 'self' blob:",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self'",
+  "connect-src 'self' https://huggingface.co https://*.huggingface.co https://*.hf.co http://127.0.0.1:* http://localhost:*",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+
+function contentSecurityPolicyMeta(): Plugin {
+  return {
+    name: 'sumlens:csp-meta',
+    transformIndexHtml: (html) => html.replace('%SUMLENS_CSP%', CONTENT_SECURITY_POLICY),
+  };
+}
 
 /**
  * jieba-wasm's glue code names its wasm by `new URL(..., import.meta.url)`, which makes Vite emit a
@@ -25,9 +54,20 @@ function dropJiebaDefaultWasmUrl(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [svelte()],
+  plugins: [svelte(), contentSecurityPolicyMeta()],
+  resolve: {
+    // onnxruntime-web's own switch for "load the wasm from env.wasm.wasmPaths": without it Vite
+    // bundles the glue and emits a second, never-fetched 27 MB copy of the wasm into assets/. The
+    // model workers point wasmPaths at /vendor/ort/ (copied there by `npm run assets`).
+    conditions: ['onnxruntime-web-use-extern-wasm', ...defaultClientConditions],
+  },
   server: { port: 5173, strictPort: true, host: '127.0.0.1', headers: isolationHeaders },
-  preview: { port: 4173, strictPort: true, host: '127.0.0.1', headers: isolationHeaders },
+  preview: {
+    port: 4173,
+    strictPort: true,
+    host: '127.0.0.1',
+    headers: { ...isolationHeaders, 'Content-Security-Policy': CONTENT_SECURITY_POLICY },
+  },
   worker: { format: 'es', plugins: () => [dropJiebaDefaultWasmUrl()] },
   build: { target: 'es2022' },
 });

@@ -6,14 +6,22 @@ import { computeMetrics, describeError, isAbort } from '../src/lib/metrics/offli
 import type { OfflineBackends } from '../src/lib/metrics/offline.ts';
 import { workerRequestSchema } from './protocol.ts';
 import type { ProgressReply, WorkerReply } from './protocol.ts';
+import type { MetricSettings } from '../src/lib/metrics/settings.ts';
+import { DEFAULT_SETTINGS } from '../src/lib/metrics/settings.ts';
+import type { ModelSource } from '../src/lib/models/source.ts';
+import { DEFAULT_MODEL_SOURCE } from '../src/lib/models/source.ts';
 
 export type ProgressReporter = (progress: Omit<ProgressReply, 'type' | 'id'>) => void;
 
 export interface WorkerBackendFactory {
-  /** Called for each job so the first one can report loading progress. */
-  backends(report: ProgressReporter): OfflineBackends;
+  /** Called for each job, with its settings (which model) and its progress channel. */
+  backends(
+    report: ProgressReporter,
+    settings: MetricSettings,
+    models: ModelSource,
+  ): OfflineBackends;
   /** Loads everything the worker needs up front (the `load` request). */
-  warmUp(report: ProgressReporter): Promise<void>;
+  warmUp(report: ProgressReporter, settings: MetricSettings, models: ModelSource): Promise<void>;
 }
 
 /** The two calls of a worker's global scope that the host uses (a test can pass a fake). */
@@ -47,11 +55,17 @@ export function serveMetrics(
         jobs.get(request.id)?.abort();
         return;
       case 'load':
-        factory.warmUp(report).then(
-          () => post({ type: 'done', id: request.id, cancelled: false }),
-          (error: unknown) =>
-            post({ type: 'error', id: request.id, message: describeError(error) }),
-        );
+        factory
+          .warmUp(
+            report,
+            request.settings ?? DEFAULT_SETTINGS,
+            request.models ?? DEFAULT_MODEL_SOURCE,
+          )
+          .then(
+            () => post({ type: 'done', id: request.id, cancelled: false }),
+            (error: unknown) =>
+              post({ type: 'error', id: request.id, message: describeError(error) }),
+          );
         return;
       case 'score': {
         const controller = new AbortController();
@@ -60,7 +74,7 @@ export function serveMetrics(
           request.metricIds,
           request.input,
           request.settings,
-          factory.backends(report),
+          factory.backends(report, request.settings, request.models),
           (result) => post({ type: 'result', id: request.id, result }),
           controller.signal,
         )

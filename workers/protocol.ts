@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { metricSettingsSchema } from '../src/lib/metrics/settings.ts';
+import { modelSourceSchema } from '../src/lib/models/source.ts';
 import { METRIC_IDS } from '../src/lib/metrics/types.ts';
 import type { MetricResult } from '../src/lib/metrics/types.ts';
 
@@ -23,9 +24,16 @@ export const workerRequestSchema = z.discriminatedUnion('type', [
     metricIds: z.array(metricIdSchema).min(1),
     input: caseInputSchema,
     settings: metricSettingsSchema,
+    /** Where transformer models come from (only the model workers read it). */
+    models: modelSourceSchema,
   }),
-  /** Warm up (load vectors, plugins) before the first case arrives. */
-  z.object({ type: z.literal('load'), id: z.string().min(1) }),
+  /** Warm up (load vectors, plugins, the chosen model) before the first case arrives. */
+  z.object({
+    type: z.literal('load'),
+    id: z.string().min(1),
+    settings: metricSettingsSchema.optional(),
+    models: modelSourceSchema.optional(),
+  }),
   z.object({ type: z.literal('cancel'), id: z.string().min(1) }),
 ]);
 

@@ -27,3 +27,14 @@ export function formatTime(timestamp: number): string {
     timeStyle: 'short',
   });
 }
+
+/**
+ * A backend name short enough for a history chip but still telling backends apart:
+ * "transformers.js Xenova/all-MiniLM-L6-v2 · q8 · WASM" → "all-MiniLM-L6-v2 q8 WASM",
+ * "compromise-14.17 (+dates)" → "compromise-14.17".
+ */
+export function shortBackend(backend: string): string {
+  const model = /^transformers\.js (?:[^/\s]+\/)?(\S+) · (\S+) · (.+)$/u.exec(backend);
+  if (model) return `${model[1]} ${model[2]} ${model[3]!.replace(/ \(software adapter\)/u, '')}`;
+  return backend.split(' ')[0] ?? backend;
+}

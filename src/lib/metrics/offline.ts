@@ -98,15 +98,15 @@ async function computeModelMetric(
     switch (id) {
       case 'coherence': {
         if (!backends.embedder) return failed(id, 'none', 'No embedding backend here.', {});
-        return await scoreCoherence(input.summary, await backends.embedder(), signal);
+        const embedder = await backends.embedder();
+        return withNotes(await scoreCoherence(input.summary, embedder, signal), embedder.notes);
       }
       case 'entity-density': {
         if (!backends.recognizer) return failed(id, 'none', 'No entity recogniser here.', {});
-        return await scoreEntityDensity(
-          input.summary,
-          await backends.recognizer(),
-          settings.density,
-          signal,
+        const recognizer = await backends.recognizer();
+        return withNotes(
+          await scoreEntityDensity(input.summary, recognizer, settings.density, signal),
+          recognizer.notes,
         );
       }
       default:
@@ -116,6 +116,11 @@ async function computeModelMetric(
     if (isAbort(error)) throw error;
     return failed(id, 'none', describeError(error), {});
   }
+}
+
+function withNotes(result: MetricResult, notes: readonly string[] | undefined): MetricResult {
+  if (!notes || notes.length === 0) return result;
+  return { ...result, notes: [...(result.notes ?? []), ...notes] };
 }
 
 export function isAbort(error: unknown): boolean {

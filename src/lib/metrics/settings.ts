@@ -1,5 +1,36 @@
 /** User-settable knobs of the offline metrics, with the defaults of SPEC §2 and §5. */
 import { z } from 'zod';
+import { isValidModelId, MODEL_DTYPES } from '../models/catalog.ts';
+
+/** 'auto': WebGPU when the browser has a hardware adapter, WASM otherwise. */
+export const DEVICE_CHOICES = ['auto', 'webgpu', 'wasm'] as const;
+export type DeviceChoice = (typeof DEVICE_CHOICES)[number];
+
+/** 'auto': fp32 on WebGPU, q8 on WASM (transformers.js's own defaults in the browser). */
+export const DTYPE_CHOICES = ['auto', ...MODEL_DTYPES] as const;
+export type DtypeChoice = (typeof DTYPE_CHOICES)[number];
+
+const transformerBackendSchema = z.object({
+  kind: z.literal('transformer'),
+  model: z.string().refine(isValidModelId, 'is not a model id of the form owner/name'),
+  device: z.enum(DEVICE_CHOICES),
+  dtype: z.enum(DTYPE_CHOICES),
+});
+
+export type TransformerBackendChoice = z.infer<typeof transformerBackendSchema>;
+
+export const embeddingBackendSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('glove') }),
+  transformerBackendSchema,
+]);
+
+export const nerBackendSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('compromise') }),
+  transformerBackendSchema,
+]);
+
+export type EmbeddingBackendChoice = z.infer<typeof embeddingBackendSchema>;
+export type NerBackendChoice = z.infer<typeof nerBackendSchema>;
 
 export const metricSettingsSchema = z.object({
   density: z.object({
@@ -16,6 +47,8 @@ export const metricSettingsSchema = z.object({
      * rouge_score also deletes ("élève" → "l ve"). Applies to ROUGE and BLEU. */
     tokenizer: z.enum(['auto', 'rouge_score', 'intl-segmenter']),
   }),
+  /** Which model computes coherence (embedding) and entity density (ner). */
+  backends: z.object({ embedding: embeddingBackendSchema, ner: nerBackendSchema }),
 });
 
 export type MetricSettings = z.infer<typeof metricSettingsSchema>;
@@ -23,6 +56,7 @@ export type MetricSettings = z.infer<typeof metricSettingsSchema>;
 export const DEFAULT_SETTINGS: MetricSettings = {
   density: { target: 0.15, width: 0.15 },
   rouge: { useStemmer: true, lsumSplitSentences: false, tokenizer: 'auto' },
+  backends: { embedding: { kind: 'glove' }, ner: { kind: 'compromise' } },
 };
 
 /** Settings saved by an older version, completed with today's defaults. */
@@ -30,5 +64,6 @@ export function withDefaults(saved: Partial<MetricSettings> | undefined): Metric
   return {
     density: { ...DEFAULT_SETTINGS.density, ...saved?.density },
     rouge: { ...DEFAULT_SETTINGS.rouge, ...saved?.rouge },
+    backends: { ...DEFAULT_SETTINGS.backends, ...saved?.backends },
   };
 }

@@ -44,6 +44,8 @@ export interface MetricResult<Details = unknown> {
   details: Details;
   /** Wall time of the computation in milliseconds. */
   elapsedMs?: number;
+  /** How the backend ran, when the user should know (e.g. "WebGPU is not available: using WASM"). */
+  notes?: string[];
 }
 
 export function notApplicable<D>(

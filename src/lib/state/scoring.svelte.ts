@@ -3,7 +3,7 @@
  * Results arrive per metric as each worker finishes, so a slow model never hides a fast score.
  */
 import { METRICS } from '../metrics/registry.ts';
-import { DEFAULT_SETTINGS, metricSettingsSchema, withDefaults } from '../metrics/settings.ts';
+import { metricSettingsSchema, withDefaults } from '../metrics/settings.ts';
 import type { MetricSettings } from '../metrics/settings.ts';
 import type { CaseInput, MetricId, MetricNeeds, MetricResult } from '../metrics/types.ts';
 import { validateCase } from '../input/validate-case.ts';
@@ -21,6 +21,8 @@ import type { HistoryEntry } from '../storage/schema.ts';
 import { startMetricWorkers } from '../workers/metric-workers.ts';
 import type { MetricWorkers } from '../workers/metric-workers.ts';
 import type { Progress } from '../workers/worker-client.ts';
+import type { ModelSource } from '../models/source.ts';
+import { loadPreferences, savePreferences } from './preferences.ts';
 
 export type CardStatus = 'idle' | 'running' | 'ok' | 'n/a' | 'error';
 
@@ -38,9 +40,14 @@ function idleCards(): Record<MetricId, CardState> {
   >;
 }
 
+const PREFERENCES = loadPreferences();
+
 export class ScoringSession {
   input = $state<Required<CaseInput>>({ source: '', summary: '', reference: '' });
-  settings = $state<MetricSettings>(structuredClone(DEFAULT_SETTINGS));
+  /** Remembered across visits (preferences.ts); each saved case also keeps the settings it used. */
+  settings = $state<MetricSettings>(PREFERENCES.settings);
+  /** Where transformer models come from; remembered, never stored with cases. */
+  models = $state<ModelSource>(PREFERENCES.models);
   cards = $state.raw<Record<MetricId, CardState>>(idleCards());
   problems = $state.raw<InputProblem[]>([]);
   running = $state(false);
@@ -58,15 +65,8 @@ export class ScoringSession {
 
   async init(): Promise<void> {
     this.#workers = startMetricWorkers();
-    // Load vectors and the recogniser while the user is still pasting.
-    for (const [needs, client] of Object.entries(this.#workers)) {
-      client
-        .load({ onProgress: (p) => this.#setProgress(needs, p) })
-        .then(() => this.#clearProgress(needs))
-        .catch((error: unknown) =>
-          this.#setProgress(needs, { stage: `failed to load: ${messageOf(error)}` }),
-        );
-    }
+    // Load vectors, the recogniser and any chosen model while the user is still pasting.
+    void this.loadBackends();
     try {
       const draft = await loadDraft();
       if (draft && !this.input.source && !this.input.summary) {
@@ -76,6 +76,38 @@ export class ScoringSession {
     } catch (error) {
       this.storageError = messageOf(error);
     }
+  }
+
+  /**
+   * Loads every worker's backend for the current settings (the built-in ones, or the chosen
+   * models): on start, and from Settings' "Load now". A model that fails shows why in the
+   * progress area; scoring still works (it falls back to the built-in backend).
+   */
+  async loadBackends(): Promise<void> {
+    const workers = this.#workers;
+    if (!workers) return;
+    const settings = $state.snapshot(this.settings);
+    const models = $state.snapshot(this.models);
+    await Promise.all(
+      Object.entries(workers).map(async ([needs, client]) => {
+        this.#clearProgress(needs);
+        try {
+          await client.load({ onProgress: (p) => this.#setProgress(needs, p) }, settings, models);
+          this.#clearProgress(needs);
+        } catch (error) {
+          this.#clearProgress(needs);
+          this.#setProgress(needs, { stage: `failed to load: ${messageOf(error)}` });
+        }
+      }),
+    );
+  }
+
+  /** Remembers settings and the model source for the next visit. */
+  savePreferences(): void {
+    savePreferences({
+      settings: $state.snapshot(this.settings),
+      models: $state.snapshot(this.models),
+    });
   }
 
   /** Keeps what was typed across a reload or a crash, without writing on every keystroke. */
@@ -94,6 +126,7 @@ export class ScoringSession {
     if (!workers) return;
     const input = $state.snapshot(this.input);
     const settings = $state.snapshot(this.settings);
+    const models = $state.snapshot(this.models);
     this.problems = validateCase(input);
     const settingsCheck = metricSettingsSchema.safeParse(settings);
     if (!settingsCheck.success) {
@@ -131,7 +164,7 @@ export class ScoringSession {
     const results: MetricResult[] = [];
     const jobs = [...groups].map(async ([needs, ids]) => {
       try {
-        const outcome = await workers[needs].score(ids, caseInput, settings, {
+        const outcome = await workers[needs].score(ids, caseInput, settings, models, {
           signal: run.signal,
           onProgress: (p) => this.#setProgress(needs, p),
           onResult: (result) => {
@@ -226,14 +259,25 @@ export class ScoringSession {
     this.cards = { ...this.cards, [id]: state };
   }
 
-  #setProgress(key: string, progress: Progress): void {
-    this.progress = { ...this.progress, [key]: progress };
+  /** One row per worker and file, so a model's several files each get their own bar. */
+  #setProgress(needs: string, progress: Progress): void {
+    const key = `${needs}|${progress.file ?? ''}`;
+    // A stage without a file (e.g. "warming up") replaces the worker's finished file rows.
+    const rest =
+      progress.file === undefined
+        ? Object.fromEntries(
+            Object.entries(this.progress).filter(
+              ([k, p]) => !k.startsWith(`${needs}|`) || (p.total && (p.loaded ?? 0) < p.total),
+            ),
+          )
+        : this.progress;
+    this.progress = { ...rest, [key]: progress };
   }
 
-  #clearProgress(key: string): void {
-    if (!(key in this.progress)) return;
-    const { [key]: _removed, ...rest } = this.progress;
-    this.progress = rest;
+  #clearProgress(needs: string): void {
+    const kept = Object.entries(this.progress).filter(([k]) => !k.startsWith(`${needs}|`));
+    if (kept.length === Object.keys(this.progress).length) return;
+    this.progress = Object.fromEntries(kept);
   }
 }
 

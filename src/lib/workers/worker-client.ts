@@ -4,6 +4,7 @@
  */
 import type { CaseInput, MetricId, MetricResult } from '../metrics/types.ts';
 import type { MetricSettings } from '../metrics/settings.ts';
+import type { ModelSource } from '../models/source.ts';
 import type { ProgressReply, WorkerReply, WorkerRequest } from '../../../workers/protocol.ts';
 
 export type Progress = Omit<ProgressReply, 'type' | 'id'>;
@@ -45,16 +46,30 @@ export class MetricWorkerClient {
     metricIds: readonly MetricId[],
     input: CaseInput,
     settings: MetricSettings,
+    models: ModelSource,
     handlers: JobHandlers = {},
   ): Promise<{ cancelled: boolean }> {
     return this.#start(
-      (id) => ({ type: 'score', id, metricIds: [...metricIds], input, settings }),
+      (id) => ({ type: 'score', id, metricIds: [...metricIds], input, settings, models }),
       handlers,
     );
   }
 
-  load(handlers: JobHandlers = {}): Promise<{ cancelled: boolean }> {
-    return this.#start((id) => ({ type: 'load', id }), handlers);
+  /** Loads the worker's backend for these settings (all defaults when omitted). */
+  load(
+    handlers: JobHandlers = {},
+    settings?: MetricSettings,
+    models?: ModelSource,
+  ): Promise<{ cancelled: boolean }> {
+    return this.#start(
+      (id) => ({
+        type: 'load',
+        id,
+        ...(settings ? { settings } : {}),
+        ...(models ? { models } : {}),
+      }),
+      handlers,
+    );
   }
 
   terminate(): void {

@@ -21,8 +21,18 @@ export const CHROMIUM_ARGS = [
   '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
 ];
 
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+/**
+ * `--enable-unsafe-webgpu` exposes a software WebGPU adapter (SwiftShader) in headless Chromium
+ * here, which is enough to test the WebGPU code path.
+ */
+export const WEBGPU_ARGS = ['--enable-unsafe-webgpu'];
+
+export async function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [...CHROMIUM_ARGS, ...extraArgs],
+  });
 }
 
 /** A context whose storage lives in `dir`, so it survives closing and relaunching the browser. */

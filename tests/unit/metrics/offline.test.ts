@@ -57,6 +57,7 @@ describe('computeMetrics (the offline pass)', () => {
     const moved = await run({
       density: { target: 0.3, width: 0.3 },
       rouge: { useStemmer: false, lsumSplitSentences: true, tokenizer: 'auto' },
+      backends: DEFAULT_SETTINGS.backends,
     });
     expect(moved.get('entity-density')?.raw).toBe(base.get('entity-density')?.raw);
     expect(moved.get('entity-density')?.score).not.toBe(base.get('entity-density')?.score);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { workerRequestSchema } from '../../../workers/protocol.ts';
 import { DEFAULT_SETTINGS } from '../../../src/lib/metrics/settings.ts';
+import { DEFAULT_MODEL_SOURCE } from '../../../src/lib/models/source.ts';
 
 describe('worker protocol', () => {
   it('accepts score, load and cancel requests', () => {
@@ -10,6 +11,7 @@ describe('worker protocol', () => {
       metricIds: ['rouge-1', 'coherence'],
       input: { source: 's', summary: 't' },
       settings: DEFAULT_SETTINGS,
+      models: DEFAULT_MODEL_SOURCE,
     };
     expect(workerRequestSchema.parse(score)).toEqual(score);
     expect(workerRequestSchema.parse({ type: 'cancel', id: 'a' })).toEqual({
@@ -27,6 +29,7 @@ describe('worker protocol', () => {
       id: 'a',
       input: { source: 's', summary: 't' },
       settings: DEFAULT_SETTINGS,
+      models: DEFAULT_MODEL_SOURCE,
     };
     expect(workerRequestSchema.safeParse({ ...base, metricIds: ['bogus'] }).success).toBe(false);
     expect(workerRequestSchema.safeParse({ ...base, metricIds: [] }).success).toBe(false);
@@ -35,5 +38,26 @@ describe('worker protocol', () => {
       workerRequestSchema.safeParse({ ...base, metricIds: ['bleu'], settings: badSettings })
         .success,
     ).toBe(false);
+  });
+
+  it('rejects a model id or hub URL that could reach outside the model folder or the web', () => {
+    const base = {
+      type: 'score',
+      id: 'a',
+      metricIds: ['coherence'],
+      input: { source: 's', summary: 't' },
+      settings: DEFAULT_SETTINGS,
+      models: DEFAULT_MODEL_SOURCE,
+    };
+    const badModel = {
+      ...DEFAULT_SETTINGS,
+      backends: {
+        ...DEFAULT_SETTINGS.backends,
+        embedding: { kind: 'transformer', model: '../secret', device: 'auto', dtype: 'auto' },
+      },
+    };
+    expect(workerRequestSchema.safeParse({ ...base, settings: badModel }).success).toBe(false);
+    const badHub = { ...DEFAULT_MODEL_SOURCE, kind: 'hub', hubUrl: 'file:///etc' };
+    expect(workerRequestSchema.safeParse({ ...base, models: badHub }).success).toBe(false);
   });
 });

@@ -8,6 +8,7 @@ import type { WorkerScope } from '../../../workers/host.ts';
 import type { WorkerReply } from '../../../workers/protocol.ts';
 import { MetricWorkerClient } from '../../../src/lib/workers/worker-client.ts';
 import { DEFAULT_SETTINGS } from '../../../src/lib/metrics/settings.ts';
+import { DEFAULT_MODEL_SOURCE } from '../../../src/lib/models/source.ts';
 import type { MetricResult } from '../../../src/lib/metrics/types.ts';
 import type { SentenceEmbedder } from '../../../src/lib/metrics/semantic/backends.ts';
 import type { OfflineBackends } from '../../../src/lib/metrics/offline.ts';
@@ -57,9 +58,15 @@ describe('worker protocol round trip', () => {
   it('streams each metric result for its job and then resolves', async () => {
     const { client } = connect({});
     const results: MetricResult[] = [];
-    const outcome = await client.score(['rouge-1', 'bleu'], input, DEFAULT_SETTINGS, {
-      onResult: (r) => results.push(r),
-    });
+    const outcome = await client.score(
+      ['rouge-1', 'bleu'],
+      input,
+      DEFAULT_SETTINGS,
+      DEFAULT_MODEL_SOURCE,
+      {
+        onResult: (r) => results.push(r),
+      },
+    );
     expect(outcome).toEqual({ cancelled: false });
     expect(results.map((r) => r.id)).toEqual(['rouge-1', 'bleu']);
     expect(results.every((r) => r.status === 'ok' && r.backend)).toBe(true);
@@ -70,7 +77,7 @@ describe('worker protocol round trip', () => {
     const { client, posted } = connect({ embedder: async () => embedder });
     const controller = new AbortController();
     const results: MetricResult[] = [];
-    const job = client.score(['coherence'], input, DEFAULT_SETTINGS, {
+    const job = client.score(['coherence'], input, DEFAULT_SETTINGS, DEFAULT_MODEL_SOURCE, {
       signal: controller.signal,
       onResult: (r) => results.push(r),
     });
@@ -93,7 +100,7 @@ describe('worker protocol round trip', () => {
     };
     const { client } = connect({ embedder: async () => broken });
     const results: MetricResult[] = [];
-    await client.score(['coherence'], input, DEFAULT_SETTINGS, {
+    await client.score(['coherence'], input, DEFAULT_SETTINGS, DEFAULT_MODEL_SOURCE, {
       onResult: (r) => results.push(r),
     });
     expect(results[0]).toMatchObject({ id: 'coherence', status: 'error' });

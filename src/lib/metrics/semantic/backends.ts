@@ -8,12 +8,16 @@ import type { TextSpan } from '../types.ts';
 
 export interface SentenceEmbedder {
   readonly backend: string;
+  /** What the user should know about how this backend ran (device fallback, a model that failed
+   * to load and was replaced by the built-in one); copied into every result. */
+  readonly notes?: readonly string[];
   /** One vector per sentence, all of one length. */
   embed(sentences: readonly string[], signal?: AbortSignal): Promise<Float32Array[]>;
 }
 
 export interface EntityRecognizer {
   readonly backend: string;
+  readonly notes?: readonly string[];
   /** Entity spans with UTF-16 offsets into `text`, sorted, non-overlapping. */
   recognize(text: string, signal?: AbortSignal): Promise<TextSpan[]>;
 }

@@ -1,0 +1,55 @@
+/**
+ * Model files the browser keeps: hub downloads in transformers.js's Cache Storage, self-hosted
+ * files in the service worker's runtime cache, and the ONNX Runtime binary transformers.js caches
+ * for itself. Listed with their size so "delete cached models" says what it frees.
+ */
+
+/** transformers.js 4 (`env.cacheKey`) and the service worker's runtime cache for `/models/`. */
+export const MODEL_CACHE_NAMES = ['transformers-cache', 'sumlens-models'] as const;
+
+export interface CachedModelUsage {
+  files: number;
+  bytes: number;
+  /** Model ids seen in the cached URLs ("Xenova/all-MiniLM-L6-v2"). */
+  models: string[];
+}
+
+/** `…/models/<owner>/<name>/…` or `…/<owner>/<name>/resolve/<rev>/…` → `owner/name`. */
+export function modelIdFromUrl(url: string): string | undefined {
+  const path = new URL(url, 'http://localhost').pathname;
+  const hub = /^\/([^/]+)\/([^/]+)\/resolve\//u.exec(path);
+  if (hub) return `${hub[1]}/${hub[2]}`;
+  const local = /\/models\/([^/]+)\/([^/]+)\//u.exec(path);
+  return local ? `${local[1]}/${local[2]}` : undefined;
+}
+
+async function responseBytes(response: Response): Promise<number> {
+  const header = Number(response.headers.get('content-length'));
+  if (Number.isFinite(header) && header > 0) return header;
+  return (await response.blob()).size;
+}
+
+export async function cachedModelUsage(): Promise<CachedModelUsage> {
+  const usage: CachedModelUsage = { files: 0, bytes: 0, models: [] };
+  if (typeof caches === 'undefined') return usage;
+  const models = new Set<string>();
+  for (const name of MODEL_CACHE_NAMES) {
+    if (!(await caches.has(name))) continue;
+    const cache = await caches.open(name);
+    for (const request of await cache.keys()) {
+      const response = await cache.match(request);
+      if (!response) continue;
+      usage.files++;
+      usage.bytes += await responseBytes(response);
+      const id = modelIdFromUrl(request.url);
+      if (id) models.add(id);
+    }
+  }
+  usage.models = [...models].sort();
+  return usage;
+}
+
+export async function deleteCachedModels(): Promise<void> {
+  if (typeof caches === 'undefined') return;
+  await Promise.all(MODEL_CACHE_NAMES.map((name) => caches.delete(name)));
+}

@@ -1,0 +1,114 @@
+/**
+ * Device and dtype resolution for the model workers, and the fallback that keeps a case scorable
+ * when a model cannot load. `navigator.gpu` is stubbed: Node has no WebGPU.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { withFallback } from '../../../workers/fallback.ts';
+import type { SentenceEmbedder } from '../../../src/lib/metrics/semantic/backends.ts';
+
+async function freshPipelines(gpu: unknown) {
+  vi.resetModules();
+  vi.stubGlobal('navigator', { gpu });
+  return import('../../../workers/pipelines.ts');
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('resolveDevice', () => {
+  it('uses WASM, and says so, when the browser has no WebGPU', async () => {
+    const { resolveDevice } = await freshPipelines(undefined);
+    expect(await resolveDevice('auto')).toMatchObject({
+      device: 'wasm',
+      note: expect.stringMatching(/using WASM/u),
+    });
+    expect(await resolveDevice('webgpu')).toMatchObject({ device: 'wasm' });
+  });
+
+  it('uses a hardware adapter for auto and webgpu', async () => {
+    const { resolveDevice, deviceLabel } = await freshPipelines({
+      requestAdapter: async () => ({ info: { isFallbackAdapter: false } }),
+    });
+    const auto = await resolveDevice('auto');
+    expect(auto).toEqual({ device: 'webgpu', fallbackAdapter: false });
+    expect(deviceLabel(auto)).toBe('WebGPU');
+    expect(await resolveDevice('wasm')).toEqual({ device: 'wasm', fallbackAdapter: false });
+  });
+
+  it('prefers WASM over a software adapter unless WebGPU is forced', async () => {
+    const { resolveDevice, deviceLabel } = await freshPipelines({
+      requestAdapter: async () => ({ isFallbackAdapter: true }),
+    });
+    expect(await resolveDevice('auto')).toMatchObject({
+      device: 'wasm',
+      note: expect.stringMatching(/software WebGPU adapter/u),
+    });
+    const forced = await resolveDevice('webgpu');
+    expect(forced).toMatchObject({ device: 'webgpu', fallbackAdapter: true });
+    expect(deviceLabel(forced)).toBe('WebGPU (software adapter)');
+  });
+
+  it('treats a failing adapter request like no WebGPU', async () => {
+    const { resolveDevice } = await freshPipelines({
+      requestAdapter: async () => {
+        throw new Error('GPU process crashed');
+      },
+    });
+    expect((await resolveDevice('auto')).device).toBe('wasm');
+  });
+
+  it('picks fp32 on WebGPU and q8 on WASM for auto, and honours an explicit dtype', async () => {
+    const { resolveDtype } = await freshPipelines(undefined);
+    expect(resolveDtype('auto', 'webgpu')).toBe('fp32');
+    expect(resolveDtype('auto', 'wasm')).toBe('q8');
+    expect(resolveDtype('fp16', 'wasm')).toBe('fp16');
+  });
+});
+
+describe('loadPipeline without consent', () => {
+  it('refuses a hub download the user has not agreed to, naming the size', async () => {
+    const { loadPipeline } = await freshPipelines(undefined);
+    await expect(
+      loadPipeline(
+        'feature-extraction',
+        { kind: 'transformer', model: 'Xenova/all-MiniLM-L6-v2', device: 'wasm', dtype: 'q8' },
+        { kind: 'hub', hubUrl: 'https://huggingface.co', approvedDownloads: [] },
+        () => {},
+        async () => {},
+      ),
+    ).rejects.toThrow(/all-MiniLM-L6-v2 \(q8, about 22\.\d MB\).*go-ahead/u);
+  });
+});
+
+describe('withFallback', () => {
+  const builtIn: SentenceEmbedder = {
+    backend: 'glove',
+    embed: async (s) => s.map(() => new Float32Array(2)),
+  };
+
+  it('returns the preferred backend when it loads', async () => {
+    const model: SentenceEmbedder = { ...builtIn, backend: 'model' };
+    expect(
+      (
+        await withFallback(
+          async () => model,
+          async () => builtIn,
+          String,
+        )
+      ).backend,
+    ).toBe('model');
+  });
+
+  it('falls back with a note, leaving the shared built-in backend untouched', async () => {
+    const used = await withFallback(
+      async () => {
+        throw new Error('404 onnx/model.onnx');
+      },
+      async () => builtIn,
+      (e) => `model failed: ${(e as Error).message}`,
+    );
+    expect(used.backend).toBe('glove');
+    expect(used.notes).toEqual(['model failed: 404 onnx/model.onnx']);
+    expect(builtIn.notes).toBeUndefined();
+    expect(await used.embed(['a'])).toHaveLength(1);
+  });
+});

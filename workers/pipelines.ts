@@ -1,0 +1,226 @@
+/**
+ * transformers.js in a worker: where models and the ONNX Runtime files come from, which device
+ * runs them, and one lazy pipeline per task, keyed by source + model + device + dtype and disposed
+ * when the user picks another (a model holds hundreds of MB of GPU or WASM memory).
+ */
+import { env, pipeline } from '@huggingface/transformers';
+import type { ModelSource } from '../src/lib/models/source.ts';
+import { isDownloadApproved } from '../src/lib/models/source.ts';
+import { catalogModel, downloadBytes } from '../src/lib/models/catalog.ts';
+import type { ModelDtype, ModelTask } from '../src/lib/models/catalog.ts';
+import type { TransformerBackendChoice } from '../src/lib/metrics/settings.ts';
+import type { ProgressReporter } from './host.ts';
+import { formatBytes } from '../src/lib/format.ts';
+
+/** ONNX Runtime's wasm build is served by the app itself (`npm run assets` copies it). */
+const ORT_DIR = `${import.meta.env.BASE_URL}vendor/ort/`;
+export const MODELS_PATH = `${import.meta.env.BASE_URL}models/`;
+
+export type ResolvedDevice = 'webgpu' | 'wasm';
+
+export interface DeviceResolution {
+  device: ResolvedDevice;
+  /** Set when the adapter is software (SwiftShader): correct but slower than WASM. */
+  fallbackAdapter: boolean;
+  /** What the user should know ("WebGPU is not available here: using WASM."). */
+  note?: string;
+}
+
+interface GpuAdapterLike {
+  isFallbackAdapter?: boolean;
+  info?: { isFallbackAdapter?: boolean; description?: string; vendor?: string };
+}
+
+interface GpuLike {
+  requestAdapter(options?: { powerPreference?: string }): Promise<GpuAdapterLike | null>;
+}
+
+let adapterProbe: Promise<GpuAdapterLike | null> | undefined;
+
+function probeAdapter(): Promise<GpuAdapterLike | null> {
+  adapterProbe ??= (async () => {
+    const gpu = (navigator as Navigator & { gpu?: GpuLike }).gpu;
+    if (!gpu) return null;
+    try {
+      return await gpu.requestAdapter({ powerPreference: 'high-performance' });
+    } catch {
+      return null;
+    }
+  })();
+  return adapterProbe;
+}
+
+export async function resolveDevice(
+  choice: TransformerBackendChoice['device'],
+): Promise<DeviceResolution> {
+  if (choice === 'wasm') return { device: 'wasm', fallbackAdapter: false };
+  const adapter = await probeAdapter();
+  if (!adapter) {
+    return {
+      device: 'wasm',
+      fallbackAdapter: false,
+      note: 'WebGPU is not available in this browser: using WASM.',
+    };
+  }
+  const fallbackAdapter = Boolean(adapter.info?.isFallbackAdapter ?? adapter.isFallbackAdapter);
+  if (fallbackAdapter && choice === 'auto') {
+    return {
+      device: 'wasm',
+      fallbackAdapter: false,
+      note: 'Only a software WebGPU adapter is available (slower than WASM): using WASM.',
+    };
+  }
+  return {
+    device: 'webgpu',
+    fallbackAdapter,
+    ...(fallbackAdapter
+      ? { note: 'WebGPU runs on a software adapter here: correct, but slower than WASM.' }
+      : {}),
+  };
+}
+
+export function resolveDtype(
+  choice: TransformerBackendChoice['dtype'],
+  device: ResolvedDevice,
+): ModelDtype {
+  if (choice !== 'auto') return choice;
+  return device === 'webgpu' ? 'fp32' : 'q8';
+}
+
+export function deviceLabel(resolution: DeviceResolution): string {
+  if (resolution.device === 'wasm') return 'WASM';
+  return resolution.fallbackAdapter ? 'WebGPU (software adapter)' : 'WebGPU';
+}
+
+function configureEnvironment(source: ModelSource): void {
+  env.backends.onnx.wasm!.wasmPaths = {
+    mjs: `${ORT_DIR}ort-wasm-simd-threaded.asyncify.mjs`,
+    wasm: `${ORT_DIR}ort-wasm-simd-threaded.asyncify.wasm`,
+  };
+  // transformers.js would otherwise re-serve the ORT glue from a blob: URL, which the app's
+  // Content-Security-Policy (script-src 'self') rightly refuses; the service worker keeps these
+  // files for offline use instead.
+  env.useWasmCache = false;
+  env.localModelPath = MODELS_PATH;
+  env.allowLocalModels = source.kind === 'self-hosted';
+  env.allowRemoteModels = source.kind === 'hub';
+  env.remoteHost = source.hubUrl.endsWith('/') ? source.hubUrl : `${source.hubUrl}/`;
+  // Hub downloads persist in Cache Storage ("transformers-cache"); self-hosted files are cached by
+  // the service worker instead, so they are not stored twice.
+  env.useBrowserCache = source.kind === 'hub';
+}
+
+export interface LoadedPipeline<P> {
+  pipe: P;
+  model: string;
+  device: DeviceResolution;
+  dtype: ModelDtype;
+  /** "transformers.js Xenova/all-MiniLM-L6-v2 · q8 · WASM" */
+  backend: string;
+  notes: string[];
+}
+
+interface Slot {
+  key: string;
+  loading: Promise<LoadedPipeline<unknown>>;
+}
+
+const slots = new Map<ModelTask, Slot>();
+
+/** Keeps one bar per file: transformers.js reports initiate/download/progress/done per file. */
+function forwardProgress(report: ProgressReporter, model: string, verb: string) {
+  return (info: { status: string; file?: string; loaded?: number; total?: number }): void => {
+    if (!info.file) return;
+    const file = `${model}/${info.file}`;
+    switch (info.status) {
+      case 'initiate':
+      case 'download':
+        report({ stage: verb, file });
+        return;
+      case 'progress':
+        report({
+          stage: verb,
+          file,
+          ...(info.loaded !== undefined ? { loaded: info.loaded } : {}),
+          ...(info.total ? { total: info.total } : {}),
+        });
+        return;
+      case 'done':
+        report({
+          stage: 'loaded',
+          file,
+          ...(info.total ? { loaded: info.total, total: info.total } : {}),
+        });
+        return;
+      default:
+        return;
+    }
+  };
+}
+
+/**
+ * The pipeline for `task` with the user's choice, loading it on first use and warming it up (the
+ * first run compiles WebGPU shaders). A different choice disposes the previous pipeline first.
+ */
+export async function loadPipeline<P>(
+  task: ModelTask,
+  choice: TransformerBackendChoice,
+  source: ModelSource,
+  report: ProgressReporter,
+  warmUp: (pipe: P) => Promise<unknown>,
+): Promise<LoadedPipeline<P>> {
+  const device = await resolveDevice(choice.device);
+  const dtype = resolveDtype(choice.dtype, device.device);
+  const key = [task, source.kind, source.hubUrl, choice.model, device.device, dtype].join('|');
+  const current = slots.get(task);
+  if (current?.key === key) return (await current.loading) as LoadedPipeline<P>;
+
+  if (current) {
+    slots.delete(task);
+    await current.loading.then(
+      (loaded) => (loaded.pipe as { dispose?: () => Promise<void> }).dispose?.(),
+      () => undefined,
+    );
+  }
+
+  if (!isDownloadApproved(source, choice.model)) {
+    const size = downloadBytes(choice.model, dtype);
+    throw new Error(
+      `Downloading ${choice.model} (${dtype}${size ? `, about ${formatBytes(size)}` : ''}) from the model hub needs your go-ahead in Settings first.`,
+    );
+  }
+
+  const loading = (async (): Promise<LoadedPipeline<P>> => {
+    configureEnvironment(source);
+    const verb = source.kind === 'hub' ? 'downloading' : 'loading';
+    const pipe = (await pipeline(task, choice.model, {
+      device: device.device,
+      dtype,
+      progress_callback: forwardProgress(report, choice.model, verb),
+    })) as unknown as P;
+    const label = deviceLabel(device);
+    report({ stage: `warming up ${choice.model} on ${label}` });
+    await warmUp(pipe);
+    const notes = device.note ? [device.note] : [];
+    if (catalogModel(choice.model)?.testOnly) {
+      notes.push(
+        `${choice.model} is a generated test model: its scores show the pipeline works, nothing more.`,
+      );
+    }
+    return {
+      pipe,
+      model: choice.model,
+      device,
+      dtype,
+      backend: `transformers.js ${choice.model} · ${dtype} · ${label}`,
+      notes,
+    };
+  })();
+  slots.set(task, { key, loading });
+  try {
+    return await loading;
+  } catch (error) {
+    if (slots.get(task)?.key === key) slots.delete(task);
+    throw error;
+  }
+}
