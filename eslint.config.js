@@ -5,7 +5,16 @@ import ts from 'typescript-eslint';
 import svelteConfig from './svelte.config.js';
 
 export default ts.config(
-  { ignores: ['dist/', 'node_modules/', 'public/embeddings/', 'tests/fixtures/', '.tmp/'] },
+  {
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'public/embeddings/',
+      'public/vendor/',
+      'tests/fixtures/',
+      '.tmp/',
+    ],
+  },
   js.configs.recommended,
   ...ts.configs.recommended,
   ...svelte.configs.recommended,
