@@ -1,6 +1,8 @@
 import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { VitePWA } from 'vite-plugin-pwa';
 import type { Plugin } from 'vite';
+import { pwaOptions } from './pwa.config.ts';
 
 // Cross-origin isolation lets ONNX Runtime use WASM threads later; it also stops any third-party
 // embed from loading, which is what we want anyway.
@@ -25,7 +27,8 @@ function dropJiebaDefaultWasmUrl(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [svelte()],
+  // The service worker is built for production only (no SW in dev: devOptions.enabled is false).
+  plugins: [svelte(), VitePWA(pwaOptions)],
   server: { port: 5173, strictPort: true, host: '127.0.0.1', headers: isolationHeaders },
   preview: { port: 4173, strictPort: true, host: '127.0.0.1', headers: isolationHeaders },
   worker: { format: 'es', plugins: () => [dropJiebaDefaultWasmUrl()] },
