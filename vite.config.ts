@@ -1,7 +1,9 @@
 import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defaultClientConditions } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 import type { Plugin } from 'vite';
+import { pwaOptions } from './pwa.config.ts';
 
 // Cross-origin isolation lets ONNX Runtime use WASM threads; it also stops any third-party embed
 // from loading, which is what we want anyway.
@@ -54,7 +56,8 @@ function dropJiebaDefaultWasmUrl(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [svelte(), contentSecurityPolicyMeta()],
+  // The service worker is built for production only (no SW in dev: devOptions.enabled is false).
+  plugins: [svelte(), contentSecurityPolicyMeta(), VitePWA(pwaOptions)],
   resolve: {
     // onnxruntime-web's own switch for "load the wasm from env.wasm.wasmPaths": without it Vite
     // bundles the glue and emits a second, never-fetched 27 MB copy of the wasm into assets/. The

@@ -1,8 +1,12 @@
 import { mount } from 'svelte';
 import App from './App.svelte';
+import { registerServiceWorker } from './lib/pwa/service-worker.svelte.ts';
 import './app.css';
 
 const target = document.getElementById('app');
 if (!target) throw new Error('index.html lacks #app');
+
+// Offline after the first visit (production builds only; see pwa.config.ts).
+registerServiceWorker();
 
 export default mount(App, { target });

@@ -121,6 +121,16 @@ export class ScoringSession {
     }, 400);
   }
 
+  /** Writes the draft at once (before a reload into a new version), instead of after the pause. */
+  async saveDraftNow(): Promise<void> {
+    clearTimeout(this.#draftTimer);
+    try {
+      await saveDraft({ input: $state.snapshot(this.input), savedAt: Date.now() });
+    } catch (error) {
+      this.storageError = messageOf(error);
+    }
+  }
+
   async score(): Promise<void> {
     const workers = this.#workers;
     if (!workers) return;

@@ -1,0 +1,293 @@
+/**
+ * Offline after the first visit: the service worker precaches the app, the GloVe vectors, jieba and
+ * ONNX Runtime, and caches self-hosted models on first use. Load and score online, go offline,
+ * reload, and the page is still cross-origin isolated and scores the same case the same way.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import {
+  APP_ORIGIN,
+  OFFLINE_METRIC_IDS,
+  cardState,
+  launchBrowser,
+  recordErrors,
+  recordRequests,
+  waitForScores,
+} from './support/browser.ts';
+
+const SOURCE = `The city council of Marlow Bay voted on Tuesday to close the old harbour bridge to cars from March.
+Engineers found cracks in two of its steel supports last autumn, and repairs are expected to take eighteen months.
+Buses and bicycles will still be allowed across, and a free ferry will run every twenty minutes during the works.
+Local shop owners warned that fewer visitors would reach the harbour market.
+The council promised a review of the ferry service after six weeks.`;
+
+const SUMMARY = `Marlow Bay will close its harbour bridge to cars from March after engineers found cracks in its supports. Repairs should take eighteen months. Buses, bicycles and a free ferry will keep people moving, though shop owners fear fewer visitors.`;
+
+const REFERENCE = `The harbour bridge in Marlow Bay closes to cars in March for eighteen months of repairs; a free ferry will run meanwhile.`;
+
+/** A stand-in self-hosted model file, served by `vite preview` from dist/models/ for this test. */
+const PROBE_DIR = resolve(import.meta.dirname, '../../dist/models/sumlens-e2e-probe');
+const PROBE_PATH = '/models/sumlens-e2e-probe/config.json';
+const PROBE_BODY = JSON.stringify({ model_type: 'bert', probe: 'sumlens e2e' });
+
+const SW_FILE = resolve(import.meta.dirname, '../../dist/sw.js');
+
+type Card = Awaited<ReturnType<typeof cardState>>;
+
+async function scoreCase(page: Page): Promise<Record<string, Card>> {
+  await page.getByTestId('source-input').fill(SOURCE);
+  await page.getByTestId('summary-input').fill(SUMMARY);
+  await page.getByTestId('reference-input').fill(REFERENCE);
+  await page.getByTestId('score-button').click();
+  await waitForScores(page);
+  const cards: Record<string, Card> = {};
+  for (const id of OFFLINE_METRIC_IDS) cards[id] = await cardState(page, id);
+  return cards;
+}
+
+/** Paths of the entries in workbox's precache (their keys carry a `__WB_REVISION__` query). */
+async function precachedPaths(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    const names = (await caches.keys()).filter((name) => name.startsWith('workbox-precache'));
+    const paths: string[] = [];
+    for (const name of names) {
+      for (const request of await (await caches.open(name)).keys()) {
+        paths.push(new URL(request.url).pathname);
+      }
+    }
+    return paths;
+  });
+}
+
+async function fetchStatus(page: Page, path: string): Promise<string> {
+  return page.evaluate(async (url) => {
+    try {
+      const response = await fetch(url);
+      return `${response.status} ${await response.text()}`;
+    } catch (error) {
+      return `failed: ${(error as Error).message}`;
+    }
+  }, path);
+}
+
+describe('offline after the first visit (service worker)', () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let errors: string[];
+  let requests: ReturnType<typeof recordRequests>;
+  const failed: { url: string; error: string; offline: boolean }[] = [];
+  let offline = false;
+  let online: Record<string, Card>;
+
+  beforeAll(async () => {
+    mkdirSync(PROBE_DIR, { recursive: true });
+    writeFileSync(resolve(PROBE_DIR, 'config.json'), PROBE_BODY);
+    browser = await launchBrowser();
+    context = await browser.newContext();
+    requests = recordRequests(context);
+    context.on('requestfailed', (request: Request) =>
+      failed.push({ url: request.url(), error: request.failure()?.errorText ?? '?', offline }),
+    );
+    page = await context.newPage();
+    errors = recordErrors(page);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    rmSync(PROBE_DIR, { recursive: true, force: true });
+  });
+
+  it('installs on the first visit: precaches the app, ORT and the vectors, then controls the page', async () => {
+    await page.goto(APP_ORIGIN);
+    expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+    // `ready` resolves once a worker is active, i.e. once its install (the precache) succeeded.
+    const installed = await page.evaluate(() =>
+      Promise.race([
+        navigator.serviceWorker.ready.then(() => 'active'),
+        new Promise<string>((done) => setTimeout(() => done('no active service worker'), 60_000)),
+      ]),
+    );
+    expect(installed).toBe('active');
+    // clientsClaim: the first install takes this page without a reload.
+    await expect
+      .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null))
+      .toBe(true);
+    await expect.poll(() => page.getByTestId('offline-ready').count()).toBe(1);
+
+    const paths = await precachedPaths(page);
+    for (const path of [
+      '/index.html',
+      '/manifest.webmanifest',
+      '/embeddings/glove-100d.bin',
+      '/vendor/jieba/jieba_rs_wasm_bg.wasm',
+      '/vendor/ort/ort-wasm-simd-threaded.asyncify.wasm',
+      '/vendor/ort/ort-wasm-simd-threaded.asyncify.mjs',
+    ]) {
+      expect(paths, path).toContain(path);
+    }
+    expect(paths.filter((p) => p.startsWith('/models/') || /^\/assets\/ort-wasm/u.test(p))).toEqual(
+      [],
+    );
+    // The ORT wasm is stored whole, with the headers it was served with.
+    const ort = await page.evaluate(async () => {
+      const response = await caches.match('/vendor/ort/ort-wasm-simd-threaded.asyncify.wasm', {
+        ignoreSearch: true,
+      });
+      return response
+        ? {
+            bytes: (await response.arrayBuffer()).byteLength,
+            type: response.headers.get('content-type'),
+            coep: response.headers.get('cross-origin-embedder-policy'),
+          }
+        : null;
+    });
+    expect(ort?.bytes).toBeGreaterThan(10_000_000);
+    expect(ort?.type).toMatch(/application\/wasm/u);
+    expect(ort?.coep).toBe('require-corp');
+  });
+
+  it('scores a case online', async () => {
+    online = await scoreCase(page);
+    for (const id of OFFLINE_METRIC_IDS) expect(online[id].status, id).toBe('ok');
+  });
+
+  it('caches a self-hosted model file on first use, and only a real one', async () => {
+    expect(await fetchStatus(page, PROBE_PATH)).toBe(`200 ${PROBE_BODY}`);
+    // `vite preview` (like many static hosts) answers a missing file with index.html and 200.
+    const missing = await fetchStatus(page, '/models/sumlens-e2e-probe/missing.json');
+    expect(missing).toMatch(/^200 <!doctype html>/iu);
+    const cached = await page.evaluate(async () => {
+      const cache = await caches.open('sumlens-models');
+      return (await cache.keys()).map((r) => new URL(r.url).pathname);
+    });
+    expect(cached).toEqual(['/models/sumlens-e2e-probe/config.json']);
+  });
+
+  it('reloads offline from the cache, still cross-origin isolated, and scores the same', async () => {
+    offline = true;
+    await context.setOffline(true);
+    await page.reload();
+    expect(await page.evaluate(() => navigator.onLine)).toBe(false);
+    expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+    expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    await expect.poll(() => page.getByTestId('offline-ready').count()).toBe(1);
+
+    const again = await scoreCase(page);
+    for (const id of OFFLINE_METRIC_IDS) {
+      expect(['ok', 'n/a'], `${id} status offline`).toContain(again[id].status);
+    }
+    expect(again).toEqual(online);
+    // The model file comes from the models cache.
+    expect(await fetchStatus(page, PROBE_PATH)).toBe(`200 ${PROBE_BODY}`);
+    // Chinese text loads jieba's wasm from the precache too.
+    await page.getByTestId('source-input').fill('浙江大学是一所位于杭州的大学。它成立于1897年。');
+    await page.getByTestId('summary-input').fill('浙江大学位于杭州。它成立于1897年。');
+    await page.getByTestId('reference-input').fill('浙江大学在杭州，成立于1897年。');
+    await page.getByTestId('score-button').click();
+    await waitForScores(page);
+    expect((await cardState(page, 'token-f1')).backend).toMatch(/jieba/u);
+    expect((await cardState(page, 'token-f1')).backend).not.toMatch(/unavailable/u);
+
+    const appFailures = failed.filter((f) => f.offline && new URL(f.url).origin === APP_ORIGIN);
+    expect(appFailures).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('is really offline: a model file that is not cached fails', async () => {
+    const uncached = await fetchStatus(page, '/models/sumlens-e2e-probe/tokenizer.json');
+    expect(uncached).toMatch(/^failed/u);
+    await context.setOffline(false);
+    offline = false;
+  });
+
+  it('sent no request outside the page origin', () => {
+    expect(requests.foreign()).toEqual([]);
+  });
+});
+
+describe('a new version waits for the user (service worker update)', () => {
+  let browser: Browser;
+  let original: string | undefined;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    if (original !== undefined) writeFileSync(SW_FILE, original);
+  });
+
+  async function openControlled(context: BrowserContext): Promise<Page> {
+    const page = await context.newPage();
+    await page.goto(APP_ORIGIN);
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await expect
+      .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null))
+      .toBe(true);
+    // Survives until the page reloads.
+    await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+    return page;
+  }
+
+  const notReloaded = (page: Page) =>
+    page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded === true);
+
+  it('announces the update in every tab, reloads only the tab that asks, keeps the text', async () => {
+    const context = await browser.newContext();
+    const first = await openControlled(context);
+    const second = await openControlled(context);
+    await first.getByTestId('summary-input').fill('Half-written summary in the first tab.');
+    await second.getByTestId('summary-input').fill('Half-written summary in the second tab.');
+
+    // A new release: any byte of sw.js that changes makes the browser install it beside the old one.
+    original = readFileSync(SW_FILE, 'utf8');
+    writeFileSync(SW_FILE, `${original}\n// sumlens e2e: a new release\n`);
+    await first.evaluate(async () => {
+      await (await navigator.serviceWorker.getRegistration())?.update();
+    });
+
+    for (const page of [first, second]) {
+      await expect.poll(() => page.getByTestId('update-notice').count()).toBe(1);
+    }
+    await first.waitForTimeout(500);
+    expect(await notReloaded(first)).toBe(true);
+    expect(await notReloaded(second)).toBe(true);
+
+    await first.getByTestId('update-notice').getByRole('button', { name: 'Reload' }).click();
+    await expect.poll(() => notReloaded(first).catch(() => true)).toBe(false);
+    await first.waitForLoadState('load');
+    await expect
+      .poll(() => first.getByTestId('summary-input').inputValue())
+      .toBe('Half-written summary in the first tab.');
+    expect(await first.getByTestId('update-notice').count()).toBe(0);
+    expect(
+      await first.evaluate(async () => {
+        const registration = await navigator.serviceWorker.getRegistration();
+        return registration?.waiting === null && registration.active !== null;
+      }),
+    ).toBe(true);
+
+    // The other tab is now served by the new worker but was not reloaded under its user.
+    await second.waitForTimeout(500);
+    expect(await notReloaded(second)).toBe(true);
+    expect(await second.getByTestId('summary-input').inputValue()).toBe(
+      'Half-written summary in the second tab.',
+    );
+    expect(await second.getByTestId('update-notice').count()).toBe(1);
+    // Its Reload button still works: nothing is waiting any more, it reloads into the new version.
+    await second.getByTestId('update-notice').getByRole('button', { name: 'Reload' }).click();
+    await expect.poll(() => notReloaded(second).catch(() => true)).toBe(false);
+    await second.waitForLoadState('load');
+    await expect
+      .poll(() => second.getByTestId('summary-input').inputValue())
+      .toBe('Half-written summary in the second tab.');
+    expect(await second.getByTestId('update-notice').count()).toBe(0);
+    await context.close();
+  });
+});
