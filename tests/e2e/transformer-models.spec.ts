@@ -226,6 +226,28 @@ describe('transformer models in workers', () => {
     expect(results['coherence']!.backend).toMatch(/tiny-embedding/u);
     expect(await page.getByTestId('summary-input').inputValue()).toBe(SUMMARY);
   });
+  it('scores with the self-hosted models offline, once they have been used (service worker cache)', async () => {
+    await chooseModel(page, 'embedding', EMBEDDING, 'wasm');
+    await chooseModel(page, 'ner', NER, 'wasm');
+    // Workers started after the service worker took control fetch models through it.
+    await page.reload();
+    await scoreCase(page);
+    expect((await latestResults(page))['entity-density']!.backend).toMatch(/tiny-ner/u);
+
+    await context.setOffline(true);
+    try {
+      await page.reload();
+      await scoreCase(page);
+      const offline = await latestResults(page);
+      expect(offline['coherence']!.backend).toBe(`transformers.js ${EMBEDDING} · fp32 · WASM`);
+      expect(offline['entity-density']!.backend).toBe(`transformers.js ${NER} · fp32 · WASM`);
+      expect(offline['entity-density']!.notes ?? []).not.toContainEqual(
+        expect.stringMatching(/could not be used/u),
+      );
+    } finally {
+      await context.setOffline(false);
+    }
+  });
 });
 
 describe('models from a hub (a loopback mirror), with consent', () => {

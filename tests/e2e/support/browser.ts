@@ -5,27 +5,13 @@
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { METRICS } from '../../../src/lib/metrics/registry.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../../scripts/chromium.ts';
+
+export { WEBGPU_ARGS } from '../../../scripts/chromium.ts';
 
 /** Fixed per checkout (storage is per origin); another worktree can run its e2e beside on its own port. */
 export const APP_PORT = Number(process.env.SUMLENS_E2E_PORT ?? 4173);
 export const APP_ORIGIN = `http://127.0.0.1:${APP_PORT}`;
-
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
-];
-
-/**
- * `--enable-unsafe-webgpu` exposes a software WebGPU adapter (SwiftShader) in headless Chromium
- * here, which is enough to test the WebGPU code path.
- */
-export const WEBGPU_ARGS = ['--enable-unsafe-webgpu'];
 
 export async function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
