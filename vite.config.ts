@@ -1,3 +1,5 @@
+import { createReadStream, existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defaultClientConditions } from 'vite';
@@ -55,9 +57,36 @@ function dropJiebaDefaultWasmUrl(): Plugin {
   };
 }
 
+/**
+ * In dev, Vite treats a dynamic `import()` of a file under public/ as source (it appends `?import`
+ * and refuses it), so ONNX Runtime could not load its glue from /vendor/ort/ and every model fell
+ * back to the built-in backends. Serve those files as the static files they are, before Vite's
+ * transform middleware sees them. (The build copies public/ verbatim; nothing to do there.)
+ */
+function serveOrtRawInDev(): Plugin {
+  return {
+    name: 'sumlens:serve-ort-raw-in-dev',
+    apply: 'serve',
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const path = (req.url ?? '').split('?')[0] ?? '';
+        if (!/^\/vendor\/ort\/[\w.-]+\.(mjs|wasm)$/u.test(path)) return next();
+        const file = resolve(server.config.publicDir, `.${path}`);
+        if (!existsSync(file)) return next();
+        res.setHeader(
+          'Content-Type',
+          path.endsWith('.wasm') ? 'application/wasm' : 'text/javascript; charset=utf-8',
+        );
+        for (const [name, value] of Object.entries(isolationHeaders)) res.setHeader(name, value);
+        createReadStream(file).pipe(res);
+      });
+    },
+  };
+}
+
 export default defineConfig({
   // The service worker is built for production only (no SW in dev: devOptions.enabled is false).
-  plugins: [svelte(), contentSecurityPolicyMeta(), VitePWA(pwaOptions)],
+  plugins: [svelte(), contentSecurityPolicyMeta(), serveOrtRawInDev(), VitePWA(pwaOptions)],
   resolve: {
     // onnxruntime-web's own switch for "load the wasm from env.wasm.wasmPaths": without it Vite
     // bundles the glue and emits a second, never-fetched 27 MB copy of the wasm into assets/. The
@@ -71,6 +100,9 @@ export default defineConfig({
     host: '127.0.0.1',
     headers: { ...isolationHeaders, 'Content-Security-Policy': CONTENT_SECURITY_POLICY },
   },
+  // Pre-bundled at start: discovered later (the model workers import it lazily), Vite would
+  // re-optimise and reload the page under the user on their first model run.
+  optimizeDeps: { include: ['@huggingface/transformers'] },
   worker: { format: 'es', plugins: () => [dropJiebaDefaultWasmUrl()] },
   build: { target: 'es2022' },
 });

@@ -221,6 +221,28 @@ export async function loadPipeline<P>(
     return await loading;
   } catch (error) {
     if (slots.get(task)?.key === key) slots.delete(task);
-    throw error;
+    throw explainLoadError(error, choice.model, source);
   }
+}
+
+/**
+ * transformers.js's errors say what broke, not what to do. The commonest one on a static host is a
+ * model that is not there: an SPA fallback answers its config.json with index.html, and the error
+ * is a JSON parse failure on "<!doctype".
+ */
+export function explainLoadError(error: unknown, model: string, source: ModelSource): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  const where =
+    source.kind === 'self-hosted'
+      ? `${MODELS_PATH}${model}/ (put it there with \`npm run models:fetch -- ${model}\`)`
+      : `${source.hubUrl}/${model}`;
+  if (/<!doctype|Unexpected token '<'/iu.test(message)) {
+    return new Error(
+      `the server answered a file of ${model} with a web page, not the file: is the model at ${where}?`,
+    );
+  }
+  if (/Could not locate file|404/u.test(message)) {
+    return new Error(`${message.replace(/\.$/u, '')}; is the model at ${where}?`);
+  }
+  return error instanceof Error ? error : new Error(message);
 }

@@ -112,3 +112,38 @@ describe('withFallback', () => {
     expect(await used.embed(['a'])).toHaveLength(1);
   });
 });
+
+describe('explainLoadError', () => {
+  const selfHosted = {
+    kind: 'self-hosted' as const,
+    hubUrl: 'https://huggingface.co',
+    approvedDownloads: [],
+  };
+
+  it('turns an SPA fallback page into "the model is not hosted here"', async () => {
+    const { explainLoadError } = await freshPipelines(undefined);
+    const error = explainLoadError(
+      new SyntaxError(`Unexpected token '<', "<!doctype "... is not valid JSON`),
+      'Xenova/bert-base-NER',
+      selfHosted,
+    );
+    expect(error.message).toMatch(/answered a file of Xenova\/bert-base-NER with a web page/u);
+    expect(error.message).toMatch(/\/models\/Xenova\/bert-base-NER\/.*models:fetch/u);
+  });
+
+  it('adds where the model was looked for to a missing-file error, and passes others through', async () => {
+    const { explainLoadError } = await freshPipelines(undefined);
+    const missing = explainLoadError(
+      new Error(
+        'Could not locate file: "https://huggingface.co/a/b/resolve/main/onnx/model_fp16.onnx".',
+      ),
+      'a/b',
+      { ...selfHosted, kind: 'hub' },
+    );
+    expect(missing.message).toMatch(
+      /model_fp16\.onnx".*; is the model at https:\/\/huggingface\.co\/a\/b\?/u,
+    );
+    const other = new Error('out of memory');
+    expect(explainLoadError(other, 'a/b', selfHosted)).toBe(other);
+  });
+});
