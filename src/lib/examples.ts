@@ -2,9 +2,9 @@
  * A case to try the page with, for demos and first visits. The texts were written for SumLens
  * (no third-party article), so they can ship with the app.
  */
-import type { CaseInput } from './metrics/types.ts';
+import type { CaseTexts } from './metrics/types.ts';
 
-export const EXAMPLE_CASE: Required<CaseInput> = {
+export const EXAMPLE_CASE: CaseTexts = {
   source: `The city council of Marlow voted 7 to 2 on Tuesday evening to close Elm Street to cars on weekends from June, turning the narrow shopping street into a pedestrian zone for a one-year trial.
 
 Supporters, led by councillor Priya Raman, argued that foot traffic on the street had fallen by 18 percent since 2019 and that shops on similar car-free streets in nearby Henley had seen sales rise. "People linger when they are not dodging delivery vans," Raman said.

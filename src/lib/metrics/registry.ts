@@ -87,6 +87,123 @@ export const METRICS: readonly MetricInfo[] = [
     citation: 'Rajpurkar et al. 2016 (SQuAD); LongBench qa_f1',
     range: [0, 1],
   },
+  {
+    id: 'summarization',
+    label: 'Summarization (F1)',
+    needs: 'llm',
+    meaning:
+      'F-beta of alignment (faithful claims) and coverage (importance-weighted answers to the key questions of the source), judged by your LLM; min() shown beside it.',
+    citation:
+      'DeepEval SummarizationMetric, repaired as in the seed article (claims judged against the full source)',
+    range: [0, 1],
+  },
+  {
+    id: 'alignment',
+    label: 'Alignment',
+    needs: 'llm',
+    meaning:
+      'Share of the summary claims that the source supports, judged claim by claim against the full source; unsupported claims count against it unless you switch that off.',
+    citation: 'DeepEval SummarizationMetric (alignment), SPEC §3',
+    range: [0, 1],
+  },
+  {
+    id: 'coverage',
+    label: 'Coverage',
+    needs: 'llm',
+    meaning:
+      'How well the summary answers the key questions of the source, weighted by their importance (1–5): Σ importance·grade/5 / Σ importance.',
+    citation: 'DeepEval SummarizationMetric (coverage), with the importances actually used',
+    range: [0, 1],
+  },
+  {
+    id: 'vagueness',
+    label: 'Specific sentences',
+    needs: 'llm',
+    meaning:
+      'Share of summary sentences that name a concrete point rather than saying what the text “discusses”.',
+    citation: 'SPEC §3, sentence vagueness',
+    range: [0, 1],
+  },
+  {
+    id: 'repetitiveness',
+    label: 'No needless repetition',
+    needs: 'llm',
+    meaning:
+      'G-Eval criterion: 1 = the summary never repeats a fact or point without need; probability-weighted, with the spread between samples.',
+    citation: 'G-Eval (Liu et al. 2023) with a repetition criterion',
+    range: [0, 1],
+  },
+  {
+    id: 'geval-coherence',
+    label: 'G-Eval coherence',
+    needs: 'llm',
+    meaning:
+      'The judge’s probability-weighted 1–5 rating of structure and flow (SummEval coherence); G-Eval-4 reached Spearman 0.58 with experts.',
+    citation: 'Liu et al. 2023, G-Eval',
+    range: [1, 5],
+  },
+  {
+    id: 'geval-consistency',
+    label: 'G-Eval consistency',
+    needs: 'llm',
+    meaning:
+      'The judge’s probability-weighted 1–5 rating of factual agreement with the source (SummEval consistency).',
+    citation: 'Liu et al. 2023, G-Eval',
+    range: [1, 5],
+  },
+  {
+    id: 'geval-fluency',
+    label: 'G-Eval fluency',
+    needs: 'llm',
+    meaning:
+      'The judge’s probability-weighted 1–3 rating of grammar and readability (SummEval fluency).',
+    citation: 'Liu et al. 2023, G-Eval',
+    range: [1, 3],
+  },
+  {
+    id: 'geval-relevance',
+    label: 'G-Eval relevance',
+    needs: 'llm',
+    meaning:
+      'The judge’s probability-weighted 1–5 rating of how well the summary keeps the important content (SummEval relevance).',
+    citation: 'Liu et al. 2023, G-Eval',
+    range: [1, 5],
+  },
+  {
+    id: 'geval-custom',
+    label: 'G-Eval (your criteria)',
+    needs: 'llm',
+    meaning:
+      'Your own criteria, each rated on its own scale by the judge with G-Eval probability weighting.',
+    citation: 'Liu et al. 2023, G-Eval',
+    range: [0, 1],
+  },
+  {
+    id: 'ccai-accuracy',
+    label: 'Accuracy (call center)',
+    needs: 'llm',
+    meaning:
+      'Share of the summary points that the judge finds accurate against the source (reuses the alignment claims).',
+    citation: 'Google CCAI Insights summarization autoeval',
+    range: [0, 1],
+  },
+  {
+    id: 'ccai-adherence',
+    label: 'Adherence (call center)',
+    needs: 'llm',
+    meaning: 'Share of your summary instructions the summary follows; n/a without instructions.',
+    citation: 'Google CCAI Insights summarization autoeval',
+    range: [0, 1],
+  },
+  {
+    id: 'ccai-completeness',
+    label: 'Completeness (call center)',
+    needs: 'llm',
+    meaning:
+      'Share of the source contents your instructions ask for that the summary covers; n/a for categorical sections.',
+    citation: 'Google CCAI Insights summarization autoeval',
+    range: [0, 1],
+  },
 ];
 
 const byId = new Map(METRICS.map((m) => [m.id, m]));

@@ -3,8 +3,8 @@
  * the backend that produced it, and details a person can audit.
  */
 
-/** Every metric id; the worker protocol validates against this list. */
-export const METRIC_IDS = [
+/** Metrics computed in the page's workers with no LLM. */
+export const OFFLINE_METRIC_IDS = [
   'entity-density',
   'coherence',
   'rouge-1',
@@ -15,17 +15,49 @@ export const METRIC_IDS = [
   'token-f1',
 ] as const;
 
+/** Metrics that need an LLM judge (SPEC §3); 'geval-custom' cards hold user-defined criteria. */
+export const JUDGE_METRIC_IDS = [
+  'summarization',
+  'alignment',
+  'coverage',
+  'vagueness',
+  'repetitiveness',
+  'geval-coherence',
+  'geval-consistency',
+  'geval-fluency',
+  'geval-relevance',
+  'geval-custom',
+  'ccai-accuracy',
+  'ccai-adherence',
+  'ccai-completeness',
+] as const;
+
+/** Every metric id; the worker protocol validates against this list. */
+export const METRIC_IDS = [...OFFLINE_METRIC_IDS, ...JUDGE_METRIC_IDS] as const;
+
 export type MetricId = (typeof METRIC_IDS)[number];
+export type OfflineMetricId = (typeof OFFLINE_METRIC_IDS)[number];
+export type JudgeMetricId = (typeof JUDGE_METRIC_IDS)[number];
 
 export type MetricStatus = 'ok' | 'n/a' | 'error';
 
 /** What a metric needs before it can run; decides which worker hosts it. */
-export type MetricNeeds = 'reference' | 'embedding' | 'ner';
+export type MetricNeeds = 'reference' | 'embedding' | 'ner' | 'llm';
+
+/** One section of summary instructions (SPEC §1); with `categories` it is categorical: the summary
+ * must be exactly one of those values. */
+export interface SummarySection {
+  name: string;
+  instruction: string;
+  categories?: string[];
+}
 
 export interface CaseInput {
   source: string;
   summary: string;
   reference?: string;
+  /** Summary instructions, for the call-center adherence and completeness metrics. */
+  instructions?: SummarySection[];
 }
 
 export interface MetricResult<Details = unknown> {
@@ -73,3 +105,6 @@ export interface TextSpan {
   text: string;
   label: string;
 }
+
+/** The three text boxes of a pasted case (instructions are edited separately). */
+export type CaseTexts = Required<Pick<CaseInput, 'source' | 'summary' | 'reference'>>;

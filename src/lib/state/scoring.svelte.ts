@@ -5,7 +5,13 @@
 import { METRICS } from '../metrics/registry.ts';
 import { metricSettingsSchema, withDefaults } from '../metrics/settings.ts';
 import type { MetricSettings } from '../metrics/settings.ts';
-import type { CaseInput, MetricId, MetricNeeds, MetricResult } from '../metrics/types.ts';
+import type {
+  CaseInput,
+  CaseTexts,
+  MetricId,
+  MetricNeeds,
+  MetricResult,
+} from '../metrics/types.ts';
 import { validateCase } from '../input/validate-case.ts';
 import type { InputProblem } from '../input/validate-case.ts';
 import {
@@ -43,7 +49,7 @@ function idleCards(): Record<MetricId, CardState> {
 const PREFERENCES = loadPreferences();
 
 export class ScoringSession {
-  input = $state<Required<CaseInput>>({ source: '', summary: '', reference: '' });
+  input = $state<CaseTexts>({ source: '', summary: '', reference: '' });
   /** Remembered across visits (preferences.ts); each saved case also keeps the settings it used. */
   settings = $state<MetricSettings>(PREFERENCES.settings);
   /** Where transformer models come from; remembered, never stored with cases. */
@@ -158,18 +164,20 @@ export class ScoringSession {
     this.running = true;
     this.openCaseId = undefined;
     this.scoredSummary = input.summary;
-    this.cards = Object.fromEntries(METRICS.map((m) => [m.id, { status: 'running' }])) as Record<
-      MetricId,
-      CardState
-    >;
+    this.cards = Object.fromEntries(
+      METRICS.map((m) => [m.id, { status: m.needs === 'llm' ? 'idle' : 'running' }]),
+    ) as Record<MetricId, CardState>;
 
     const caseInput: CaseInput = {
       source: input.source,
       summary: input.summary,
       ...(input.reference.trim() ? { reference: input.reference } : {}),
     };
-    const groups = new Map<MetricNeeds, MetricId[]>();
-    for (const m of METRICS) groups.set(m.needs, [...(groups.get(m.needs) ?? []), m.id]);
+    const groups = new Map<Exclude<MetricNeeds, 'llm'>, MetricId[]>();
+    for (const m of METRICS) {
+      if (m.needs === 'llm') continue;
+      groups.set(m.needs, [...(groups.get(m.needs) ?? []), m.id]);
+    }
 
     const results: MetricResult[] = [];
     const jobs = [...groups].map(async ([needs, ids]) => {

@@ -59,7 +59,7 @@ export function recordErrors(page: Page): string[] {
   return errors;
 }
 
-export const OFFLINE_METRIC_IDS = METRICS.map((m) => m.id);
+export const OFFLINE_METRIC_IDS = METRICS.filter((m) => m.needs !== 'llm').map((m) => m.id);
 
 /** Waits until no metric card is running any more. */
 export async function waitForScores(page: Page, timeout = 90_000): Promise<void> {
