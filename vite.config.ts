@@ -17,10 +17,11 @@ const isolationHeaders = {
 /**
  * The one Content-Security-Policy: the app's own files only, WASM compilation for ONNX Runtime and
  * jieba, and connections to the page itself, the model hub (huggingface.co redirects downloads to
- * its CDN hosts under hf.co) and loopback (a local hub mirror or LLM server). index.html carries it
- * as a meta tag; the preview server also sends it as a header, because a worker started from a URL
- * does not inherit the page's meta policy (workers do the fetching). Static hosts must send the
- * header too (README).
+ * its CDN hosts under hf.co), the known LLM provider APIs and loopback (a local hub mirror or LLM
+ * server); nothing else, so even injected script could not send a key or a text elsewhere.
+ * index.html carries it as a meta tag; the preview server also sends it as a header, because a
+ * worker started from a URL does not inherit the page's meta policy (workers fetch the models).
+ * Static hosts must send the header too (README).
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
@@ -29,7 +30,16 @@ export const CONTENT_SECURITY_POLICY = [
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
   "font-src 'self'",
-  "connect-src 'self' https://huggingface.co https://*.huggingface.co https://*.hf.co http://127.0.0.1:* http://localhost:*",
+  [
+    "connect-src 'self'",
+    // model hub downloads (only after consent)
+    'https://huggingface.co https://*.huggingface.co https://*.hf.co',
+    // the LLM providers the judge can call with the user's key
+    'https://api.openai.com https://api.anthropic.com https://generativelanguage.googleapis.com',
+    'https://openrouter.ai https://api.groq.com https://api.mistral.ai https://api.deepseek.com',
+    // local OpenAI-compatible servers (Ollama, LM Studio, llama.cpp, vLLM) and local mirrors
+    'http://127.0.0.1:* http://localhost:*',
+  ].join(' '),
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'none'",

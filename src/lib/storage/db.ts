@@ -16,6 +16,11 @@ export function db(): Promise<IDBPDatabase<SumLensDB>> {
         history.createIndex('by-created', 'createdAt');
         database.createObjectStore('drafts', { keyPath: 'key' });
       }
+      if (oldVersion < 2) {
+        const cache = database.createObjectStore('judge-cache', { keyPath: 'key' });
+        cache.createIndex('by-stored', 'storedAt');
+        database.createObjectStore('capabilities', { keyPath: 'key' });
+      }
     },
     blocking() {
       // A newer tab wants to upgrade: let it, and reopen on next use.

@@ -7,7 +7,7 @@ import type { CaseInput, MetricId, MetricResult, MetricStatus } from '../metrics
 import type { MetricSettings } from '../metrics/settings.ts';
 
 export const DB_NAME = 'sumlens';
-export const DB_VERSION = 1;
+export const DB_VERSION = 2;
 
 export interface StoredCase {
   id: string;
@@ -43,8 +43,31 @@ export interface Draft {
   savedAt: number;
 }
 
+/**
+ * One judge answer, content-addressed: `key` is the SHA-256 of provider, model, prompt version,
+ * settings and texts (never the API key). A re-run of the same case finds every answer here and
+ * makes no call.
+ */
+export interface CachedJudgeAnswer {
+  key: string;
+  storedAt: number;
+  provider: string;
+  model: string;
+  /** The JudgeResponse as the provider gave it (choices, usage). */
+  response: unknown;
+}
+
+/** A model's probed capabilities (logprobs, n, …), probed once per provider + model. */
+export interface StoredCapabilities {
+  key: string;
+  probedAt: number;
+  value: unknown;
+}
+
 export interface SumLensDB extends DBSchema {
   cases: { key: string; value: StoredCase };
   history: { key: string; value: HistoryEntry; indexes: { 'by-created': number } };
   drafts: { key: 'current'; value: Draft };
+  'judge-cache': { key: string; value: CachedJudgeAnswer; indexes: { 'by-stored': number } };
+  capabilities: { key: string; value: StoredCapabilities };
 }

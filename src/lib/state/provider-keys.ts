@@ -1,0 +1,84 @@
+/**
+ * API keys, kept in memory by default. "Remember" is opt-in and says where: until the tab closes
+ * (sessionStorage) or on this device (localStorage, in plain text: anyone with this browser
+ * profile, or a malicious extension, can read it; use a key with a spend limit). Keys never enter
+ * logs, errors, history, exports or cache keys; this module is the only place that holds them.
+ */
+import type { ProviderKind } from '../llm/types.ts';
+
+export type KeyPersistence = 'memory' | 'session' | 'device';
+
+export const KEY_PERSISTENCE_LABELS: Record<KeyPersistence, string> = {
+  memory: 'Only in memory (forgotten on reload)',
+  session: 'Until this tab closes (sessionStorage)',
+  device: 'On this device (localStorage, unencrypted)',
+};
+
+const PREFIX = 'sumlens.key.';
+
+type StorageLike = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+
+function storageFor(kind: Exclude<KeyPersistence, 'memory'>): StorageLike | undefined {
+  try {
+    return kind === 'session' ? globalThis.sessionStorage : globalThis.localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+export class KeyStore {
+  readonly #memory = new Map<ProviderKind, string>();
+  readonly #storages: Record<Exclude<KeyPersistence, 'memory'>, () => StorageLike | undefined>;
+
+  constructor(storages: Partial<Record<Exclude<KeyPersistence, 'memory'>, StorageLike>> = {}) {
+    this.#storages = {
+      session: () => storages.session ?? storageFor('session'),
+      device: () => storages.device ?? storageFor('device'),
+    };
+  }
+
+  /** The key for a provider: memory first, then a remembered copy. */
+  get(provider: ProviderKind): string | undefined {
+    const inMemory = this.#memory.get(provider);
+    if (inMemory) return inMemory;
+    for (const where of ['session', 'device'] as const) {
+      const stored = this.#storages[where]()?.getItem(PREFIX + provider);
+      if (stored) {
+        this.#memory.set(provider, stored);
+        return stored;
+      }
+    }
+    return undefined;
+  }
+
+  /** Where the provider's key currently lives ('memory' also when there is none). */
+  persistence(provider: ProviderKind): KeyPersistence {
+    if (this.#storages.device()?.getItem(PREFIX + provider)) return 'device';
+    if (this.#storages.session()?.getItem(PREFIX + provider)) return 'session';
+    return 'memory';
+  }
+
+  /** Sets the key and where it is kept; an empty key forgets it everywhere. */
+  set(provider: ProviderKind, key: string, persistence: KeyPersistence): void {
+    this.forget(provider);
+    const trimmed = key.trim();
+    if (!trimmed) return;
+    this.#memory.set(provider, trimmed);
+    if (persistence !== 'memory')
+      this.#storages[persistence]()?.setItem(PREFIX + provider, trimmed);
+  }
+
+  forget(provider: ProviderKind): void {
+    this.#memory.delete(provider);
+    for (const where of ['session', 'device'] as const) {
+      this.#storages[where]()?.removeItem(PREFIX + provider);
+    }
+  }
+
+  /** "Forget all keys". */
+  forgetAll(): void {
+    for (const provider of ['openai', 'anthropic', 'gemini', 'openai-compatible'] as const) {
+      this.forget(provider);
+    }
+  }
+}

@@ -1,0 +1,42 @@
+/** Keys stay in memory unless the user opts in, and "forget" removes every copy. */
+import { describe, expect, it } from 'vitest';
+import { KeyStore } from '../../../src/lib/state/provider-keys.ts';
+
+function memoryStorage() {
+  const data = new Map<string, string>();
+  return {
+    getItem: (k: string) => data.get(k) ?? null,
+    setItem: (k: string, v: string) => void data.set(k, v),
+    removeItem: (k: string) => void data.delete(k),
+    data,
+  };
+}
+
+describe('KeyStore', () => {
+  it('keeps a key in memory only, by default', () => {
+    const session = memoryStorage();
+    const device = memoryStorage();
+    const keys = new KeyStore({ session, device });
+    keys.set('openai', '  sk-test-123  ', 'memory');
+    expect(keys.get('openai')).toBe('sk-test-123');
+    expect(keys.persistence('openai')).toBe('memory');
+    expect(session.data.size + device.data.size).toBe(0);
+    expect(new KeyStore({ session, device }).get('openai')).toBeUndefined();
+  });
+
+  it('remembers on opt-in, where the user chose, and forgets every copy', () => {
+    const session = memoryStorage();
+    const device = memoryStorage();
+    const keys = new KeyStore({ session, device });
+    keys.set('anthropic', 'sk-ant-1', 'device');
+    expect(new KeyStore({ session, device }).get('anthropic')).toBe('sk-ant-1');
+    expect(keys.persistence('anthropic')).toBe('device');
+    keys.set('anthropic', 'sk-ant-2', 'session');
+    expect(device.data.size).toBe(0);
+    expect(keys.persistence('anthropic')).toBe('session');
+    keys.set('gemini', 'AIza-x', 'device');
+    keys.forgetAll();
+    expect(session.data.size + device.data.size).toBe(0);
+    expect(keys.get('anthropic')).toBeUndefined();
+  });
+});
