@@ -8,9 +8,9 @@ import { createReadStream, createWriteStream, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { METRICS } from '../lib/metrics/registry.ts';
 import { computeMetrics } from '../lib/metrics/offline.ts';
 import { DEFAULT_SETTINGS } from '../lib/metrics/settings.ts';
+import { OFFLINE_METRIC_IDS } from '../lib/metrics/types.ts';
 import type { MetricId, MetricResult } from '../lib/metrics/types.ts';
 import { CompromiseRecognizer } from '../lib/metrics/semantic/compromise-ner.ts';
 import { validateCase } from '../lib/input/validate-case.ts';
@@ -47,7 +47,8 @@ async function main(): Promise<number> {
     console.error(`No such file: ${file}`);
     return 2;
   }
-  const known = new Set<string>(METRICS.map((m) => m.id));
+  // The offline metrics: the LLM judge runs in the page with the user's key, not from this CLI.
+  const known = new Set<string>(OFFLINE_METRIC_IDS);
   const ids = (values.metrics?.split(',').map((s) => s.trim()) ?? [...known]) as MetricId[];
   const unknown = ids.filter((id) => !known.has(id));
   if (unknown.length > 0) {

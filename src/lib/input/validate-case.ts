@@ -4,7 +4,7 @@
  */
 import type { CaseInput } from '../metrics/types.ts';
 
-export type CaseField = 'source' | 'summary' | 'reference' | 'settings';
+export type CaseField = 'source' | 'summary' | 'reference' | 'settings' | 'instructions';
 
 export interface InputProblem {
   field: CaseField;
@@ -16,7 +16,7 @@ export interface InputProblem {
 /** Large enough for a book chapter or a long transcript; a 1 MB paste must work. */
 export const MAX_TEXT_CHARS = 2_000_000;
 
-const LABELS: Record<Exclude<CaseField, 'settings'>, string> = {
+const LABELS: Record<Exclude<CaseField, 'settings' | 'instructions'>, string> = {
   source: 'The source',
   summary: 'The summary',
   reference: 'The reference summary',
@@ -24,7 +24,7 @@ const LABELS: Record<Exclude<CaseField, 'settings'>, string> = {
 
 export function validateCase(input: CaseInput): InputProblem[] {
   const problems: InputProblem[] = [];
-  const fields: [Exclude<CaseField, 'settings'>, string | undefined][] = [
+  const fields: [Exclude<CaseField, 'settings' | 'instructions'>, string | undefined][] = [
     ['source', input.source],
     ['summary', input.summary],
     ['reference', input.reference],

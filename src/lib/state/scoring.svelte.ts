@@ -29,6 +29,9 @@ import type { MetricWorkers } from '../workers/metric-workers.ts';
 import type { Progress } from '../workers/worker-client.ts';
 import type { ModelSource } from '../models/source.ts';
 import { loadPreferences, savePreferences } from './preferences.ts';
+import { JudgeSession } from './judge.svelte.ts';
+import type { JudgeRunReport } from './judge.svelte.ts';
+import { parseInstructions } from '../input/instructions.ts';
 
 export type CardStatus = 'idle' | 'running' | 'ok' | 'n/a' | 'error';
 
@@ -64,6 +67,17 @@ export class ScoringSession {
   scoredSummary = $state('');
   /** The saved case whose results are on screen, if any. */
   openCaseId = $state<string | undefined>();
+  /** Summary instructions as typed (see input/instructions.ts), for the call-center metrics. */
+  instructionsText = $state('');
+  /** The source the judge's spans point into (claim highlights). */
+  scoredSource = $state('');
+  /** One card per user-defined G-Eval criterion (they share the id 'geval-custom'). */
+  customCards = $state.raw<MetricResult[]>([]);
+  readonly judge = new JudgeSession();
+  /** Tokens, calls and cost of the judge run whose results are on screen. */
+  judgeReport = $state.raw<
+    (JudgeRunReport['summary'] & { cost?: number | undefined }) | undefined
+  >();
 
   #workers: MetricWorkers | undefined;
   #run: AbortController | undefined;
@@ -116,6 +130,17 @@ export class ScoringSession {
     });
   }
 
+  /** The case as Score would send it now (instructions parsed; unreadable lines left out). */
+  get caseInput(): CaseInput {
+    const instructions = parseInstructions(this.instructionsText).sections;
+    return {
+      source: this.input.source,
+      summary: this.input.summary,
+      ...(this.input.reference.trim() ? { reference: this.input.reference } : {}),
+      ...(instructions.length > 0 ? { instructions } : {}),
+    };
+  }
+
   /** Keeps what was typed across a reload or a crash, without writing on every keystroke. */
   inputChanged(): void {
     this.problems = this.problems.filter((p) => !p.blocking);
@@ -144,6 +169,10 @@ export class ScoringSession {
     const settings = $state.snapshot(this.settings);
     const models = $state.snapshot(this.models);
     this.problems = validateCase(input);
+    const instructions = parseInstructions(this.instructionsText);
+    for (const message of instructions.problems) {
+      this.problems = [...this.problems, { field: 'instructions', blocking: true, message }];
+    }
     const settingsCheck = metricSettingsSchema.safeParse(settings);
     if (!settingsCheck.success) {
       const issue = settingsCheck.error.issues[0];
@@ -164,14 +193,22 @@ export class ScoringSession {
     this.running = true;
     this.openCaseId = undefined;
     this.scoredSummary = input.summary;
+    this.scoredSource = input.source;
+    this.customCards = [];
+    this.judgeReport = undefined;
+    const judgeIds = this.judge.enabled ? new Set(this.judge.metrics) : new Set<MetricId>();
     this.cards = Object.fromEntries(
-      METRICS.map((m) => [m.id, { status: m.needs === 'llm' ? 'idle' : 'running' }]),
+      METRICS.map((m) => [
+        m.id,
+        { status: m.needs !== 'llm' || judgeIds.has(m.id) ? 'running' : 'idle' },
+      ]),
     ) as Record<MetricId, CardState>;
 
     const caseInput: CaseInput = {
       source: input.source,
       summary: input.summary,
       ...(input.reference.trim() ? { reference: input.reference } : {}),
+      ...(instructions.sections.length > 0 ? { instructions: instructions.sections } : {}),
     };
     const groups = new Map<Exclude<MetricNeeds, 'llm'>, MetricId[]>();
     for (const m of METRICS) {
@@ -212,6 +249,7 @@ export class ScoringSession {
         this.#clearProgress(needs);
       }
     });
+    if (this.judge.enabled) jobs.push(this.#runJudge(caseInput, run.signal, results));
     await Promise.all(jobs);
     if (run.signal.aborted) return;
     this.running = false;
@@ -227,12 +265,71 @@ export class ScoringSession {
         settings,
         results,
         appVersion: APP_VERSION,
+        ...(this.judgeReport ? { judge: this.#storedJudgeReport() } : {}),
       });
       this.openCaseId = entry.id;
       this.history = [entry, ...this.history.filter((h) => h.id !== entry.id)];
     } catch (error) {
       this.storageError = `Scored, but not saved: ${messageOf(error)}`;
     }
+  }
+
+  /** The LLM metrics, from the page; their failures become error cards, never a lost case. */
+  async #runJudge(input: CaseInput, signal: AbortSignal, results: MetricResult[]): Promise<void> {
+    const ids = [...this.judge.metrics];
+    const fail = (message: string) => {
+      for (const id of ids) {
+        if (results.some((r) => r.id === id)) continue;
+        const failure: MetricResult = {
+          id,
+          status: 'error',
+          score: null,
+          reason: message,
+          explanation: message,
+          backend: `judge:${this.judge.provider.kind}/${this.judge.provider.model}`,
+          details: {},
+        };
+        results.push(failure);
+        this.#setCard(id, { status: 'error', result: failure });
+      }
+    };
+    const problems = this.judge.problems();
+    if (problems.length > 0) {
+      fail(problems.join(' '));
+      return;
+    }
+    try {
+      const report = await this.judge.run(
+        input,
+        (result) => {
+          if (signal.aborted) return;
+          results.push(result);
+          if (result.id === 'geval-custom') this.customCards = [...this.customCards, result];
+          else this.#setCard(result.id, { status: result.status, result });
+        },
+        signal,
+      );
+      this.judgeReport = { ...report.summary, cost: report.cost };
+      // A metric the run never reported (a bug, or a criterion list emptied mid-run) must not spin.
+      fail('The judge run ended without a result for this metric.');
+    } catch (error) {
+      if (signal.aborted) return;
+      fail(messageOf(error));
+    }
+  }
+
+  #storedJudgeReport() {
+    const report = this.judgeReport!;
+    return {
+      provider: this.judge.provider.kind,
+      model: this.judge.provider.model,
+      usage: report.usage,
+      httpCalls: report.httpCalls,
+      cachedCalls: report.cachedCalls,
+      calls: report.calls,
+      rounds: report.rounds,
+      ...(report.cost !== undefined ? { cost: report.cost } : {}),
+    };
   }
 
   cancel(): void {

@@ -16,6 +16,21 @@ export interface StoredCase {
   settings: MetricSettings;
   results: MetricResult[];
   appVersion: string;
+  /** The LLM judge run of this case, when there was one: never the key. */
+  judge?: StoredJudgeRun;
+}
+
+export interface StoredJudgeRun {
+  provider: string;
+  model: string;
+  usage: { input: number; output: number; cachedInput?: number };
+  /** HTTP requests sent; 0 when every answer came from the cache. */
+  httpCalls: number;
+  cachedCalls: number;
+  calls: number;
+  rounds: number;
+  /** USD; absent when the price table had no price for the model. */
+  cost?: number;
 }
 
 export interface HistoryScore {

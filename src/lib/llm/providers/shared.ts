@@ -1,0 +1,67 @@
+/**
+ * The contract between the client and the four wire formats. The client decides *what* to ask
+ * (after capability checks: a WireCall only carries parameters the model is believed to accept);
+ * a provider module decides *how* it is spelled on the wire and how the answer reads back.
+ */
+import type { ErrorContext } from '../errors.ts';
+import type { JsonSchema } from '../json-schema.ts';
+import type { ChatMessage, JudgeChoice, LlmError, ProviderConfig, TokenUsage } from '../types.ts';
+import type { Traits } from '../capabilities.ts';
+
+export interface WireJson {
+  /** Sanitised to `[a-zA-Z0-9_-]{1,64}`. */
+  name: string;
+  /** 'schema': provider structured output; 'object': JSON mode without a schema (DeepSeek). */
+  mode: 'schema' | 'object';
+  schema: JsonSchema;
+  /** OpenAI-style `strict: true` (the schema is then strict-compatible). */
+  strict: boolean;
+}
+
+export interface WireCall {
+  messages: ChatMessage[];
+  /** Omitted from the body when undefined (models that only take their default). */
+  temperature?: number;
+  maxTokens?: number;
+  /** Choices wanted from this one HTTP call (1 unless the provider has `n`). */
+  n: number;
+  /** Ask for logprobs with this many alternatives; undefined = don't ask. */
+  topLogprobs?: number;
+  json?: WireJson;
+}
+
+export interface HttpRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+export interface ParsedCompletion {
+  choices: JudgeChoice[];
+  usage: TokenUsage;
+  /** The model version the server reports, when it does. */
+  model?: string;
+}
+
+export interface ProviderAdapter {
+  buildRequest(call: WireCall, config: ProviderConfig, traits: Traits): HttpRequest;
+  /** Reads a 2xx body; throws LlmError for errors hidden in it (OpenRouter, blocked prompts). */
+  parseResponse(body: unknown, call: WireCall, ctx: ErrorContext): ParsedCompletion;
+  classifyError(status: number, bodyText: string, ctx: ErrorContext, headers?: Headers): LlmError;
+}
+
+/** `{base}` + path, tolerating a base that already ends in the version segment or slashes. */
+export function joinUrl(base: string, versionSegment: string, rest: string): string {
+  let b = base.trim().replace(/\/+$/, '');
+  if (b.endsWith(`/${versionSegment}`)) b = b.slice(0, -versionSegment.length - 1);
+  return `${b}/${versionSegment}/${rest.replace(/^\/+/, '')}`;
+}
+
+export function num(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}
+
+export function systemText(messages: ChatMessage[]): string | undefined {
+  const parts = messages.filter((m) => m.role === 'system').map((m) => m.content);
+  return parts.length ? parts.join('\n\n') : undefined;
+}

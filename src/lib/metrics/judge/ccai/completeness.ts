@@ -1,0 +1,185 @@
+/**
+ * Call-center completeness (Google CCAI Insights summarization autoeval, SPEC §3): for every
+ * NON-categorical instruction, the judge lists the source contents the instruction asks for, each
+ * with the related summary content (empty when missing) and `is_covered`. An instruction with no
+ * relevant source content is left out of the score rather than counted against it. Score =
+ * covered / listed contents. n/a without instructions, or when every section is categorical, or
+ * when the source holds nothing any instruction asks for.
+ */
+import { createFence } from '../fence.ts';
+import { callJson, inOrder, type CallRecord } from '../call.ts';
+import { describeCut, type ContextNote } from '../context.ts';
+import {
+  messagesTokens,
+  okResult,
+  outputBudget,
+  pct,
+  type Pipeline,
+  type RunEnv,
+} from '../pipeline.ts';
+import { share } from '../scoring.ts';
+import { locateSpan, type Offsets } from '../spans.ts';
+import { failed, notApplicable } from '../../types.ts';
+import { NO_INSTRUCTIONS } from './adherence.ts';
+import { CCAI_PROMPT_VERSIONS, completenessPrompt, isCategorical } from './prompts.ts';
+import { completenessSchema } from './schema.ts';
+
+export interface CompletenessContent {
+  sourceContent: string;
+  /** '' when the summary lacks it. */
+  summaryContent: string;
+  isCovered: boolean;
+  /** Offsets in the ORIGINAL source / the summary; null when not found verbatim. */
+  sourceSpan: Offsets | null;
+  summarySpan: Offsets | null;
+}
+
+export interface CompletenessSection {
+  /** 1-based among the judged (non-categorical) sections. */
+  index: number;
+  section: string;
+  instruction: string;
+  contents: CompletenessContent[];
+  /** True when the source holds nothing this instruction asks for (left out of the score). */
+  leftOut: boolean;
+}
+
+export interface CompletenessDetails {
+  sections: CompletenessSection[];
+  /** Names of the categorical sections, which completeness does not apply to. */
+  categoricalSkipped: string[];
+  covered: number;
+  listed: number;
+  context: ContextNote;
+  audit: { calls: CallRecord[] };
+}
+
+export function completenessPipeline(env: RunEnv): Pipeline {
+  const log: CallRecord[] = [];
+  const all = env.input.instructions ?? [];
+  const judged = all.filter((s) => !isCategorical(s));
+  const { summary, source: originalSource } = env.input;
+  const sections: CompletenessSection[] = judged.map((s, i) => ({
+    index: i + 1,
+    section: s.name,
+    instruction: s.instruction,
+    contents: [],
+    leftOut: false,
+  }));
+  let judgedOnce = false;
+
+  const details = (): CompletenessDetails => {
+    const contents = sections.flatMap((s) => s.contents);
+    return {
+      sections,
+      categoricalSkipped: all.filter(isCategorical).map((s) => s.name),
+      covered: contents.filter((c) => c.isCovered).length,
+      listed: contents.length,
+      context: env.context,
+      audit: { calls: log },
+    };
+  };
+
+  return {
+    produces: ['ccai-completeness'],
+    log,
+    stages:
+      judged.length === 0
+        ? []
+        : [
+            {
+              round: 1,
+              purpose: 'completeness: source contents per instruction, covered or not',
+              metric: 'ccai-completeness',
+              serves: ['ccai-completeness'],
+              estimate: () => ({
+                inputTokens: messagesTokens(
+                  completenessPrompt(createFence('s_000000'), env.source, summary, judged),
+                ),
+                outputTokens: judged.length * 250 + 20,
+                httpCalls: 1,
+              }),
+              async run(ctx) {
+                const reply = await callJson(ctx, {
+                  purpose: this.purpose,
+                  messages: completenessPrompt(createFence(), env.source, summary, judged),
+                  name: 'completeness',
+                  schema: completenessSchema,
+                  cacheKey: {
+                    prompt: CCAI_PROMPT_VERSIONS.completeness,
+                    source: env.source,
+                    summary,
+                    instructions: judged.map((s) => ({ name: s.name, instruction: s.instruction })),
+                  },
+                  maxTokens: outputBudget(judged.length, 600),
+                });
+                const ordered = inOrder(
+                  reply.instructions,
+                  (s) => s.instruction,
+                  judged.length,
+                  'instructions',
+                );
+                ordered.forEach((entry, i) => {
+                  sections[i].contents = entry.contents
+                    .filter((c) => c.source_content.trim())
+                    .map((c) => ({
+                      sourceContent: c.source_content.trim(),
+                      summaryContent: c.summary_content.trim(),
+                      isCovered: c.is_covered,
+                      sourceSpan: locateSpan(originalSource, c.source_content),
+                      summarySpan: locateSpan(summary, c.summary_content),
+                    }));
+                  sections[i].leftOut = sections[i].contents.length === 0;
+                });
+                judgedOnce = true;
+              },
+            },
+          ],
+    results() {
+      const d = details();
+      if (all.length === 0)
+        return [notApplicable('ccai-completeness', env.backend, NO_INSTRUCTIONS, d)];
+      if (judged.length === 0) {
+        return [
+          notApplicable(
+            'ccai-completeness',
+            env.backend,
+            'Completeness applies to non-categorical sections only, and every section here is categorical.',
+            d,
+          ),
+        ];
+      }
+      const score = share(d.covered, d.listed);
+      if (!judgedOnce || score === null) {
+        return [
+          notApplicable(
+            'ccai-completeness',
+            env.backend,
+            'The source holds nothing that the instructions ask for, so there is nothing to cover.',
+            d,
+          ),
+        ];
+      }
+      const leftOut = sections.filter((s) => s.leftOut).length;
+      const skipped = [
+        leftOut > 0
+          ? `${leftOut} instruction${leftOut > 1 ? 's' : ''} with nothing in the source left out`
+          : '',
+        d.categoricalSkipped.length > 0
+          ? `${d.categoricalSkipped.length} categorical section${d.categoricalSkipped.length > 1 ? 's' : ''} skipped`
+          : '',
+      ].filter(Boolean);
+      return [
+        okResult(
+          'ccai-completeness',
+          score,
+          `The summary covers ${d.covered} of the ${d.listed} source contents its instructions ask for (${pct(score)})${skipped.length > 0 ? `; ${skipped.join(', ')}` : ''}.`,
+          env.backend,
+          d,
+          [describeCut(env.context)],
+        ),
+      ];
+    },
+    failure: (message) => [failed('ccai-completeness', env.backend, message, details())],
+  };
+}

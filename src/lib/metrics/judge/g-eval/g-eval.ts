@@ -1,0 +1,378 @@
+/**
+ * G-Eval (Liu et al. 2023, arXiv:2303.16634) for one criterion: round 1 writes the evaluation
+ * steps (auto chain-of-thought; the answer depends on the criterion only, so the judge's
+ * content-addressed cache serves it to every later case on the same model); round 2 fills the form.
+ * The score is probability-weighted, Σ p(s)·s over the allowed scores (scoring.ts), with p from
+ * the score token's top log-probabilities when the model returns them, else from n samples at
+ * temperature 1 (paper: n = 20), else from one greedy reply. The method that ran is recorded in the
+ * details and in the backend ("judge:openai/gpt-4o-mini (logprobs)"): scores from different
+ * methods do not compare.
+ *
+ * Divergences from the paper: the form asks for one or two sentences of reasoning before a last
+ * line "Final score: N" (the paper asked for the score only), so the weighting reads the LAST
+ * score token (deepeval); replies are parsed with `parseScoreFromText`, half points kept.
+ */
+import type { Capabilities, TokenLogprob, TopLogprob } from '../../../llm/types.ts';
+import { createFence } from '../fence.ts';
+import { callJson, callText, malformed, type CallRecord } from '../call.ts';
+import { describeCut, type ContextNote } from '../context.ts';
+import { messagesTokens, okResult, type Pipeline, type RunEnv, type Stage } from '../pipeline.ts';
+import {
+  allowedScores,
+  fromSamples,
+  greedyScore,
+  parseScoreFromText,
+  toUnit,
+  weightFromLogprobs,
+  type DistributionBar,
+  type GEvalMethod,
+  type ScoreDistribution,
+} from '../scoring.ts';
+import type { GEvalMethodChoice, JudgeSettings } from '../settings.ts';
+import { failed, type JudgeMetricId, type MetricResult } from '../../types.ts';
+import type { GEvalCriterion } from './criteria.ts';
+import {
+  formPrompt,
+  GEVAL_PROMPT_VERSIONS,
+  stepsPrompt,
+  taskFor,
+  type FormExtra,
+} from './prompts.ts';
+import { evaluationStepsSchema } from './schema.ts';
+
+export interface GEvalDetails {
+  /** The criterion's name as shown ("Coherence", or the user's name). */
+  criterion: string;
+  description: string;
+  scale: [number, number];
+  allowedScores: number[];
+  /** The method that produced the score. */
+  method: GEvalMethod | null;
+  /** What the settings asked for. */
+  requestedMethod: GEvalMethodChoice;
+  /** One bar per allowed score (plus any half point a reply gave). */
+  distribution: DistributionBar[];
+  /** Probability-weighted score on the criterion's scale. */
+  mean: number | null;
+  /** Spread of the distribution, on the criterion's scale. */
+  std: number | null;
+  /** logprobs: probability mass on the allowed score tokens (flagged under 0.5). */
+  coveredMass: number | null;
+  lowCoverage: boolean;
+  /** sampling: each sample's parsed score (null: no valid score in that reply). */
+  samples?: (number | null)[];
+  invalidSamples?: number;
+  /** logprobs: the score token's top alternatives, as returned. */
+  scoreTokenTop?: TopLogprob[];
+  steps: string[];
+  /** The form replies, as returned (n of them for sampling). */
+  rawReplies: string[];
+  /** null when the form did not show the source. */
+  context: ContextNote | null;
+  audit: { calls: CallRecord[] };
+}
+
+export interface MethodPlan {
+  method: GEvalMethod;
+  n: number;
+  temperature: number;
+  topLogprobs?: number;
+  /** Why the method differs from the one asked for. */
+  note?: string;
+}
+
+/**
+ * The form-filling method: logprobs when the model returns them, else n samples, else one greedy
+ * reply (PROVIDERS.md §12.3–12.4). `caps` undefined (not probed) plans the costliest path.
+ */
+export function chooseMethod(settings: JudgeSettings, caps: Capabilities | undefined): MethodPlan {
+  const samples = settings.gevalSamples;
+  const sampling = (note?: string): MethodPlan =>
+    samples > 1
+      ? { method: 'sampling', n: samples, temperature: 1, note }
+      : {
+          method: 'greedy',
+          n: 1,
+          temperature: 0,
+          note:
+            note ??
+            (settings.gevalMethod === 'sampling'
+              ? 'One sample set: a single greedy reply.'
+              : undefined),
+        };
+  const canLogprobs = caps !== undefined && caps.logprobs && caps.maxTopLogprobs > 0;
+  const logprobs = (): MethodPlan => ({
+    method: 'logprobs',
+    n: 1,
+    temperature: 0,
+    topLogprobs: Math.min(settings.gevalTopLogprobs, caps?.maxTopLogprobs ?? 0),
+  });
+  switch (settings.gevalMethod) {
+    case 'auto':
+      return canLogprobs ? logprobs() : sampling();
+    case 'logprobs':
+      return canLogprobs
+        ? logprobs()
+        : sampling(
+            caps
+              ? 'This model returns no log-probabilities: scores are estimated from samples.'
+              : undefined,
+          );
+    case 'sampling':
+      return sampling();
+    case 'greedy':
+      return { method: 'greedy', n: 1, temperature: 0 };
+    default: {
+      const never: never = settings.gevalMethod;
+      throw new Error(`Unknown G-Eval method: ${String(never)}`);
+    }
+  }
+}
+
+/** The distribution a form reply gives under a method, or a malformed-output error. */
+export function scoreReplies(
+  plan: MethodPlan,
+  choices: readonly { text: string; logprobs?: TokenLogprob[] }[],
+  criterion: GEvalCriterion,
+): { distribution: ScoreDistribution; note?: string } {
+  const { scale } = criterion;
+  const [min, max] = scale;
+  const invalid = (text: string) =>
+    malformed(
+      `The judge's reply gives no score from ${min} to ${max} for ${criterion.name}: "${text.slice(-160)}"`,
+    );
+  if (plan.method === 'sampling') {
+    const samples = choices.map((c) => parseScoreFromText(c.text, scale));
+    const distribution = fromSamples(samples, scale);
+    if (!distribution) {
+      throw malformed(
+        `None of the ${choices.length} sampled replies gives a score from ${min} to ${max}.`,
+      );
+    }
+    const bad = distribution.invalidSamples ?? 0;
+    return {
+      distribution,
+      note:
+        bad > 0
+          ? `${bad} of ${choices.length} samples gave no valid score and were left out.`
+          : undefined,
+    };
+  }
+  const first = choices[0];
+  const raw = parseScoreFromText(first.text, scale);
+  if (plan.method === 'logprobs') {
+    const weighted = first.logprobs ? weightFromLogprobs(first.logprobs, raw, scale) : null;
+    if (weighted) {
+      return {
+        distribution: weighted,
+        note: weighted.lowCoverage
+          ? `Only ${Math.round((weighted.coveredMass ?? 0) * 100)}% of the probability at the score token went to allowed scores; treat this score with care.`
+          : undefined,
+      };
+    }
+    if (raw === null) throw invalid(first.text);
+    return {
+      distribution: greedyScore(raw, scale),
+      note: 'No usable score-token probabilities came back: the stated score is used as is (greedy).',
+    };
+  }
+  if (raw === null) throw invalid(first.text);
+  return { distribution: greedyScore(raw, scale) };
+}
+
+const STEPS_OUTPUT_TOKENS = 250;
+const FORM_OUTPUT_TOKENS = 120;
+
+export interface GEvalHooks {
+  /** Extra reply lines (repetition asks for the repeated items). */
+  extra?: FormExtra;
+  /** Output tokens to allow for the form (default 400). */
+  formMaxTokens?: number;
+  /** Builds the result from the details (default: score on the criterion's scale, or 0–1 for
+   * custom criteria). */
+  result?: (details: GEvalDetails, notes: string[]) => MetricResult;
+}
+
+const METHOD_TEXT: Record<GEvalMethod, (d: GEvalDetails) => string> = {
+  logprobs: () => 'weighted by the score token’s probabilities',
+  sampling: (d) => `mean of ${(d.samples?.length ?? 0) - (d.invalidSamples ?? 0)} samples`,
+  greedy: () => 'one greedy reply',
+};
+
+export function methodText(d: GEvalDetails): string {
+  return d.method ? METHOD_TEXT[d.method](d) : 'no method ran';
+}
+
+export function gevalBackend(env: RunEnv, method: GEvalMethod | null): string {
+  return method ? `${env.backend} (${method})` : env.backend;
+}
+
+export function gevalPipeline(
+  env: RunEnv,
+  id: JudgeMetricId,
+  criterion: GEvalCriterion,
+  hooks: GEvalHooks = {},
+): Pipeline {
+  const log: CallRecord[] = [];
+  const source = criterion.usesSource ? env.source : null;
+  const criterionKey = {
+    name: criterion.name,
+    description: criterion.description,
+    scale: criterion.scale,
+  };
+  let steps: string[] = [];
+  let distribution: ScoreDistribution | null = null;
+  let rawReplies: string[] = [];
+  let method: GEvalMethod | null = null;
+  const notes: string[] = [];
+
+  const stepsStage: Stage = {
+    round: 1,
+    purpose: `${criterion.name}: write the evaluation steps (cached per criterion and model)`,
+    metric: id,
+    serves: [id],
+    estimate: () => ({
+      inputTokens: messagesTokens(stepsPrompt(criterion)),
+      outputTokens: STEPS_OUTPUT_TOKENS,
+      httpCalls: 1,
+    }),
+    async run(ctx) {
+      const reply = await callJson(ctx, {
+        purpose: this.purpose,
+        messages: stepsPrompt(criterion),
+        name: 'evaluation_steps',
+        schema: evaluationStepsSchema,
+        cacheKey: {
+          prompt: GEVAL_PROMPT_VERSIONS.steps,
+          task: taskFor(criterion),
+          criterion: criterionKey,
+        },
+        maxTokens: 1200,
+      });
+      steps = reply.steps.map((s) => s.trim()).filter((s) => s.length > 0);
+      if (steps.length === 0)
+        throw malformed(`The judge wrote no evaluation steps for ${criterion.name}.`);
+    },
+  };
+
+  const formStage: Stage = {
+    round: 2,
+    purpose: `${criterion.name}: fill the evaluation form`,
+    metric: id,
+    serves: [id],
+    estimate(caps) {
+      const plan = chooseMethod(env.settings, caps);
+      const placeholderSteps = ['x'.repeat(150), 'x'.repeat(150), 'x'.repeat(150), 'x'.repeat(150)];
+      const input = messagesTokens(
+        formPrompt(
+          createFence('s_000000'),
+          criterion,
+          placeholderSteps,
+          source,
+          env.input.summary,
+          hooks.extra,
+        ),
+      );
+      const requests = plan.method === 'sampling' && !caps?.n ? plan.n : 1;
+      return {
+        inputTokens: input * requests,
+        outputTokens: FORM_OUTPUT_TOKENS * plan.n,
+        httpCalls: requests,
+      };
+    },
+    async run(ctx) {
+      // Greedy needs no capabilities: no probe call for it.
+      const caps = env.settings.gevalMethod === 'greedy' ? undefined : await env.capabilities();
+      const plan = chooseMethod(env.settings, caps);
+      if (plan.note) notes.push(plan.note);
+      const response = await callText(ctx, {
+        purpose: `${this.purpose} (${plan.method})`,
+        messages: formPrompt(
+          createFence(),
+          criterion,
+          steps,
+          source,
+          env.input.summary,
+          hooks.extra,
+        ),
+        cacheKey: {
+          prompt: GEVAL_PROMPT_VERSIONS.form,
+          criterion: criterionKey,
+          extra: hooks.extra ?? null,
+          steps,
+          source,
+          summary: env.input.summary,
+          method: plan.method,
+          n: plan.n,
+          temperature: plan.temperature,
+          topLogprobs: plan.topLogprobs ?? null,
+        },
+        maxTokens: hooks.formMaxTokens ?? 400,
+        temperature: plan.temperature,
+        n: plan.n > 1 ? plan.n : undefined,
+        topLogprobs: plan.topLogprobs,
+      });
+      rawReplies = response.choices.map((c) => c.text);
+      const scored = scoreReplies(plan, response.choices, criterion);
+      distribution = scored.distribution;
+      method = scored.distribution.method;
+      if (scored.note) notes.push(scored.note);
+    },
+  };
+
+  function details(): GEvalDetails {
+    const d = distribution;
+    const out: GEvalDetails = {
+      criterion: criterion.name,
+      description: criterion.description,
+      scale: [criterion.scale[0], criterion.scale[1]],
+      allowedScores: allowedScores(criterion.scale),
+      method,
+      requestedMethod: env.settings.gevalMethod,
+      distribution: d?.distribution ?? [],
+      mean: d?.mean ?? null,
+      std: d?.std ?? null,
+      coveredMass: d?.coveredMass ?? null,
+      lowCoverage: d?.lowCoverage ?? false,
+      steps,
+      rawReplies,
+      context: source !== null ? env.context : null,
+      audit: { calls: log },
+    };
+    if (d?.samples) out.samples = d.samples;
+    if (d?.invalidSamples !== undefined) out.invalidSamples = d.invalidSamples;
+    if (d?.scoreTokenTop) out.scoreTokenTop = d.scoreTokenTop;
+    return out;
+  }
+
+  function defaultResult(d: GEvalDetails, allNotes: string[]): MetricResult {
+    const mean = d.mean as number;
+    const [min, max] = d.scale;
+    const custom = id === 'geval-custom';
+    const score = custom ? toUnit(mean, d.scale) : mean;
+    const result = okResult(
+      id,
+      score,
+      `The judge rates ${d.criterion} ${mean.toFixed(2)} on its ${min}–${max} scale (${methodText(d)}; spread ±${(d.std ?? 0).toFixed(2)}).`,
+      gevalBackend(env, d.method),
+      d,
+      allNotes,
+    );
+    result.raw = mean;
+    return result;
+  }
+
+  return {
+    produces: [id],
+    stages: [stepsStage, formStage],
+    log,
+    results() {
+      const d = details();
+      const allNotes = [...notes];
+      const cut = d.context ? describeCut(d.context) : undefined;
+      if (cut) allNotes.push(cut);
+      return [(hooks.result ?? defaultResult)(d, allNotes)];
+    },
+    failure: (message) => [failed(id, gevalBackend(env, method), message, details())],
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * The shape every judge metric takes for the orchestrator (run.ts) and the planner (plan.ts): a
+ * pipeline of stages, each stage one logical judge call pinned to a round (1–3). Stages of one
+ * round run in parallel across pipelines; a stage may only use what earlier rounds produced, which
+ * is what keeps a full evaluation at three sequential rounds. Stages write into the pipeline's own
+ * state; `results()` turns that state into MetricResults once the last stage has run.
+ */
+import type { Capabilities } from '../../llm/types.ts';
+import type { CaseInput, JudgeMetricId, MetricResult } from '../types.ts';
+import type { CallContext, CallRecord, Round } from './call.ts';
+import { estimateTokens, type ContextNote } from './context.ts';
+import type { JudgeSettings } from './settings.ts';
+
+/** What every pipeline of one case shares. */
+export interface RunEnv {
+  input: CaseInput;
+  settings: JudgeSettings;
+  /** The source as the judge sees it (middle-cut when too long); spans are found in input.source. */
+  source: string;
+  context: ContextNote;
+  /** `judge:<provider>/<model>`. */
+  backend: string;
+  /** The judge's capabilities; started with round 1, awaited where a stage needs them. */
+  capabilities(): Promise<Capabilities>;
+}
+
+export interface StageEstimate {
+  inputTokens: number;
+  outputTokens: number;
+  /** HTTP requests: n samples without `n` support are n requests. */
+  httpCalls: number;
+}
+
+export interface Stage {
+  round: Round;
+  /** Shown in the plan and the audit, e.g. "coverage: grade the answers". */
+  purpose: string;
+  /** The metric the call is for (the first, when several share it). */
+  metric: JudgeMetricId;
+  /** Every metric that uses the call's answer. */
+  serves: JudgeMetricId[];
+  /** Cost estimate before running; `caps` undefined = not probed yet (assume the costlier path). */
+  estimate(caps: Capabilities | undefined): StageEstimate;
+  run(ctx: CallContext): Promise<void>;
+}
+
+export interface Pipeline {
+  /** The metric ids whose results this pipeline yields. */
+  produces: JudgeMetricId[];
+  stages: Stage[];
+  /** Every call the pipeline made, for the results' audit. */
+  log: CallRecord[];
+  /** Results once every stage has run (status ok or n/a). */
+  results(): MetricResult[];
+  /** Results when a stage failed: 'error' with the message, partial details kept. */
+  failure(message: string): MetricResult[];
+}
+
+/** Output tokens reserved for JSON replies of k items of about `perItem` tokens each. */
+export function outputBudget(items: number, perItem: number, base = 200, cap = 16_000): number {
+  return Math.min(cap, base + Math.ceil(items * perItem));
+}
+
+/** A scored result; `notes` are dropped when empty. */
+export function okResult<D>(
+  id: JudgeMetricId,
+  score: number,
+  explanation: string,
+  backend: string,
+  details: D,
+  notes: (string | undefined)[] = [],
+): MetricResult<D> {
+  const kept = notes.filter((n): n is string => Boolean(n));
+  const result: MetricResult<D> = { id, status: 'ok', score, explanation, backend, details };
+  if (kept.length > 0) result.notes = kept;
+  return result;
+}
+
+/** Estimated input tokens of a prompt (content plus a few tokens of framing per message). */
+export function messagesTokens(messages: readonly { content: string }[]): number {
+  return messages.reduce((sum, m) => sum + estimateTokens(m.content) + 4, 0);
+}
+
+/** Two decimals for explanations. */
+export function fmt(value: number): string {
+  return value.toFixed(2);
+}
+
+/** A percentage for explanations. */
+export function pct(value: number): string {
+  return `${Math.round(value * 100)}%`;
+}

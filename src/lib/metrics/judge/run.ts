@@ -1,0 +1,195 @@
+/**
+ * The judge orchestrator: every LLM metric of one case in AT MOST 3 sequential rounds (SPEC §3),
+ * calls parallel within a round (the judge client applies the provider's concurrency limit):
+ *
+ * - round 1: summary claims; key questions about the source; vagueness verdicts; G-Eval evaluation
+ *   steps per criterion (cached per criterion and model); adherence; completeness. The judge's
+ *   capabilities (a one-time probe per model) are fetched alongside.
+ * - round 2: claim verdicts against the full source (one call); summary answers to the questions;
+ *   G-Eval forms (logprobs, n samples or one greedy reply, from the capabilities).
+ * - round 3: grades of the summary answers.
+ *
+ * Every call carries a cacheKey built from its logical inputs (prompt version, texts, the settings
+ * that change the answer), so scoring the same case with the same model and settings again makes
+ * zero HTTP calls. A failed call fails only the metrics that depend on it ('error' result with a
+ * plain message); the others go on. Cancelling (the AbortSignal) stops everything: the signal goes
+ * to every call, is checked between rounds, and the run rejects with the signal's reason.
+ */
+import type { Capabilities, Judge, TokenUsage } from '../../llm/types.ts';
+import {
+  failed,
+  notApplicable,
+  type CaseInput,
+  type JudgeMetricId,
+  type MetricResult,
+} from '../types.ts';
+import { errorMessage, type CallRecord, type Round } from './call.ts';
+import type { ContextNote } from './context.ts';
+import { buildPipelines, makeEnv } from './plan.ts';
+import type { Pipeline } from './pipeline.ts';
+import type { JudgeSettings } from './settings.ts';
+import type { AlignmentDetails } from './summarization/alignment.ts';
+import type { CoverageDetails } from './summarization/coverage.ts';
+import { combineSummarization } from './summarization/summarization.ts';
+
+export interface JudgeProgress {
+  round: Round;
+  /** Calls of this round finished so far. */
+  done: number;
+  /** Calls in this round. */
+  total: number;
+}
+
+export interface JudgeRunOptions {
+  metrics: JudgeMetricId[];
+  settings: JudgeSettings;
+  judge: Judge;
+  /** Called once per result, as soon as its metric is done (several for 'geval-custom'). */
+  onResult(result: MetricResult): void;
+  onProgress?(progress: JudgeProgress): void;
+  signal?: AbortSignal;
+}
+
+export interface JudgeRunSummary {
+  /** Every result passed to onResult, in that order. */
+  results: MetricResult[];
+  /** Sequential rounds that made at least one call (0–3). */
+  rounds: number;
+  /** Logical calls, cache hits included. */
+  calls: number;
+  /** HTTP requests actually sent (0 when everything came from the cache). */
+  httpCalls: number;
+  /** Logical calls the cache answered. */
+  cachedCalls: number;
+  usage: TokenUsage;
+  context: ContextNote;
+  elapsedMs: number;
+}
+
+function judgeBackend(judge: Judge): string {
+  return `judge:${judge.provider}/${judge.model}`;
+}
+
+export async function runJudgeMetrics(
+  input: CaseInput,
+  options: JudgeRunOptions,
+): Promise<JudgeRunSummary> {
+  const { settings, judge, onResult, onProgress, signal } = options;
+  signal?.throwIfAborted();
+  const started = performance.now();
+  const want = new Set(options.metrics);
+  const backend = judgeBackend(judge);
+
+  let capabilitiesPromise: Promise<Capabilities> | undefined;
+  const capabilities = () => (capabilitiesPromise ??= judge.capabilities(signal));
+  const env = makeEnv(input, settings, backend, capabilities);
+
+  const results: MetricResult[] = [];
+  const emit = (result: MetricResult) => {
+    if (!want.has(result.id as JudgeMetricId)) return;
+    result.elapsedMs = Math.round(performance.now() - started);
+    results.push(result);
+    onResult(result);
+  };
+  const usage: TokenUsage = { input: 0, output: 0 };
+  const totals = { calls: 0, httpCalls: 0, cachedCalls: 0 };
+  const onCall = (record: CallRecord) => {
+    totals.calls++;
+    totals.httpCalls += record.httpCalls;
+    if (record.fromCache) totals.cachedCalls++;
+    usage.input += record.usage.input;
+    usage.output += record.usage.output;
+    if (record.usage.cachedInput)
+      usage.cachedInput = (usage.cachedInput ?? 0) + record.usage.cachedInput;
+  };
+  const summary = (rounds: number): JudgeRunSummary => ({
+    results,
+    rounds,
+    ...totals,
+    usage,
+    context: env.context,
+    elapsedMs: Math.round(performance.now() - started),
+  });
+
+  // A case without text has nothing to judge.
+  const missing = !input.summary.trim() ? 'summary' : !input.source.trim() ? 'source' : null;
+  if (missing) {
+    for (const id of want) emit(notApplicable(id, backend, `The ${missing} is empty.`, {}));
+    return summary(0);
+  }
+
+  const built = buildPipelines([...want], env);
+  // Probe the model's capabilities alongside round 1 (G-Eval forms in round 2 await them).
+  if (built.needsCapabilities && settings.gevalMethod !== 'greedy') {
+    capabilities().catch(() => undefined);
+  }
+
+  const failures = new Map<Pipeline, string>();
+  const finished = new Map<Pipeline, MetricResult[]>();
+  let summarizationDone = !want.has('summarization');
+
+  const finish = (p: Pipeline) => {
+    const message = failures.get(p);
+    const out = message === undefined ? p.results() : p.failure(message);
+    finished.set(p, out);
+    out.forEach(emit);
+    if (!summarizationDone && built.claims && built.coverage) {
+      const a = finished.get(built.claims)?.find((r) => r.id === 'alignment');
+      const c = finished.get(built.coverage)?.find((r) => r.id === 'coverage');
+      if (a && c) {
+        summarizationDone = true;
+        emit(
+          combineSummarization(
+            a as MetricResult<AlignmentDetails>,
+            c as MetricResult<CoverageDetails>,
+            env,
+          ),
+        );
+      }
+    }
+  };
+  const lastRound = (p: Pipeline) => Math.max(0, ...p.stages.map((s) => s.round));
+
+  // Pipelines without calls (n/a from the start) report at once.
+  for (const p of built.pipelines) if (p.stages.length === 0) finish(p);
+
+  let roundsRun = 0;
+  for (const round of [1, 2, 3] as const) {
+    signal?.throwIfAborted();
+    const work = built.pipelines
+      .filter((p) => !finished.has(p) && !failures.has(p))
+      .flatMap((p) => p.stages.filter((s) => s.round === round).map((s) => ({ p, s })));
+    if (work.length > 0) {
+      const callsBefore = totals.calls;
+      let done = 0;
+      const total = work.length;
+      onProgress?.({ round, done, total });
+      await Promise.all(
+        work.map(async ({ p, s }) => {
+          try {
+            await s.run({ judge, round, log: p.log, signal, onCall });
+          } catch (error) {
+            if (!signal?.aborted && !failures.has(p)) {
+              failures.set(p, `${errorMessage(error)} (${s.purpose})`);
+            }
+          } finally {
+            done++;
+            onProgress?.({ round, done, total });
+          }
+        }),
+      );
+      signal?.throwIfAborted();
+      if (totals.calls > callsBefore) roundsRun++;
+    }
+    for (const p of built.pipelines) {
+      if (!finished.has(p) && (failures.has(p) || lastRound(p) <= round)) finish(p);
+    }
+  }
+  // Defensive: anything left unfinished reports an error rather than vanishing.
+  for (const p of built.pipelines) {
+    if (!finished.has(p)) {
+      for (const id of p.produces) emit(failed(id, backend, 'The metric did not finish.', {}));
+    }
+  }
+  return summary(roundsRun);
+}

@@ -1,0 +1,243 @@
+/**
+ * Coverage (recall), after DeepEval's SummarizationMetric with the seed article's repairs (SPEC §3):
+ * round 1 writes n open-ended key questions about THIS source (never reused across sources), each
+ * with a short answer from the source, a supporting quote and an importance 1–5; round 2 answers
+ * them from the summary ONLY ("idk" allowed); round 3 grades each summary answer against the
+ * source answer 0–5 ("idk" is graded 0 without asking). Coverage = Σ importanceᵢ·gradeᵢ/5 /
+ * Σ importanceᵢ: the importances the seed generated and never used are used.
+ */
+import { createFence } from '../fence.ts';
+import { callJson, inOrder, malformed, type CallRecord } from '../call.ts';
+import { describeCut, type ContextNote } from '../context.ts';
+import {
+  messagesTokens,
+  okResult,
+  outputBudget,
+  pct,
+  type Pipeline,
+  type RunEnv,
+  type Stage,
+} from '../pipeline.ts';
+import { coverageScore } from '../scoring.ts';
+import { locateSpan, type Offsets } from '../spans.ts';
+import { failed, notApplicable, type MetricResult } from '../../types.ts';
+import {
+  answersPrompt,
+  gradesPrompt,
+  PROMPT_VERSIONS,
+  questionsPrompt,
+  type GradeItem,
+} from './prompts.ts';
+import { answerGradesSchema, coverageQuestionsSchema, summaryAnswersSchema } from './schema.ts';
+
+export interface CoverageQuestion {
+  index: number;
+  question: string;
+  /** The answer the source gives (written by the judge from the source). */
+  sourceAnswer: string;
+  /** The source passage holding the answer, as quoted. */
+  quote: string;
+  /** The quote's UTF-16 offsets in the ORIGINAL source; null when not found. */
+  sourceSpan: Offsets | null;
+  importance: number;
+  /** The answer taken from the summary alone; null when not answered (a failed round). */
+  summaryAnswer: string | null;
+  idk: boolean;
+  /** 0–5; "idk" is 0. null until graded. */
+  grade: number | null;
+  gradeReason: string;
+}
+
+export interface CoverageDetails {
+  questions: CoverageQuestion[];
+  /** Questions asked for (settings.coverageQuestions). */
+  requested: number;
+  /** Σ importance·grade/5. */
+  weighted: number;
+  importanceTotal: number;
+  idkCount: number;
+  context: ContextNote;
+  audit: { calls: CallRecord[] };
+}
+
+const IDK =
+  /^\s*["'“]?\s*(?:idk|i\s+don'?t\s+know|unknown|not\s+(?:mentioned|stated|given)|n\/a|none)\s*[.!]?\s*["'”]?\s*$/iu;
+
+/** True for an empty answer or "idk" (and its common spellings). */
+export function isIdk(answer: string): boolean {
+  return answer.trim() === '' || IDK.test(answer);
+}
+
+// Estimated tokens of one question with its answer and quote, and of a summary answer.
+const QUESTION_TOKENS = 70;
+const ANSWER_TOKENS = 25;
+
+export interface CoveragePipeline extends Pipeline {
+  coverageDetails(): CoverageDetails;
+}
+
+export function coveragePipeline(env: RunEnv): CoveragePipeline {
+  const log: CallRecord[] = [];
+  const { summary, source: originalSource } = env.input;
+  const requested = env.settings.coverageQuestions;
+  let questions: CoverageQuestion[] = [];
+
+  const ask: Stage = {
+    round: 1,
+    purpose: 'coverage: key questions about the source',
+    metric: 'coverage',
+    serves: ['coverage', 'summarization'],
+    estimate: () => ({
+      inputTokens: messagesTokens(questionsPrompt(createFence('s_000000'), env.source, requested)),
+      outputTokens: requested * QUESTION_TOKENS + 20,
+      httpCalls: 1,
+    }),
+    async run(ctx) {
+      const reply = await callJson(ctx, {
+        purpose: this.purpose,
+        messages: questionsPrompt(createFence(), env.source, requested),
+        name: 'coverage_questions',
+        schema: coverageQuestionsSchema,
+        cacheKey: { prompt: PROMPT_VERSIONS.questions, source: env.source, count: requested },
+        maxTokens: outputBudget(requested, QUESTION_TOKENS * 2),
+      });
+      const kept = reply.questions.filter((q) => q.question.trim()).slice(0, requested);
+      if (kept.length === 0) throw malformed('The judge wrote no key questions about the source.');
+      questions = kept.map((q, i) => ({
+        index: i + 1,
+        question: q.question.trim(),
+        sourceAnswer: q.answer.trim(),
+        quote: q.quote,
+        sourceSpan: locateSpan(originalSource, q.quote),
+        importance: q.importance,
+        summaryAnswer: null,
+        idk: false,
+        grade: null,
+        gradeReason: '',
+      }));
+    },
+  };
+
+  const answer: Stage = {
+    round: 2,
+    purpose: 'coverage: answer the questions from the summary only',
+    metric: 'coverage',
+    serves: ['coverage', 'summarization'],
+    estimate() {
+      const qs = Array.from({ length: requested }, () => 'x'.repeat(QUESTION_TOKENS));
+      return {
+        inputTokens: messagesTokens(answersPrompt(createFence('s_000000'), summary, qs)),
+        outputTokens: requested * ANSWER_TOKENS + 20,
+        httpCalls: 1,
+      };
+    },
+    async run(ctx) {
+      const texts = questions.map((q) => q.question);
+      const reply = await callJson(ctx, {
+        purpose: this.purpose,
+        messages: answersPrompt(createFence(), summary, texts),
+        name: 'summary_answers',
+        schema: summaryAnswersSchema,
+        cacheKey: { prompt: PROMPT_VERSIONS.answers, summary, questions: texts },
+        maxTokens: outputBudget(texts.length, ANSWER_TOKENS * 3),
+      });
+      const ordered = inOrder(reply.answers, (a) => a.question, texts.length, 'questions');
+      ordered.forEach((a, i) => {
+        const q = questions[i];
+        q.summaryAnswer = a.answer.trim();
+        q.idk = isIdk(a.answer);
+        if (q.idk) {
+          q.grade = 0;
+          q.gradeReason = 'The summary does not answer this question ("idk").';
+        }
+      });
+    },
+  };
+
+  const grade: Stage = {
+    round: 3,
+    purpose: 'coverage: grade the summary answers against the source answers',
+    metric: 'coverage',
+    serves: ['coverage', 'summarization'],
+    estimate() {
+      const items: GradeItem[] = Array.from({ length: requested }, () => ({
+        question: 'x'.repeat(120),
+        reference: 'x'.repeat(80),
+        answer: 'x'.repeat(80),
+      }));
+      return {
+        inputTokens: messagesTokens(gradesPrompt(createFence('s_000000'), items)),
+        outputTokens: requested * 35 + 20,
+        httpCalls: 1,
+      };
+    },
+    async run(ctx) {
+      const open = questions.filter((q) => !q.idk);
+      if (open.length === 0) return;
+      const items: GradeItem[] = open.map((q) => ({
+        question: q.question,
+        reference: q.sourceAnswer,
+        answer: q.summaryAnswer ?? '',
+      }));
+      const reply = await callJson(ctx, {
+        purpose: this.purpose,
+        messages: gradesPrompt(createFence(), items),
+        name: 'answer_grades',
+        schema: answerGradesSchema,
+        cacheKey: { prompt: PROMPT_VERSIONS.grades, items },
+        maxTokens: outputBudget(items.length, 80),
+      });
+      const ordered = inOrder(reply.grades, (g) => g.question, items.length, 'answers to grade');
+      ordered.forEach((g, i) => {
+        open[i].grade = g.grade;
+        open[i].gradeReason = g.reason.trim();
+      });
+    },
+  };
+
+  function details(): CoverageDetails {
+    let weighted = 0;
+    let importanceTotal = 0;
+    for (const q of questions) {
+      weighted += (q.importance * (q.grade ?? 0)) / 5;
+      importanceTotal += q.importance;
+    }
+    return {
+      questions,
+      requested,
+      weighted,
+      importanceTotal,
+      idkCount: questions.filter((q) => q.idk).length,
+      context: env.context,
+      audit: { calls: log },
+    };
+  }
+
+  function result(): MetricResult<CoverageDetails> {
+    const d = details();
+    const score = coverageScore(
+      questions.map((q) => ({ importance: q.importance, grade: q.grade ?? 0 })),
+    );
+    if (score === null) {
+      return notApplicable('coverage', env.backend, 'There were no key questions to answer.', d);
+    }
+    const idk = d.idkCount > 0 ? `; ${d.idkCount} of them it does not answer at all` : '';
+    return okResult(
+      'coverage',
+      score,
+      `The summary answers the source's ${questions.length} key questions to ${pct(score)}, weighted by importance${idk}.`,
+      env.backend,
+      d,
+      [describeCut(env.context)],
+    );
+  }
+
+  return {
+    produces: ['coverage'],
+    stages: [ask, answer, grade],
+    log,
+    coverageDetails: details,
+    results: () => [result()],
+    failure: (message) => [failed('coverage', env.backend, message, details())],
+  };
+}

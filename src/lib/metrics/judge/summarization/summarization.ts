@@ -1,0 +1,93 @@
+/**
+ * The summarization card (SPEC §3): F-beta of alignment (precision) and coverage (recall) instead
+ * of DeepEval's min(), which is kept in the details for comparison. beta < 1 weights faithfulness.
+ * It makes no calls of its own: it combines the alignment and coverage results of the same run.
+ */
+import type { CallRecord } from '../call.ts';
+import type { ContextNote } from '../context.ts';
+import { describeCut } from '../context.ts';
+import { fmt, okResult, type RunEnv } from '../pipeline.ts';
+import { fBeta, type VerdictCounts } from '../scoring.ts';
+import { failed, notApplicable, type MetricResult } from '../../types.ts';
+import type { AlignmentDetails, ClaimVerdict } from './alignment.ts';
+import type { CoverageDetails, CoverageQuestion } from './coverage.ts';
+
+export interface SummarizationDetails {
+  alignment: number | null;
+  coverage: number | null;
+  beta: number;
+  /** The score: F-beta of alignment and coverage. */
+  fBeta: number | null;
+  /** DeepEval's combination, for comparison. */
+  min: number | null;
+  claims: ClaimVerdict[];
+  counts: VerdictCounts;
+  unsupportedCountsAgainst: boolean;
+  questions: CoverageQuestion[];
+  context: ContextNote;
+  audit: { calls: CallRecord[] };
+}
+
+/** "F1" for beta 1, else "F-beta (β = 0.5)". */
+export function fLabel(beta: number): string {
+  return beta === 1 ? 'F1' : `F-beta (β = ${beta})`;
+}
+
+export function combineSummarization(
+  alignment: MetricResult<AlignmentDetails>,
+  coverage: MetricResult<CoverageDetails>,
+  env: RunEnv,
+): MetricResult<SummarizationDetails> {
+  const beta = env.settings.beta;
+  const a = alignment.status === 'ok' ? alignment.score : null;
+  const c = coverage.status === 'ok' ? coverage.score : null;
+  const both = a !== null && c !== null;
+  const details: SummarizationDetails = {
+    alignment: a,
+    coverage: c,
+    beta,
+    fBeta: both ? fBeta(a, c, beta) : null,
+    min: both ? Math.min(a, c) : null,
+    claims: alignment.details.claims,
+    counts: alignment.details.counts,
+    unsupportedCountsAgainst: alignment.details.unsupportedCountsAgainst,
+    questions: coverage.details.questions,
+    context: env.context,
+    audit: { calls: [...alignment.details.audit.calls, ...coverage.details.audit.calls] },
+  };
+  for (const [label, r] of [
+    ['Alignment', alignment],
+    ['Coverage', coverage],
+  ] as const) {
+    if (r.status === 'error') {
+      return failed(
+        'summarization',
+        env.backend,
+        `${label} failed: ${r.reason ?? r.explanation}`,
+        details,
+      );
+    }
+  }
+  for (const [label, r] of [
+    ['alignment', alignment],
+    ['coverage', coverage],
+  ] as const) {
+    if (r.status === 'n/a') {
+      return notApplicable(
+        'summarization',
+        env.backend,
+        `No ${label} score: ${r.reason ?? r.explanation}`,
+        details,
+      );
+    }
+  }
+  const score = details.fBeta as number;
+  return okResult(
+    'summarization',
+    score,
+    `${fLabel(beta)} of alignment ${fmt(a as number)} and coverage ${fmt(c as number)} is ${fmt(score)} (min() would give ${fmt(details.min as number)}).`,
+    env.backend,
+    details,
+    [describeCut(env.context)],
+  );
+}

@@ -1,0 +1,119 @@
+/**
+ * Sentence vagueness (SPEC §3, from the seed article's conciseness work): the summary is split into
+ * sentences locally (`splitSentences`, the project's own splitter, so offsets match the text the
+ * user sees), and ONE call judges every sentence: vague (names no concrete point, "the article
+ * discusses the reasons for …") or specific. Score = share of specific sentences.
+ */
+import { createFence } from '../fence.ts';
+import { callJson, inOrder, type CallRecord } from '../call.ts';
+import {
+  messagesTokens,
+  okResult,
+  outputBudget,
+  pct,
+  type Pipeline,
+  type RunEnv,
+} from '../pipeline.ts';
+import { share } from '../scoring.ts';
+import { splitSentences } from '../../text/tokenize.ts';
+import { failed, notApplicable } from '../../types.ts';
+import { vaguenessPrompt, VAGUENESS_PROMPT_VERSION } from './prompts.ts';
+import { vagueVerdictsSchema } from './schema.ts';
+
+export interface VagueSentence {
+  index: number;
+  text: string;
+  /** UTF-16 offsets into the summary. */
+  start: number;
+  end: number;
+  /** null until judged. */
+  vague: boolean | null;
+  reason: string;
+}
+
+export interface VaguenessDetails {
+  sentences: VagueSentence[];
+  vagueCount: number;
+  total: number;
+  audit: { calls: CallRecord[] };
+}
+
+export function vaguenessPipeline(env: RunEnv): Pipeline {
+  const log: CallRecord[] = [];
+  const sentences: VagueSentence[] = splitSentences(env.input.summary).map((s, i) => ({
+    index: i + 1,
+    text: s.text,
+    start: s.start,
+    end: s.end,
+    vague: null,
+    reason: '',
+  }));
+  const texts = sentences.map((s) => s.text);
+
+  const details = (): VaguenessDetails => ({
+    sentences,
+    vagueCount: sentences.filter((s) => s.vague === true).length,
+    total: sentences.length,
+    audit: { calls: log },
+  });
+
+  return {
+    produces: ['vagueness'],
+    log,
+    stages:
+      sentences.length === 0
+        ? []
+        : [
+            {
+              round: 1,
+              purpose: 'vagueness: judge every summary sentence',
+              metric: 'vagueness',
+              serves: ['vagueness'],
+              estimate: () => ({
+                inputTokens: messagesTokens(vaguenessPrompt(createFence('s_000000'), texts)),
+                outputTokens: sentences.length * 35 + 20,
+                httpCalls: 1,
+              }),
+              async run(ctx) {
+                const reply = await callJson(ctx, {
+                  purpose: this.purpose,
+                  messages: vaguenessPrompt(createFence(), texts),
+                  name: 'vague_sentences',
+                  schema: vagueVerdictsSchema,
+                  cacheKey: { prompt: VAGUENESS_PROMPT_VERSION, sentences: texts },
+                  maxTokens: outputBudget(texts.length, 70),
+                });
+                const ordered = inOrder(
+                  reply.sentences,
+                  (s) => s.sentence,
+                  texts.length,
+                  'sentences',
+                );
+                ordered.forEach((v, i) => {
+                  sentences[i].vague = v.vague;
+                  sentences[i].reason = v.reason.trim();
+                });
+              },
+            },
+          ],
+    results() {
+      const d = details();
+      const score = share(d.total - d.vagueCount, d.total);
+      if (score === null) {
+        return [
+          notApplicable('vagueness', env.backend, 'The summary has no sentence to judge.', d),
+        ];
+      }
+      return [
+        okResult(
+          'vagueness',
+          score,
+          `${d.vagueCount} of ${d.total} summary sentences are vague; ${pct(score)} name a concrete point.`,
+          env.backend,
+          d,
+        ),
+      ];
+    },
+    failure: (message) => [failed('vagueness', env.backend, message, details())],
+  };
+}

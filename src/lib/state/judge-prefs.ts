@@ -1,0 +1,46 @@
+/**
+ * The judge's provider choice (never the key: see provider-keys.ts), remembered with the other
+ * preferences. Base URLs default per provider; 'openai-compatible' needs one (Ollama, LM Studio,
+ * llama.cpp, vLLM, OpenRouter, Groq, Mistral, DeepSeek…).
+ */
+import { z } from 'zod';
+import type { ProviderKind } from '../llm/types.ts';
+
+export const PROVIDER_KINDS = ['openai', 'anthropic', 'gemini', 'openai-compatible'] as const;
+
+export const PROVIDER_LABELS: Record<ProviderKind, string> = {
+  openai: 'OpenAI',
+  anthropic: 'Anthropic',
+  gemini: 'Google Gemini',
+  'openai-compatible': 'OpenAI-compatible (Ollama, LM Studio, vLLM, OpenRouter, Groq…)',
+};
+
+export const DEFAULT_BASE_URLS: Record<ProviderKind, string> = {
+  openai: 'https://api.openai.com',
+  anthropic: 'https://api.anthropic.com',
+  gemini: 'https://generativelanguage.googleapis.com',
+  'openai-compatible': 'http://127.0.0.1:11434',
+};
+
+export const DEFAULT_MODELS: Record<ProviderKind, string> = {
+  openai: 'gpt-4o-mini',
+  anthropic: 'claude-haiku-4-5',
+  gemini: 'gemini-2.0-flash',
+  'openai-compatible': 'llama3.1',
+};
+
+export const judgeProviderSchema = z.object({
+  kind: z.enum(PROVIDER_KINDS),
+  model: z.string().trim().min(1, 'needs a model name'),
+  baseUrl: z.url({ protocol: /^https?$/ }),
+  concurrency: z.number().int().min(1).max(16),
+});
+
+export type JudgeProviderPrefs = z.infer<typeof judgeProviderSchema>;
+
+export const DEFAULT_JUDGE_PROVIDER: JudgeProviderPrefs = {
+  kind: 'openai',
+  model: DEFAULT_MODELS.openai,
+  baseUrl: DEFAULT_BASE_URLS.openai,
+  concurrency: 4,
+};

@@ -1,0 +1,215 @@
+/**
+ * The page's LLM-judge state: provider (remembered, key apart), judge settings, the metrics picked,
+ * the price table, the plan before a run and the tokens and cost after. Calls go from the page to
+ * the provider (no worker: there is nothing to compute, only to wait for), through the client's
+ * retry, concurrency limit and the content-addressed IndexedDB cache.
+ */
+import { z } from 'zod';
+import { createJudge, testConnection } from '../llm/client.ts';
+import type { ConnectionResult } from '../llm/client.ts';
+import type { Capabilities, ProviderConfig } from '../llm/types.ts';
+import { contextWindow, staticCapabilities } from '../llm/capabilities.ts';
+import { DEFAULT_PRICE_TABLE, estimateCost, priceTableSchema } from '../llm/prices.ts';
+import type { PriceTable } from '../llm/prices.ts';
+import {
+  DEFAULT_JUDGE_SETTINGS,
+  defaultJudgeMetrics,
+  judgeSettingsSchema,
+  withJudgeDefaults,
+} from '../metrics/judge/settings.ts';
+import type { JudgeSettings } from '../metrics/judge/settings.ts';
+import { planJudgeRun } from '../metrics/judge/plan.ts';
+import type { JudgePlan } from '../metrics/judge/plan.ts';
+import { runJudgeMetrics } from '../metrics/judge/run.ts';
+import type { JudgeProgress, JudgeRunSummary } from '../metrics/judge/run.ts';
+import type { CaseInput, JudgeMetricId, MetricResult } from '../metrics/types.ts';
+import { JUDGE_METRIC_IDS } from '../metrics/types.ts';
+import { capabilityStore, judgeAnswerCache } from '../storage/judge-cache.ts';
+import type { JudgeResponse } from '../llm/types.ts';
+import { DEFAULT_JUDGE_PROVIDER, judgeProviderSchema } from './judge-prefs.ts';
+import type { JudgeProviderPrefs } from './judge-prefs.ts';
+import { KeyStore } from './provider-keys.ts';
+
+export const JUDGE_PREFS_KEY = 'sumlens.judge.v1';
+
+const storedJudgeSchema = z.object({
+  enabled: z.boolean().optional(),
+  provider: z.unknown().optional(),
+  settings: z.unknown().optional(),
+  metrics: z.array(z.enum(JUDGE_METRIC_IDS)).optional(),
+  prices: z.unknown().optional(),
+});
+
+function loadStored() {
+  try {
+    const raw: unknown = JSON.parse(globalThis.localStorage?.getItem(JUDGE_PREFS_KEY) ?? '{}');
+    const parsed = storedJudgeSchema.safeParse(raw);
+    return parsed.success ? parsed.data : {};
+  } catch {
+    return {};
+  }
+}
+
+export interface JudgeRunReport {
+  summary: JudgeRunSummary;
+  /** USD, or undefined when the price table has no price for this model. */
+  cost: number | undefined;
+  provider: string;
+  model: string;
+}
+
+export class JudgeSession {
+  /** Off by default: the offline metrics never need a key. */
+  enabled = $state(false);
+  provider = $state<JudgeProviderPrefs>(structuredClone(DEFAULT_JUDGE_PROVIDER));
+  settings = $state<JudgeSettings>(structuredClone(DEFAULT_JUDGE_SETTINGS));
+  metrics = $state<JudgeMetricId[]>(defaultJudgeMetrics(DEFAULT_JUDGE_SETTINGS));
+  prices = $state<PriceTable>(structuredClone(DEFAULT_PRICE_TABLE));
+  /** Bumped when a key changes: `hasKey` reads the key store, which is not reactive itself. */
+  keyVersion = $state(0);
+  progress = $state<JudgeProgress | undefined>();
+  lastRun = $state.raw<JudgeRunReport | undefined>();
+  readonly keys = new KeyStore();
+
+  constructor() {
+    const stored = loadStored();
+    this.enabled = stored.enabled ?? false;
+    const provider = judgeProviderSchema.safeParse(stored.provider);
+    if (provider.success) this.provider = provider.data;
+    this.settings = withJudgeDefaults(stored.settings as Partial<JudgeSettings> | undefined);
+    if (stored.metrics) this.metrics = stored.metrics;
+    const prices = priceTableSchema.safeParse(stored.prices);
+    if (prices.success) this.prices = prices.data;
+  }
+
+  get hasKey(): boolean {
+    void this.keyVersion;
+    return this.keys.get(this.provider.kind) !== undefined;
+  }
+
+  /** Local OpenAI-compatible servers usually take no key. */
+  get ready(): boolean {
+    return this.hasKey || this.provider.kind === 'openai-compatible';
+  }
+
+  save(): void {
+    try {
+      globalThis.localStorage?.setItem(
+        JUDGE_PREFS_KEY,
+        JSON.stringify({
+          enabled: this.enabled,
+          provider: $state.snapshot(this.provider),
+          settings: $state.snapshot(this.settings),
+          metrics: $state.snapshot(this.metrics),
+          prices: $state.snapshot(this.prices),
+        }),
+      );
+    } catch {
+      // storage refused (quota, privacy mode): the choices last for this visit
+    }
+  }
+
+  config(): ProviderConfig {
+    const apiKey = this.keys.get(this.provider.kind);
+    return {
+      kind: this.provider.kind,
+      model: this.provider.model.trim(),
+      baseUrl: this.provider.baseUrl,
+      concurrency: this.provider.concurrency,
+      ...(apiKey ? { apiKey } : {}),
+    };
+  }
+
+  /** Problems that stop a run, in plain words; empty when it can run. */
+  problems(): string[] {
+    const out: string[] = [];
+    const provider = judgeProviderSchema.safeParse($state.snapshot(this.provider));
+    if (!provider.success) {
+      const issue = provider.error.issues[0];
+      out.push(`Judge provider: ${issue?.path.join('.') ?? ''} ${issue?.message ?? 'is invalid'}.`);
+    }
+    const settings = judgeSettingsSchema.safeParse($state.snapshot(this.settings));
+    if (!settings.success) {
+      const issue = settings.error.issues[0];
+      out.push(`Judge settings: ${issue?.path.join('.') ?? ''} ${issue?.message ?? 'is invalid'}.`);
+    }
+    if (!this.ready) {
+      out.push(`No API key for ${this.provider.kind}: add one under "LLM judge provider".`);
+    }
+    if (this.metrics.length === 0) out.push('No LLM metric is selected.');
+    return out;
+  }
+
+  /** The calls and estimated cost of judging this case, before running it. */
+  plan(input: CaseInput): { plan: JudgePlan; cost: number | undefined } | undefined {
+    if (this.metrics.length === 0) return undefined;
+    let capabilities: Capabilities | undefined;
+    try {
+      capabilities = staticCapabilities(this.config());
+    } catch {
+      capabilities = undefined;
+    }
+    const plan = planJudgeRun(
+      $state.snapshot(this.metrics),
+      input,
+      this.#runSettings(this.config()),
+      capabilities,
+    );
+    const cost = estimateCost(
+      { input: plan.estimatedTokens.input, output: plan.estimatedTokens.output },
+      this.provider.kind,
+      this.provider.model,
+      $state.snapshot(this.prices),
+    );
+    return { plan, cost };
+  }
+
+  /** The settings for a run: the context never larger than the model's own window. */
+  #runSettings(config: ProviderConfig): JudgeSettings {
+    const settings = $state.snapshot(this.settings);
+    let window = settings.contextTokens;
+    try {
+      window = contextWindow(config);
+    } catch {
+      // an unparsable base URL: the run will report it
+    }
+    return { ...settings, contextTokens: Math.min(settings.contextTokens, window) };
+  }
+
+  testConnection(): Promise<ConnectionResult> {
+    return testConnection(this.config());
+  }
+
+  async run(
+    input: CaseInput,
+    onResult: (result: MetricResult) => void,
+    signal: AbortSignal,
+  ): Promise<JudgeRunReport> {
+    const config = this.config();
+    const judge = createJudge(config, {
+      cache: judgeAnswerCache<JudgeResponse>(),
+      capabilityStore: capabilityStore<Capabilities>(),
+    });
+    this.progress = undefined;
+    try {
+      const summary = await runJudgeMetrics(input, {
+        metrics: $state.snapshot(this.metrics),
+        settings: this.#runSettings(config),
+        judge,
+        onResult,
+        onProgress: (p) => (this.progress = p),
+        signal,
+      });
+      const report: JudgeRunReport = {
+        summary,
+        cost: estimateCost(summary.usage, config.kind, config.model, $state.snapshot(this.prices)),
+        provider: config.kind,
+        model: config.model,
+      };
+      this.lastRun = report;
+      return report;
+    } finally {
+      this.progress = undefined;
+    }
+  }
+}
