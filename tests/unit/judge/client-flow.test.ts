@@ -7,19 +7,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryResponseCache } from '../../../src/lib/llm/cache.ts';
 import { createJudge } from '../../../src/lib/llm/client.ts';
-import type { JudgeRequest, ProviderConfig } from '../../../src/lib/llm/types.ts';
+import type { ProviderConfig } from '../../../src/lib/llm/types.ts';
 import { runJudgeMetrics } from '../../../src/lib/metrics/judge/run.ts';
 import { DEFAULT_JUDGE_SETTINGS } from '../../../src/lib/metrics/judge/settings.ts';
 import type { JudgeMetricId, MetricResult } from '../../../src/lib/metrics/types.ts';
-import {
-  startFakeLlm,
-  textReply,
-  type FakeLlm,
-  type RecordedRequest,
-} from '../../helpers/fake-llm.ts';
+import { startFakeLlm, type FakeLlm } from '../../helpers/fake-llm.ts';
+import { oracleHandler } from '../../helpers/judge-oracle.ts';
 import { resetCapabilityCache } from '../../../src/lib/llm/capabilities.ts';
 import { resetLimiters } from '../../../src/lib/llm/limiter.ts';
-import { ScriptedJudge, oracle } from './scripted-judge.ts';
 
 const SOURCE =
   'The city council voted to close the old bridge on Monday. Repairs would cost 4 million euros. ' +
@@ -49,49 +44,6 @@ const METRICS: JudgeMetricId[] = [
   'ccai-completeness',
 ];
 
-// Which SumLens prompt a wire request carries, told from its system text (no cacheKey on the wire).
-const SIGNATURES: Array<[RegExp, string]> = [
-  [/split a summary into atomic factual claims/u, 'summarization.claims@1'],
-  [/check claims against a source document/u, 'summarization.verdicts@1'],
-  [/key questions that a good summary/u, 'summarization.questions@1'],
-  [/answer questions using the text of a summary/u, 'summarization.answers@1'],
-  [/grade answers against reference answers/u, 'summarization.grades@1'],
-  [/sentences of a summary for vagueness/u, 'vagueness.sentences@1'],
-  [/evaluation procedures/u, 'g-eval.steps@1'],
-  [/follows the instructions it was written under/u, 'ccai.adherence@1'],
-  [/contains what its instructions ask for/u, 'ccai.completeness@1'],
-  [/rate the summary on one criterion|rate it on one criterion/u, 'g-eval.form@1'],
-];
-
-function wireMessages(req: RecordedRequest): JudgeRequest['messages'] {
-  if (req.wire === 'anthropic') {
-    const user = (req.body.messages as Array<{ role: string; content: unknown }>).map((m) => ({
-      role: m.role as 'user' | 'assistant',
-      content: typeof m.content === 'string' ? m.content : JSON.stringify(m.content),
-    }));
-    const system =
-      typeof req.body.system === 'string' ? req.body.system : JSON.stringify(req.body.system ?? '');
-    return [{ role: 'system', content: system }, ...user];
-  }
-  return req.body.messages;
-}
-
-/** The scripted oracle behind the wire: the fake server answers like a sensible judge. */
-function oracleHandler(gevalScore: number) {
-  const answer = oracle({ gevalScore });
-  const judge = new ScriptedJudge(answer);
-  return async (req: RecordedRequest) => {
-    const messages = wireMessages(req);
-    const system = messages.find((m) => m.role === 'system')?.content ?? '';
-    const prompt = SIGNATURES.find(([re]) => re.test(system))?.[1];
-    if (!prompt) return textReply(req, '7'); // the capability probe
-    const count = Number(/Write (\d+) open-ended questions/u.exec(system)?.[1] ?? 0);
-    const reply = await answer({ messages, cacheKey: { prompt, count } }, judge);
-    const first = Array.isArray(reply) ? reply[0] : reply;
-    return textReply(req, typeof first === 'string' ? first : first.text);
-  };
-}
-
 describe('the judge metrics over the real client and the fake provider', () => {
   let fake: FakeLlm;
   beforeAll(async () => {
@@ -110,6 +62,8 @@ describe('the judge metrics over the real client and the fake provider', () => {
   const configs: ProviderConfig[] = [
     { kind: 'openai', model: 'gpt-4.1-mini', apiKey: 'sk-test-flow-openai' },
     { kind: 'anthropic', model: 'claude-haiku-4-5', apiKey: 'sk-ant-test-flow' },
+    { kind: 'gemini', model: 'gemini-2.0-flash', apiKey: 'AIza-test-flow-gemini' },
+    { kind: 'openai-compatible', model: 'llama3.1', apiKey: 'sk-local-server-token' },
   ];
 
   it.each(configs)('$kind: every metric scores, and a second run sends nothing', async (config) => {

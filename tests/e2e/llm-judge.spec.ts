@@ -1,0 +1,221 @@
+/**
+ * The LLM judge from the page, end to end, against a loopback fake provider that speaks each
+ * provider's real wire format (tests/helpers/fake-llm.ts) and answers like a sensible judge
+ * (tests/helpers/judge-oracle.ts). Never a real provider.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import {
+  APP_ORIGIN,
+  cardState,
+  launchBrowser,
+  recordErrors,
+  recordRequests,
+  waitForScores,
+} from './support/browser.ts';
+import { fakeError, startFakeLlm, textReply } from '../helpers/fake-llm.ts';
+import type { FakeLlm } from '../helpers/fake-llm.ts';
+import { oracleHandler, promptOfWire } from '../helpers/judge-oracle.ts';
+import { JUDGE_METRIC_IDS } from '../../src/lib/metrics/types.ts';
+
+const SOURCE =
+  'The city council voted to close the old bridge on Monday. Repairs would cost 4 million euros. ' +
+  'Engineers found cracks in two pillars last year. A ferry will carry commuters until a new bridge ' +
+  'opens in 2027. Local shops fear losing customers.';
+const SUMMARY =
+  'The city council voted to close the old bridge on Monday. A ferry will carry commuters until a new ' +
+  'bridge opens in 2027. The article discusses the reactions of shop owners.';
+const INSTRUCTIONS = 'Decision: State what was decided.\nMood: Overall mood. [calm | worried]';
+
+const LLM_IDS = JUDGE_METRIC_IDS.filter((id) => id !== 'geval-custom');
+
+async function waitForJudge(page: Page, timeout = 90_000): Promise<void> {
+  await page.waitForFunction(
+    (ids) =>
+      ids.every((id) => {
+        const s = document
+          .querySelector(`[data-testid="metric-${id}"]`)
+          ?.getAttribute('data-status');
+        return s === 'ok' || s === 'n/a' || s === 'error';
+      }),
+    LLM_IDS,
+    { timeout },
+  );
+}
+
+async function configure(
+  page: Page,
+  fake: FakeLlm,
+  kind: 'openai' | 'anthropic' | 'gemini' | 'openai-compatible',
+  model: string,
+  key?: string,
+): Promise<void> {
+  const provider = page.getByTestId('provider-settings');
+  if ((await provider.getAttribute('open')) === null) await provider.locator('summary').click();
+  await page.getByTestId('provider-kind').selectOption(kind);
+  await page.getByTestId('provider-model').fill(model);
+  await page.getByTestId('provider-base-url').fill(fake.url);
+  if (key) {
+    await page.getByTestId('provider-key').fill(key);
+    await page.getByTestId('provider-key-save').click();
+  }
+  const panel = page.getByTestId('judge-panel');
+  if ((await panel.getAttribute('open')) === null) await panel.locator('summary').click();
+  if (!(await page.getByTestId('judge-enabled').isChecked())) {
+    await page.getByTestId('judge-enabled').check();
+  }
+  await page.getByTestId('judge-samples').fill('3');
+}
+
+async function fillCase(page: Page): Promise<void> {
+  await page.getByTestId('source-input').fill(SOURCE);
+  await page.getByTestId('summary-input').fill(SUMMARY);
+  const details = page.locator('details.instructions');
+  if ((await details.getAttribute('open')) === null) await details.locator('summary').click();
+  await page.getByTestId('instructions-input').fill(INSTRUCTIONS);
+}
+
+describe('the LLM judge from the page', () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let fake: FakeLlm;
+  let requests: ReturnType<typeof recordRequests>;
+  let errors: string[];
+
+  beforeAll(async () => {
+    fake = await startFakeLlm({ requireOpenAiKey: false });
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await fake?.close();
+  });
+
+  beforeEach(async () => {
+    await context?.close();
+    context = await browser.newContext();
+    requests = recordRequests(context);
+    page = await context.newPage();
+    errors = recordErrors(page);
+    await page.goto(APP_ORIGIN);
+    fake.reset();
+    fake.setHandler(oracleHandler(3));
+  });
+
+  const providers = [
+    { kind: 'openai', model: 'gpt-4o-mini', key: 'sk-e2e-openai-secret' },
+    { kind: 'anthropic', model: 'claude-haiku-4-5', key: 'sk-ant-e2e-secret' },
+    { kind: 'gemini', model: 'gemini-2.0-flash', key: 'AIza-e2e-gemini-secret' },
+    { kind: 'openai-compatible', model: 'llama3.1', key: undefined },
+  ] as const;
+
+  for (const p of providers) {
+    it(`${p.kind}: every LLM metric scores from the page, with plan and cost; a re-run makes zero requests`, async () => {
+      await configure(page, fake, p.kind, p.model, p.key);
+      await fillCase(page);
+      // The plan is shown before running.
+      await expect.poll(() => page.getByTestId('judge-plan-calls').innerText()).toMatch(/^\d+$/u);
+      expect(Number(await page.getByTestId('judge-plan-calls').innerText())).toBeGreaterThan(5);
+      // Priced models show a dollar estimate; a local model has no price, and says so.
+      expect(await page.getByTestId('judge-plan-cost').innerText()).toMatch(
+        p.kind === 'openai-compatible' ? /unknown/u : /^\$\d/u,
+      );
+
+      await page.getByTestId('score-button').click();
+      await waitForScores(page);
+      await waitForJudge(page);
+      for (const id of LLM_IDS) {
+        const state = await cardState(page, id);
+        expect(state.status, `${id}: ${state.status}`).toBe('ok');
+        expect(state.backend).toMatch(new RegExp(`^judge:${p.kind}/${p.model}`, 'u'));
+      }
+      expect(Number((await cardState(page, 'geval-coherence')).score)).toBe(3);
+      expect(Number((await cardState(page, 'ccai-adherence')).score)).toBe(1);
+      const sent = fake.requests.length;
+      expect(sent).toBeGreaterThan(0);
+      // The report counts the evaluation's requests; the one-time capability probe is apart.
+      const evaluation = fake.requests.filter((r) => promptOfWire(r) !== undefined).length;
+      expect(await page.getByTestId('judge-report-http').innerText()).toBe(String(evaluation));
+
+      // The key never travels in a body, and nothing but the provider was contacted.
+      if (p.key) for (const r of fake.requests) expect(JSON.stringify(r.body)).not.toContain(p.key);
+      expect(requests.foreign().every((u) => u.startsWith(fake.url))).toBe(true);
+
+      // Same case, same model, same settings: every answer comes from the cache.
+      await page.getByTestId('score-button').click();
+      await waitForJudge(page);
+      await expect.poll(() => page.getByTestId('judge-report-http').innerText()).toBe('0');
+      expect(fake.requests.length).toBe(sent);
+      expect(errors.filter((e) => !/Failed to load resource/u.test(e))).toEqual([]);
+    });
+  }
+
+  it('highlights the source sentence behind a claim', async () => {
+    await configure(page, fake, 'openai', 'gpt-4o-mini', 'sk-e2e-openai-secret');
+    await fillCase(page);
+    await page.getByTestId('score-button').click();
+    await waitForJudge(page);
+    const card = page.getByTestId('metric-alignment');
+    await card.locator('summary').first().click();
+    const claim = card.getByTestId('claim').first();
+    expect(await claim.getAttribute('data-verdict')).toBe('supported');
+    await claim.click();
+    const mark = card.getByTestId('source-excerpt').locator('mark');
+    expect(await mark.innerText()).toBe(
+      'The city council voted to close the old bridge on Monday.',
+    );
+  });
+
+  it('retries a rate limit and still scores', async () => {
+    let limited = 0;
+    const oracle = oracleHandler(3);
+    fake.setHandler(async (req) => {
+      if (promptOfWire(req) === 'vagueness.sentences@1' && limited === 0) {
+        limited++;
+        return fakeError('openai', 'rate-limit');
+      }
+      return oracle(req);
+    });
+    await configure(page, fake, 'openai', 'gpt-4o-mini', 'sk-e2e-openai-secret');
+    await fillCase(page);
+    await page.getByTestId('score-button').click();
+    await waitForJudge(page);
+    expect(limited).toBe(1);
+    expect((await cardState(page, 'vagueness')).status).toBe('ok');
+  });
+
+  it('says plainly when the key is wrong, and the offline metrics still score', async () => {
+    fake.setHandler((req) =>
+      promptOfWire(req) ? fakeError('openai', 'bad-key') : textReply(req, '7'),
+    );
+    await configure(page, fake, 'openai', 'gpt-4o-mini', 'sk-e2e-wrong-key');
+    await fillCase(page);
+    await page.getByTestId('score-button').click();
+    await waitForScores(page);
+    await waitForJudge(page);
+    const alignment = page.getByTestId('metric-alignment');
+    expect(await alignment.getAttribute('data-status')).toBe('error');
+    const reason = await alignment.getByTestId('reason').innerText();
+    expect(reason).toMatch(/API key/iu);
+    expect(reason).not.toContain('sk-e2e-wrong-key');
+    expect((await cardState(page, 'rouge-1')).status).not.toBe('error');
+    expect((await cardState(page, 'entity-density')).status).toBe('ok');
+  });
+
+  it('cancels mid-run: no card keeps spinning and no request is sent after', async () => {
+    const oracle = oracleHandler(3);
+    fake.setHandler(async (req) => ({ ...(await oracle(req)), delayMs: 1500 }));
+    await configure(page, fake, 'openai', 'gpt-4o-mini', 'sk-e2e-openai-secret');
+    await fillCase(page);
+    await page.getByTestId('score-button').click();
+    await expect.poll(() => fake.requests.length).toBeGreaterThan(0);
+    await page.getByTestId('cancel-button').click();
+    const afterCancel = fake.requests.length;
+    await page.waitForTimeout(2500);
+    expect(fake.requests.length).toBe(afterCancel);
+    for (const id of LLM_IDS) expect((await cardState(page, id)).status).not.toBe('running');
+    expect(await page.getByTestId('score-button').isEnabled()).toBe(true);
+  });
+});
