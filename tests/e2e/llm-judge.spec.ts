@@ -107,7 +107,7 @@ describe('the LLM judge from the page', () => {
   const providers = [
     { kind: 'openai', model: 'gpt-4o-mini', key: 'sk-e2e-openai-secret' },
     { kind: 'anthropic', model: 'claude-haiku-4-5', key: 'sk-ant-e2e-secret' },
-    { kind: 'gemini', model: 'gemini-2.0-flash', key: 'AIza-e2e-gemini-secret' },
+    { kind: 'gemini', model: 'gemini-2.5-flash-lite', key: 'AIza-e2e-gemini-secret' },
     { kind: 'openai-compatible', model: 'llama3.1', key: undefined },
   ] as const;
 
