@@ -22,6 +22,8 @@ export type TransformerBackendChoice = z.infer<typeof transformerBackendSchema>;
 export const embeddingBackendSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('glove') }),
   transformerBackendSchema,
+  /** The judge provider's embedding API, with the judge's key (computed in the page). */
+  z.object({ kind: z.literal('provider'), model: z.string().trim().min(1) }),
 ]);
 
 export const nerBackendSchema = z.discriminatedUnion('kind', [

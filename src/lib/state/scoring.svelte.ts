@@ -32,6 +32,8 @@ import { loadPreferences, savePreferences } from './preferences.ts';
 import { JudgeSession } from './judge.svelte.ts';
 import type { JudgeRunReport } from './judge.svelte.ts';
 import { parseInstructions } from '../input/instructions.ts';
+import { createProviderEmbedder } from '../llm/embeddings.ts';
+import { scoreCoherence } from '../metrics/semantic/coherence.ts';
 
 export type CardStatus = 'idle' | 'running' | 'ok' | 'n/a' | 'error';
 
@@ -211,8 +213,11 @@ export class ScoringSession {
       ...(instructions.sections.length > 0 ? { instructions: instructions.sections } : {}),
     };
     const groups = new Map<Exclude<MetricNeeds, 'llm'>, MetricId[]>();
+    const providerEmbedding = settings.backends.embedding.kind === 'provider';
     for (const m of METRICS) {
       if (m.needs === 'llm') continue;
+      // Provider embeddings need the judge's key, which stays in the page: no worker gets it.
+      if (m.needs === 'embedding' && providerEmbedding) continue;
       groups.set(m.needs, [...(groups.get(m.needs) ?? []), m.id]);
     }
 
@@ -250,6 +255,8 @@ export class ScoringSession {
       }
     });
     if (this.judge.enabled) jobs.push(this.#runJudge(caseInput, run.signal, results));
+    if (providerEmbedding)
+      jobs.push(this.#providerCoherence(caseInput, settings, run.signal, results));
     await Promise.all(jobs);
     if (run.signal.aborted) return;
     this.running = false;
@@ -316,6 +323,45 @@ export class ScoringSession {
       if (signal.aborted) return;
       fail(messageOf(error));
     }
+  }
+
+  /** Coherence on the provider's embedding API (SPEC §2 backend 3), from the page. */
+  async #providerCoherence(
+    input: CaseInput,
+    settings: MetricSettings,
+    signal: AbortSignal,
+    results: MetricResult[],
+  ): Promise<void> {
+    const choice = settings.backends.embedding;
+    if (choice.kind !== 'provider') return;
+    const started = performance.now();
+    let result: MetricResult;
+    try {
+      const config = this.judge.config();
+      if (!config.apiKey && config.kind !== 'openai-compatible') {
+        throw new Error(
+          `Provider embeddings use the judge's key, and there is none for ${config.kind}: add it under "LLM judge provider".`,
+        );
+      }
+      const embedder = createProviderEmbedder(config, choice.model);
+      result = await scoreCoherence(input.summary, embedder, signal);
+    } catch (error) {
+      if (signal.aborted) return;
+      const message = messageOf(error);
+      result = {
+        id: 'coherence',
+        status: 'error',
+        score: null,
+        reason: message,
+        explanation: message,
+        backend: `provider:${this.judge.provider.kind}/${choice.model}`,
+        details: {},
+      };
+    }
+    if (signal.aborted) return;
+    result = { ...result, elapsedMs: performance.now() - started };
+    results.push(result);
+    this.#setCard('coherence', { status: result.status, result });
   }
 
   #storedJudgeReport() {
