@@ -79,9 +79,10 @@ describe('createProviderEmbedder', () => {
       'e',
       bad.impl,
     );
-    const error = await embedder.embed(['x']).catch((e: Error) => e);
-    expect(error.message).toMatch(/rejected the API key/u);
-    expect(error.message).not.toContain(key);
+    const error: unknown = await embedder.embed(['x']).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toMatch(/rejected the API key/u);
+    expect((error as Error).message).not.toContain(key);
     const missing = fakeFetch(() => json({ error: { message: 'model not found' } }, 404));
     await expect(
       createProviderEmbedder(
