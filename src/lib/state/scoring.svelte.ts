@@ -394,12 +394,38 @@ export class ScoringSession {
     }
     this.#run?.abort();
     this.running = false;
-    this.input = { ...stored.input, reference: stored.input.reference ?? '' };
+    this.input = {
+      source: stored.input.source,
+      summary: stored.input.summary,
+      reference: stored.input.reference ?? '',
+    };
     this.scoredSummary = stored.input.summary;
     this.settings = withDefaults(stored.settings);
     const cards = idleCards();
-    for (const result of stored.results) cards[result.id] = { status: result.status, result };
+    for (const result of stored.results) {
+      if (result.id !== 'geval-custom') cards[result.id] = { status: result.status, result };
+    }
     this.cards = cards;
+    this.customCards = stored.results.filter((r) => r.id === 'geval-custom');
+    this.scoredSource = stored.input.source;
+    this.instructionsText = (stored.input.instructions ?? [])
+      .map(
+        (s) => `${s.name}: ${s.instruction}${s.categories ? ` [${s.categories.join(' | ')}]` : ''}`,
+      )
+      .join('\n');
+    this.judgeReport = stored.judge
+      ? {
+          results: [],
+          rounds: stored.judge.rounds,
+          calls: stored.judge.calls,
+          httpCalls: stored.judge.httpCalls,
+          cachedCalls: stored.judge.cachedCalls,
+          usage: stored.judge.usage,
+          context: { cut: false, removedChars: 0, originalChars: 0, budgetTokens: 0 },
+          elapsedMs: 0,
+          cost: stored.judge.cost,
+        }
+      : undefined;
     this.problems = [];
     this.openCaseId = id;
   }
