@@ -1,65 +1,218 @@
 /**
- * `npm run score -- FILE.jsonl [--out FILE] [--no-stemmer] [--lsum-sentences] [--metrics id,id]`
+ * `npm run score -- FILE [--task multi_news|…] [--metrics id,id] [options]`
  *
- * Scores rows `{source, summary, reference?}` with the same metric modules the browser runs and
- * writes one JSON line per row. A bad row gets an error line naming it; the others go on.
+ * Scores a data set with the same modules the browser runs, as TinyEval's eval.py does for a
+ * prediction file: JSONL, JSON or CSV, recognised like the import dialog (cases, SummEval records,
+ * TinyEval/LongBench predictions, SFT rows with a prediction column). Writes one JSON line per row
+ * (stdout or --out); a bad row gets `{row, error}` naming it and the others go on. At the end a
+ * summary table goes to stderr (per metric: mean and n; for a task: its score × 100 as eval.py
+ * prints it), and to FILE as JSON with --summary-json.
+ *
+ * Cases get the offline metrics (or those of --metrics); the LLM-judge metrics too when --metrics
+ * names them and SUMLENS_LLM_PROVIDER / _MODEL / _API_KEY / _BASE_URL configure a provider (see
+ * llm-env.ts; the key is never printed). Prediction rows are scored by their task: --task, or the
+ * file's name (`trec.jsonl`); `custom:<metric>` picks any reference metric.
  */
-import { createReadStream, createWriteStream, existsSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { createReadStream, createWriteStream, existsSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
 import { computeMetrics } from '../lib/metrics/offline.ts';
 import { DEFAULT_SETTINGS } from '../lib/metrics/settings.ts';
-import { OFFLINE_METRIC_IDS } from '../lib/metrics/types.ts';
-import type { MetricId, MetricResult } from '../lib/metrics/types.ts';
+import {
+  JUDGE_METRIC_IDS,
+  OFFLINE_METRIC_IDS,
+  type JudgeMetricId,
+  type MetricId,
+  type MetricResult,
+  type OfflineMetricId,
+} from '../lib/metrics/types.ts';
 import { CompromiseRecognizer } from '../lib/metrics/semantic/compromise-ner.ts';
 import { validateCase } from '../lib/input/validate-case.ts';
 import { loadGloveEmbedder } from '../lib/node/load-glove.ts';
 import { loadJiebaNode } from '../lib/metrics/lexical/jieba.ts';
 import { lazy } from '../lib/lazy.ts';
+import { createJudge } from '../lib/llm/client.ts';
+import { MemoryResponseCache } from '../lib/llm/cache.ts';
+import type { Judge, ProviderConfig } from '../lib/llm/types.ts';
+import { runJudgeMetrics } from '../lib/metrics/judge/run.ts';
+import { DEFAULT_JUDGE_SETTINGS } from '../lib/metrics/judge/settings.ts';
+import {
+  DATASET_KINDS,
+  FILE_FORMATS,
+  isCaseRow,
+  type DatasetKind,
+  type DatasetRow,
+  type FileFormat,
+  type RowProblem,
+} from '../lib/datasets/formats.ts';
+import { parseMappingOverride, type MappingOverride } from '../lib/datasets/detect.ts';
+import { DatasetParseError, parseDataset, type ParseSummary } from '../lib/datasets/parse.ts';
+import {
+  needsWordSegmenter,
+  resolveTask,
+  scoreTinyEvalRow,
+  TINYEVAL_TASKS,
+  type TinyEvalTask,
+} from '../lib/datasets/tinyeval.ts';
+import type { WordSegmenter } from '../lib/metrics/lexical/cjk-words.ts';
+import { describeProvider, LLM_ENV, providerFromEnv, scrubSecrets } from './llm-env.ts';
+import { formatSummary, RunAccumulator } from './report.ts';
 
-const rowSchema = z.object({
-  source: z.string({ error: 'is missing or not a string' }),
-  summary: z.string({ error: 'is missing or not a string' }),
-  reference: z.string().nullish(),
-});
+const USAGE = `usage: npm run score -- FILE [options]     (FILE: .jsonl, .json or .csv; - for stdin)
 
-const USAGE =
-  'usage: npm run score -- FILE.jsonl [--out FILE] [--no-stemmer] [--lsum-sentences] [--metrics id,id]';
+  --task NAME           TinyEval/LongBench task of prediction rows: ${Object.keys(TINYEVAL_TASKS).join(', ')},
+                        or custom:METRIC (longbench-rouge, qa-f1, rouge-l, bleu, …); default: the file name
+  --metrics ID,ID       metrics of case rows (default: the offline ones); 'offline', 'judge' name groups;
+                        judge metrics need ${LLM_ENV.provider}, ${LLM_ENV.model}, ${LLM_ENV.apiKey}, ${LLM_ENV.baseUrl}
+  --format F            ${FILE_FORMATS.join(' | ')} (default: from the name and the content)
+  --kind K              ${DATASET_KINDS.join(' | ')} (default: recognised from the columns)
+  --map COLUMN=FIELD    map a column (repeatable): FIELD is source, summary, reference, prediction,
+                        answers, output, …, human[:NAME], fields.NAME or ignore
+  --out FILE            write the JSON lines there instead of stdout
+  --summary-json FILE   write the summary (and eval.py's {task: score}) as JSON
+  --no-stemmer          ROUGE without the Porter stemmer
+  --lsum-sentences      ROUGE-Lsum on sentences found by the text layer`;
 
-async function main(): Promise<number> {
+interface Options {
+  file: string;
+  out?: string;
+  summaryJson?: string;
+  task?: TinyEvalTask;
+  metrics: MetricId[];
+  format?: FileFormat;
+  kind?: DatasetKind;
+  overrides: MappingOverride[];
+  noStemmer: boolean;
+  lsumSentences: boolean;
+}
+
+class UsageError extends Error {}
+
+function parseOptions(argv: string[]): Options | 'help' {
   const { values, positionals } = parseArgs({
+    args: argv,
     allowPositionals: true,
     options: {
       out: { type: 'string' },
+      'summary-json': { type: 'string' },
+      task: { type: 'string' },
+      metrics: { type: 'string' },
+      format: { type: 'string' },
+      kind: { type: 'string' },
+      map: { type: 'string', multiple: true },
       'no-stemmer': { type: 'boolean', default: false },
       'lsum-sentences': { type: 'boolean', default: false },
-      metrics: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
-  if (values.help || positionals.length !== 1) {
-    console.error(USAGE);
-    return values.help ? 0 : 2;
+  if (values.help) return 'help';
+  if (positionals.length !== 1) throw new UsageError(USAGE);
+  const known = new Set<string>([...OFFLINE_METRIC_IDS, ...JUDGE_METRIC_IDS]);
+  const requested = values.metrics
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const metrics: string[] = [];
+  for (const id of requested ?? ['offline']) {
+    if (id === 'offline') metrics.push(...OFFLINE_METRIC_IDS);
+    else if (id === 'judge') metrics.push(...JUDGE_METRIC_IDS.filter((j) => j !== 'geval-custom'));
+    else metrics.push(id);
   }
-  const file = positionals[0]!;
+  const unknown = metrics.filter((id) => !known.has(id));
+  if (unknown.length > 0) {
+    throw new UsageError(
+      `Unknown metric id(s): ${unknown.join(', ')}. Known: ${[...known].join(', ')} (or the groups offline, judge)`,
+    );
+  }
+  if (values.format && !(FILE_FORMATS as readonly string[]).includes(values.format)) {
+    throw new UsageError(`--format ${values.format}: use ${FILE_FORMATS.join(', ')}.`);
+  }
+  if (values.kind && !(DATASET_KINDS as readonly string[]).includes(values.kind)) {
+    throw new UsageError(`--kind ${values.kind}: use ${DATASET_KINDS.join(', ')}.`);
+  }
+  let task: TinyEvalTask | undefined;
+  try {
+    if (values.task) task = resolveTask(values.task);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  let overrides: MappingOverride[];
+  try {
+    overrides = (values.map ?? []).map(parseMappingOverride);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  return {
+    file: positionals[0]!,
+    ...(values.out ? { out: values.out } : {}),
+    ...(values['summary-json'] ? { summaryJson: values['summary-json'] } : {}),
+    ...(task ? { task } : {}),
+    metrics: [...new Set(metrics)] as MetricId[],
+    ...(values.format ? { format: values.format as FileFormat } : {}),
+    ...(values.kind ? { kind: values.kind as DatasetKind } : {}),
+    overrides,
+    noStemmer: values['no-stemmer'] ?? false,
+    lsumSentences: values['lsum-sentences'] ?? false,
+  };
+}
+
+function isJudgeMetric(id: MetricId): id is JudgeMetricId {
+  return (JUDGE_METRIC_IDS as readonly string[]).includes(id);
+}
+
+function metricEntry(r: MetricResult): object {
+  return {
+    score: r.score,
+    ...(r.raw === undefined ? {} : { raw: r.raw }),
+    status: r.status,
+    backend: r.backend,
+    ...(r.reason ? { reason: r.reason } : {}),
+  };
+}
+
+async function main(argv: string[]): Promise<number> {
+  let options: Options | 'help';
+  try {
+    options = parseOptions(argv);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    return 2;
+  }
+  if (options === 'help') {
+    console.error(USAGE);
+    return 0;
+  }
+  const { file } = options;
   if (file !== '-' && !existsSync(file)) {
     console.error(`No such file: ${file}`);
     return 2;
   }
-  // The offline metrics: the LLM judge runs in the page with the user's key, not from this CLI.
-  const known = new Set<string>(OFFLINE_METRIC_IDS);
-  const ids = (values.metrics?.split(',').map((s) => s.trim()) ?? [...known]) as MetricId[];
-  const unknown = ids.filter((id) => !known.has(id));
-  if (unknown.length > 0) {
-    console.error(`Unknown metric id(s): ${unknown.join(', ')}. Known: ${[...known].join(', ')}`);
-    return 2;
+  const offlineIds = options.metrics.filter((id): id is OfflineMetricId => !isJudgeMetric(id));
+  const judgeIds = options.metrics.filter(isJudgeMetric);
+  let provider: ProviderConfig | undefined;
+  let judge: Judge | undefined;
+  if (judgeIds.length > 0) {
+    const env = providerFromEnv();
+    if (env === null) {
+      console.error(
+        `LLM metrics (${judgeIds.join(', ')}) need a provider: set ${LLM_ENV.provider}, ${LLM_ENV.model} and ${LLM_ENV.apiKey} (or ${LLM_ENV.baseUrl}).`,
+      );
+      return 2;
+    }
+    if ('error' in env) {
+      console.error(env.error);
+      return 2;
+    }
+    provider = env.config;
+    judge = createJudge(provider, { cache: new MemoryResponseCache() });
+    console.error(`LLM judge: ${describeProvider(provider)}`);
   }
+  const scrub = (text: string) => scrubSecrets(text, provider);
+
   const settings = {
     ...DEFAULT_SETTINGS,
     rouge: {
-      useStemmer: !values['no-stemmer'],
-      lsumSplitSentences: values['lsum-sentences'] ?? false,
+      useStemmer: !options.noStemmer,
+      lsumSplitSentences: options.lsumSentences,
       tokenizer: DEFAULT_SETTINGS.rouge.tokenizer,
     },
   };
@@ -68,66 +221,157 @@ async function main(): Promise<number> {
     recognizer: lazy(async () => new CompromiseRecognizer()),
     wordSegmenter: lazy(async () => loadJiebaNode()),
   };
-  const out = values.out ? createWriteStream(values.out) : process.stdout;
-  const input = file === '-' ? process.stdin : createReadStream(file, 'utf8');
-  const lines = createInterface({ input, crlfDelay: Infinity });
+  const out = options.out ? createWriteStream(options.out) : process.stdout;
+  const write = (record: object) => out.write(scrub(JSON.stringify(record)) + '\n');
+  const input = file === '-' ? process.stdin : createReadStream(file);
 
-  let row = 0;
-  let scored = 0;
-  let failedRows = 0;
-  for await (const line of lines) {
-    row++;
-    if (!line.trim()) continue;
-    const write = (record: object) => out.write(JSON.stringify({ row, ...record }) + '\n');
-    let parsedJson: unknown;
-    try {
-      parsedJson = JSON.parse(line);
-    } catch (error) {
-      failedRows++;
-      write({ error: `row ${row}: not valid JSON (${(error as Error).message})` });
-      continue;
-    }
-    const parsed = rowSchema.safeParse(parsedJson);
-    if (!parsed.success) {
-      failedRows++;
-      const issue = parsed.error.issues[0];
-      write({
-        error: `row ${row}: ${issue?.path.join('.') || 'row'} ${issue?.message ?? ''}`.trim(),
-      });
-      continue;
-    }
-    const caseInput = {
-      source: parsed.data.source,
-      summary: parsed.data.summary,
-      ...(parsed.data.reference ? { reference: parsed.data.reference } : {}),
-    };
-    const blocking = validateCase(caseInput).filter((p) => p.blocking);
+  const acc = new RunAccumulator();
+  let task = options.task;
+  let segmenter: WordSegmenter | undefined;
+  let summary: ParseSummary | undefined;
+
+  const scorePrediction = (row: DatasetRow) => {
+    if (isCaseRow(row)) return;
+    if (!task) throw new DatasetParseError(`Prediction rows need a task: --task NAME.`);
+    if (needsWordSegmenter(task)) segmenter ??= loadJiebaNode();
+    const { score, perAnswer } = scoreTinyEvalRow(
+      task,
+      row.input.prediction,
+      row.input.answers,
+      row.input.allClasses,
+      segmenter ? { segmenter } : {},
+    );
+    acc.addTaskScore(score);
+    write({
+      row: row.row,
+      ...(row.id ? { id: row.id } : {}),
+      task: task.id,
+      score,
+      perAnswer,
+      ...(Object.keys(row.human).length ? { human: row.human } : {}),
+    });
+  };
+
+  const scoreCase = async (row: DatasetRow) => {
+    if (!isCaseRow(row)) return;
+    const blocking = validateCase(row.input).filter((p) => p.blocking);
     if (blocking.length > 0) {
-      failedRows++;
-      write({ error: `row ${row}: ${blocking.map((p) => p.message).join(' ')}` });
-      continue;
+      acc.badRows++;
+      write({ row: row.row, error: `row ${row.row}: ${blocking.map((p) => p.message).join(' ')}` });
+      return;
     }
     const results: MetricResult[] = [];
-    await computeMetrics(ids, caseInput, settings, backends, (r) => results.push(r));
+    if (offlineIds.length > 0) {
+      await computeMetrics(offlineIds, row.input, settings, backends, (r) => results.push(r));
+    }
+    if (judge && judgeIds.length > 0) {
+      try {
+        await runJudgeMetrics(row.input, {
+          metrics: judgeIds,
+          settings: DEFAULT_JUDGE_SETTINGS,
+          judge,
+          onResult: (r) => results.push(r),
+        });
+      } catch (error) {
+        const message = scrub(error instanceof Error ? error.message : String(error));
+        for (const id of judgeIds) {
+          if (!results.some((r) => r.id === id)) {
+            results.push({
+              id,
+              status: 'error',
+              score: null,
+              explanation: message,
+              reason: message,
+              backend: `judge:${provider!.kind}/${provider!.model}`,
+              details: {},
+            });
+          }
+        }
+      }
+    }
     const metrics: Record<string, object> = {};
     for (const r of results) {
-      metrics[r.id] = {
-        score: r.score,
-        ...(r.raw === undefined ? {} : { raw: r.raw }),
-        status: r.status,
-        backend: r.backend,
-        ...(r.reason ? { reason: r.reason } : {}),
-      };
+      // geval-custom may give several results; keep the first per id in the line.
+      if (!(r.id in metrics)) metrics[r.id] = metricEntry(r);
+      acc.addMetric(r);
     }
-    write({ metrics });
-    scored++;
+    acc.addHuman(row.human);
+    write({
+      row: row.row,
+      ...(row.id ? { id: row.id } : {}),
+      ...(row.kind === 'summeval' && row.group ? { group: row.group } : {}),
+      ...(row.system ? { system: row.system } : {}),
+      metrics,
+      ...(Object.keys(row.human).length ? { human: row.human } : {}),
+    });
+  };
+
+  try {
+    for await (const batch of parseDataset(input as AsyncIterable<Uint8Array>, {
+      fileName: file === '-' ? '' : file,
+      ...(options.format ? { format: options.format } : {}),
+      ...(options.kind ? { kind: options.kind } : {}),
+      overrides: options.overrides,
+    })) {
+      if (batch.detected) {
+        task ??= batch.detected.task ? resolveTask(batch.detected.task) : undefined;
+        if (batch.detected.kind === 'prediction' || batch.detected.kind === 'sft') {
+          if (!task) {
+            throw new DatasetParseError(
+              `${batch.detected.description}: name the task with --task (${Object.keys(TINYEVAL_TASKS).join(', ')}, or custom:METRIC).`,
+            );
+          }
+        }
+        console.error(
+          `${batch.detected.description} (confidence ${batch.detected.confidence})${task && batch.detected.kind !== 'case' && batch.detected.kind !== 'summeval' ? `; scoring task ${task.id} with ${task.metric}` : ''}`,
+        );
+      }
+      // Rows and bad rows in file order.
+      const items: Array<DatasetRow | RowProblem> = [...batch.rows, ...batch.problems].sort(
+        (a, b) => a.row - b.row,
+      );
+      for (const item of items) {
+        if ('reason' in item) {
+          acc.badRows++;
+          write({ row: item.row, error: item.reason });
+        } else if (isCaseRow(item)) {
+          acc.rows++;
+          await scoreCase(item);
+        } else {
+          acc.rows++;
+          scorePrediction(item);
+        }
+      }
+      if (batch.summary) summary = batch.summary;
+    }
+  } catch (error) {
+    if (out !== process.stdout) await new Promise<void>((resolve) => out.end(resolve));
+    console.error(scrub(error instanceof Error ? error.message : String(error)));
+    return error instanceof DatasetParseError ? 2 : 1;
   }
   if (out !== process.stdout) await new Promise<void>((resolve) => out.end(resolve));
-  console.error(`scored ${scored} row(s), ${failedRows} bad row(s)`);
+
+  const detected = summary!.detected;
+  const isPrediction = detected.kind === 'prediction' || detected.kind === 'sft';
+  const result = acc.summary(
+    {
+      file,
+      format: summary!.format,
+      kind: detected.kind,
+      description: detected.description,
+      warnings: summary!.warnings,
+    },
+    isPrediction ? task : undefined,
+    segmenter,
+  );
+  console.error('\n' + scrub(formatSummary(result)));
+  if (options.summaryJson) {
+    writeFileSync(options.summaryJson, scrub(JSON.stringify(result, null, 2)) + '\n');
+  }
   return 0;
 }
 
-main().then(
+main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     console.error(error instanceof Error ? error.message : error);

@@ -21,6 +21,17 @@ export function db(): Promise<IDBPDatabase<SumLensDB>> {
         cache.createIndex('by-stored', 'storedAt');
         database.createObjectStore('capabilities', { keyPath: 'key' });
       }
+      if (oldVersion < 3) {
+        const datasets = database.createObjectStore('datasets', { keyPath: 'id' });
+        datasets.createIndex('by-created', 'createdAt');
+        const rows = database.createObjectStore('dataset-rows', { keyPath: ['datasetId', 'row'] });
+        rows.createIndex('by-dataset', 'datasetId');
+        const runs = database.createObjectStore('runs', { keyPath: 'id' });
+        runs.createIndex('by-created', 'createdAt');
+        runs.createIndex('by-dataset', 'datasetId');
+        const results = database.createObjectStore('run-results', { keyPath: ['runId', 'row'] });
+        results.createIndex('by-run', 'runId');
+      }
     },
     blocking() {
       // A newer tab wants to upgrade: let it, and reopen on next use.

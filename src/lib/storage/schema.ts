@@ -1,13 +1,24 @@
 /**
  * The IndexedDB schema. Full cases (which can be megabytes) and the light history rows are kept in
- * separate stores so that listing the history never loads the texts.
+ * separate stores so that listing the history never loads the texts. Data sets work the same way
+ * (v3): the light `datasets` and `runs` records list fast, while rows and per-row results live in
+ * their own stores under compound keys, read in ranges.
  */
 import type { DBSchema } from 'idb';
 import type { CaseInput, MetricId, MetricResult, MetricStatus } from '../metrics/types.ts';
 import type { MetricSettings } from '../metrics/settings.ts';
+import type { JudgeSettings } from '../metrics/judge/settings.ts';
+import type { ProviderKind } from '../llm/types.ts';
+import type {
+  ColumnMapping,
+  DatasetKind,
+  DatasetRow,
+  FileFormat,
+  RowProblem,
+} from '../datasets/formats.ts';
 
 export const DB_NAME = 'sumlens';
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 
 export interface StoredCase {
   id: string;
@@ -79,10 +90,149 @@ export interface StoredCapabilities {
   value: unknown;
 }
 
+/** The rows that could not be loaded, in short: how many, and the first few with their reasons. */
+export interface DatasetProblemsSummary {
+  count: number;
+  /** At most `MAX_STORED_PROBLEMS` examples, in row order. */
+  examples: RowProblem[];
+}
+
+/** A data set's light record (v3): listing data sets never loads their rows. */
+export interface StoredDataset {
+  id: string;
+  name: string;
+  createdAt: number;
+  kind: DatasetKind;
+  format?: FileFormat;
+  /** The column mapping the rows were built with. */
+  mapping: ColumnMapping;
+  /** The TinyEval/LongBench task of prediction rows (`trec`, `multi_news`, …). */
+  task?: string;
+  /** Rows stored in `dataset-rows`. */
+  rowCount: number;
+  /** Names of the human rating columns found in the rows (`expert_relevance`, …). */
+  humanColumns: string[];
+  /** Rows that could not be loaded: they are not in `dataset-rows`. */
+  problems: DatasetProblemsSummary;
+  /** The file it came from, for the list. */
+  fileName?: string;
+  bytes?: number;
+}
+
+/** One row of a data set, keyed [datasetId, row]. */
+export type StoredDatasetRow = DatasetRow & { datasetId: string };
+
+export const RUN_STATUSES = ['running', 'paused', 'done', 'cancelled'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/** Judge tokens and calls, summed over the rows of a run (or of one row). */
+export interface JudgeUsage {
+  input: number;
+  output: number;
+  cachedInput?: number;
+  /** Logical calls, cache hits included. */
+  calls: number;
+  /** HTTP requests actually sent. */
+  httpCalls: number;
+  cachedCalls: number;
+  /** USD; absent when the price table had no price for the model. */
+  cost?: number;
+}
+
+/** What a run was scored with: the choices made before it, and the backends its results name. */
+export interface RunBackends {
+  /** The judge of the LLM metrics, when any: provider and model, never the key. */
+  judge?: { provider: ProviderKind; model: string };
+  /** Per metric id, every backend string its results carried (usually one). */
+  perMetric: Partial<Record<MetricId, string[]>>;
+}
+
+export interface RunCounts {
+  /** Rows the run will score (the data set's rows when it started). */
+  total: number;
+  /** Rows stored with their results (failed ones included). */
+  done: number;
+  /** Rows whose scoring threw as a whole (each metric's own errors are in its results). */
+  failed: number;
+}
+
+/** What a run was asked to compute, with which knobs (never an API key). */
+export interface RunSettings {
+  metrics: MetricSettings;
+  /** Present when the run has LLM-judge metrics. */
+  judge?: JudgeSettings;
+  /** The TinyEval/LongBench task scoring prediction rows ('trec', 'custom:rouge-l', …). */
+  task?: string;
+  /** Rows scored at the same time. */
+  concurrency?: number;
+}
+
+/** A prediction row's task score (see src/lib/datasets/tinyeval.ts `scoreTinyEvalRow`). */
+export interface TaskRowScore {
+  task: string;
+  metric: string;
+  /** Max over answers, 0–1. */
+  score: number;
+  perAnswer: number[];
+  /** Which Chinese word segmenter ran, for the *-zh metrics. */
+  segmenter?: string;
+}
+
+/** A batch run's light record (v3). */
+export interface StoredRun {
+  id: string;
+  datasetId: string;
+  /** The data set's name when the run started, for the list after the data set is gone. */
+  datasetName: string;
+  createdAt: number;
+  updatedAt: number;
+  finishedAt?: number;
+  /** The app's metrics (case rows); empty for a prediction data set scored by `settings.task`. */
+  metrics: MetricId[];
+  settings: RunSettings;
+  backends: RunBackends;
+  status: RunStatus;
+  counts: RunCounts;
+  /** Judge usage and cost so far; absent for runs without LLM metrics. */
+  judgeUsage?: JudgeUsage;
+  /** The last reason the run stopped short (storage full, a crash), for the list. */
+  message?: string;
+  appVersion: string;
+}
+
+/** The results of one row of a run, stored only once the row is complete; keyed [runId, row]. */
+export interface StoredRunResult {
+  runId: string;
+  row: number;
+  status: 'done' | 'failed';
+  results: MetricResult[];
+  /** Prediction rows: the task's score. */
+  task?: TaskRowScore;
+  /** Why the whole row failed (status 'failed'). */
+  error?: string;
+  finishedAt: number;
+  elapsedMs: number;
+  /** The judge calls of this row, when it had LLM metrics. */
+  judge?: JudgeUsage;
+}
+
 export interface SumLensDB extends DBSchema {
   cases: { key: string; value: StoredCase };
   history: { key: string; value: HistoryEntry; indexes: { 'by-created': number } };
   drafts: { key: 'current'; value: Draft };
   'judge-cache': { key: string; value: CachedJudgeAnswer; indexes: { 'by-stored': number } };
   capabilities: { key: string; value: StoredCapabilities };
+  // v3: data sets and batch runs.
+  datasets: { key: string; value: StoredDataset; indexes: { 'by-created': number } };
+  'dataset-rows': {
+    key: [string, number];
+    value: StoredDatasetRow;
+    indexes: { 'by-dataset': string };
+  };
+  runs: {
+    key: string;
+    value: StoredRun;
+    indexes: { 'by-created': number; 'by-dataset': string };
+  };
+  'run-results': { key: [string, number]; value: StoredRunResult; indexes: { 'by-run': string } };
 }

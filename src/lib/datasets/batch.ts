@@ -1,0 +1,837 @@
+/**
+ * The batch runner (SPEC §6): scores the rows of a data set with a chosen set of metrics, stores
+ * each row's results as soon as the row is complete, and can be paused, resumed and cancelled.
+ * Framework-free: the same `runBatch` runs in workers/batch.worker.ts for the offline metrics (it
+ * reads and writes IndexedDB there, so the page only sees progress) and in the page for LLM-judge
+ * metrics (API keys never leave the page).
+ *
+ * Nothing is lost and nothing is scored twice:
+ * - a row is stored only once all its metrics are done, its results and the run's counters in one
+ *   transaction (storage/datasets.ts `putRowResult`); a crash mid-row stores nothing for that row;
+ * - a resumed run is fed only the rows without results (`pendingRows`), the runner skips a row
+ *   number it has already seen, and the store refuses a second result for a row;
+ * - when a write fails (storage full), the run stops as 'paused' with a message that names the
+ *   row that was not saved; that row has no result, so resuming scores it again.
+ *
+ * Pause stops starting rows; rows already being scored finish and are stored. Cancel aborts the
+ * rows in flight (their partial work is dropped, as with a crash); stored rows stay, and a
+ * cancelled run can still be resumed.
+ *
+ * Rate and time left come from a moving window (`RATE_WINDOW_MS`) of this session's completions,
+ * restarted on resume so that a pause does not read as a slow-down.
+ */
+import type { JudgePlan } from '../metrics/judge/plan.ts';
+import type { JudgeSettings } from '../metrics/judge/settings.ts';
+import { computeMetrics, describeError } from '../metrics/offline.ts';
+import type { OfflineBackends } from '../metrics/offline.ts';
+import { metricInfo } from '../metrics/registry.ts';
+import type { MetricSettings } from '../metrics/settings.ts';
+import {
+  JUDGE_METRIC_IDS,
+  type JudgeMetricId,
+  type MetricId,
+  type MetricResult,
+  type CaseInput,
+} from '../metrics/types.ts';
+import { estimateCost, type PriceTable } from '../llm/prices.ts';
+import type { Judge, ProviderKind } from '../llm/types.ts';
+import type {
+  JudgeUsage,
+  RunSettings,
+  RunStatus,
+  StoredDataset,
+  StoredRun,
+  StoredRunResult,
+  TaskRowScore,
+} from '../storage/schema.ts';
+import { createRun, getRun, indexedDbRunStore, pendingRows } from '../storage/datasets.ts';
+import { isCaseRow, type DatasetRow } from './formats.ts';
+import { needsWordSegmenter, resolveTask, scoreTinyEvalRow } from './tinyeval.ts';
+
+// ---- Which metrics run where ----
+
+const JUDGE_IDS = new Set<MetricId>(JUDGE_METRIC_IDS);
+
+export function isJudgeMetric(id: MetricId): id is JudgeMetricId {
+  return JUDGE_IDS.has(id);
+}
+
+export interface MetricSplit {
+  /** Offline metrics the batch worker computes (ROUGE, BLEU, token F1, coherence, density). */
+  worker: MetricId[];
+  /** Metrics computed in the page: LLM-judge metrics, and coherence on provider embeddings
+   * (both use the judge's key, which never goes to a worker). */
+  page: MetricId[];
+}
+
+export function splitMetrics(metrics: readonly MetricId[], settings: MetricSettings): MetricSplit {
+  const providerEmbedding = settings.backends.embedding.kind === 'provider';
+  const split: MetricSplit = { worker: [], page: [] };
+  for (const id of metrics) {
+    const needs = metricInfo(id).needs;
+    if (needs === 'llm' || (needs === 'embedding' && providerEmbedding)) split.page.push(id);
+    else split.worker.push(id);
+  }
+  return split;
+}
+
+/**
+ * Where a run executes: entirely in the batch worker when every metric can run there (the case of
+ * large offline runs, which must keep the page responsive), else in the page (`runBatch` with
+ * `pageRowScorer`, which still sends the offline metrics to the metric workers).
+ */
+export function runExecutor(
+  metrics: readonly MetricId[],
+  settings: MetricSettings,
+): 'worker' | 'page' {
+  return splitMetrics(metrics, settings).page.length > 0 ? 'page' : 'worker';
+}
+
+// ---- The plan ----
+
+/** A judge plan for one sample row, priced for the judge that will run it. */
+export interface PerRowJudgePlan {
+  plan: JudgePlan;
+  provider: ProviderKind;
+  model: string;
+  prices?: PriceTable;
+}
+
+export interface BatchPlan {
+  rows: number;
+  metrics: number;
+  /** rows × metrics: the scores the run will produce. */
+  scores: number;
+  offlineMetrics: MetricId[];
+  judgeMetrics: JudgeMetricId[];
+  /** HTTP requests to the judge, at most (cache hits make fewer). */
+  llmCalls: number;
+  estimatedTokens: { input: number; output: number; total: number };
+  /** USD; undefined when there are no LLM metrics' prices (unknown model) — never 0 for unknown. */
+  estimatedCost: number | undefined;
+  /** Whether the cost is known (false: no price for the model). */
+  costKnown: boolean;
+  executor: 'worker' | 'page';
+  notes: string[];
+}
+
+/**
+ * G-Eval's evaluation steps depend on the criterion and model only (plan.ts, g-eval.ts: "cached per
+ * criterion and model"): one call for the whole run, not one per row.
+ */
+const SHARED_CALL = /cached per criterion/u;
+
+/**
+ * What a run will cost: rows × metrics scores and, for LLM metrics, the judge calls and tokens of
+ * `perRowJudgePlan` (planJudgeRun on a sample row) times the rows, with the calls shared by every
+ * row (G-Eval steps) counted once. An upper bound: the judge's cache answers rows already judged.
+ */
+export function planBatch(
+  rowCount: number,
+  metrics: readonly MetricId[],
+  perRowJudgePlan?: PerRowJudgePlan,
+  settings?: MetricSettings,
+): BatchPlan {
+  const judgeMetrics = metrics.filter(isJudgeMetric);
+  const offlineMetrics = metrics.filter((m) => !isJudgeMetric(m));
+  const notes: string[] = [];
+  let llmCalls = 0;
+  let input = 0;
+  let output = 0;
+  let estimatedCost: number | undefined;
+  let costKnown = true;
+  if (judgeMetrics.length > 0 && rowCount > 0) {
+    if (!perRowJudgePlan) {
+      costKnown = false;
+      notes.push('No judge plan yet: the LLM calls and cost are not estimated.');
+    } else {
+      for (const round of perRowJudgePlan.plan.rounds) {
+        for (const call of round.calls) {
+          const times = SHARED_CALL.test(call.purpose) ? 1 : rowCount;
+          llmCalls += call.httpCalls * times;
+          input += call.estimatedInputTokens * times;
+          output += call.estimatedOutputTokens * times;
+        }
+      }
+      estimatedCost = estimateCost(
+        { input, output },
+        perRowJudgePlan.provider,
+        perRowJudgePlan.model,
+        perRowJudgePlan.prices,
+      );
+      costKnown = estimatedCost !== undefined;
+      if (!costKnown) {
+        notes.push(
+          `No price for ${perRowJudgePlan.provider}/${perRowJudgePlan.model} in the price table: the cost is unknown.`,
+        );
+      }
+      notes.push(
+        'Estimated from one sample row; rows with longer texts cost more, and answers already in the judge cache cost nothing.',
+      );
+      notes.push(...perRowJudgePlan.plan.notes);
+    }
+  }
+  return {
+    rows: rowCount,
+    metrics: metrics.length,
+    scores: rowCount * metrics.length,
+    offlineMetrics,
+    judgeMetrics,
+    llmCalls,
+    estimatedTokens: { input, output, total: input + output },
+    estimatedCost: judgeMetrics.length > 0 ? estimatedCost : 0,
+    costKnown,
+    executor: settings
+      ? runExecutor(metrics, settings)
+      : judgeMetrics.length > 0
+        ? 'page'
+        : 'worker',
+    notes,
+  };
+}
+
+// ---- Pause ----
+
+/** The runner's view of a pause switch. */
+export interface PauseSignal {
+  readonly paused: boolean;
+  /** Resolves once not paused (at once when not paused). */
+  whenResumed(): Promise<void>;
+  /** Called on every change; returns an unsubscribe function. */
+  subscribe(listener: (paused: boolean) => void): () => void;
+}
+
+/** Pause and resume a run, like an AbortController for pausing; it is its own signal. */
+export class PauseController implements PauseSignal {
+  #paused = false;
+  #waiters: Array<() => void> = [];
+  #listeners = new Set<(paused: boolean) => void>();
+
+  get signal(): PauseSignal {
+    return this;
+  }
+
+  get paused(): boolean {
+    return this.#paused;
+  }
+
+  whenResumed(): Promise<void> {
+    if (!this.#paused) return Promise.resolve();
+    return new Promise<void>((resolve) => this.#waiters.push(resolve));
+  }
+
+  subscribe(listener: (paused: boolean) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  pause(): void {
+    if (this.#paused) return;
+    this.#paused = true;
+    for (const l of this.#listeners) l(true);
+  }
+
+  resume(): void {
+    if (!this.#paused) return;
+    this.#paused = false;
+    const waiters = this.#waiters;
+    this.#waiters = [];
+    for (const w of waiters) w();
+    for (const l of this.#listeners) l(false);
+  }
+}
+
+// ---- The runner ----
+
+/** What scoring one row gives: its metric results, a task score (prediction rows), judge usage. */
+export interface RowOutcome {
+  results: MetricResult[];
+  task?: TaskRowScore;
+  judge?: JudgeUsage;
+}
+
+export type RowScorer = (
+  row: DatasetRow,
+  signal: AbortSignal,
+) => Promise<MetricResult[] | RowOutcome>;
+
+/** Where the runner stores rows (storage/datasets.ts `indexedDbRunStore`; tests use a Map). */
+export interface BatchStore {
+  /** Stores a complete row with the counters; false when the row was already stored. */
+  putResult(result: StoredRunResult): Promise<boolean>;
+  setStatus(runId: string, status: RunStatus, message?: string | null): Promise<void>;
+}
+
+/** 'pausing'/'cancelling': rows in flight are finishing; the last three are final. */
+export type BatchState =
+  'running' | 'pausing' | 'paused' | 'cancelling' | 'done' | 'cancelled' | 'stopped';
+
+export interface BatchProgress {
+  /** Rows stored, this session and before it. */
+  done: number;
+  total: number;
+  /** Rows whose scoring failed as a whole (included in `done`). */
+  failed: number;
+  /** Rows being scored now. */
+  inFlight: number;
+  /** Rows per second over the moving window; null until it can be measured. */
+  ratePerSec: number | null;
+  /** Seconds left at that rate; null when unknown. */
+  etaSec: number | null;
+  state: BatchState;
+}
+
+export interface BatchOutcome {
+  /** 'paused' here means stopped by a storage or read failure (see `message`). */
+  status: 'done' | 'cancelled' | 'paused';
+  done: number;
+  failed: number;
+  total: number;
+  /** Rows stored by this call. */
+  scored: number;
+  /** Why the run stopped short, in words that name what was not saved. */
+  message?: string;
+  error?: Error;
+}
+
+export interface BatchOptions {
+  runId: string;
+  /** The rows still to score, in order (storage/datasets.ts `pendingRows`). */
+  rows: AsyncIterable<DatasetRow> | Iterable<DatasetRow>;
+  /** Rows in the whole run. */
+  total: number;
+  /** Rows stored before this call (a resume), and how many of them failed. */
+  alreadyDone?: number;
+  alreadyFailed?: number;
+  scoreRow: RowScorer;
+  store: BatchStore;
+  /** Rows scored at the same time; default 1. */
+  concurrency?: number;
+  onProgress?(progress: BatchProgress): void;
+  /** Each row as stored. */
+  onRow?(result: StoredRunResult): void;
+  /** Cancels the run. */
+  signal?: AbortSignal;
+  pause?: PauseSignal;
+  /** Milliseconds clock (tests pass a fake); default performance.now. */
+  clock?: () => number;
+  rateWindowMs?: number;
+}
+
+/** The moving window of the rate: the last 30 seconds of completions. */
+export const RATE_WINDOW_MS = 30_000;
+
+function toOutcome(value: MetricResult[] | RowOutcome): RowOutcome {
+  return Array.isArray(value) ? { results: value } : value;
+}
+
+function abortError(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('The run was cancelled.', 'AbortError');
+}
+
+/**
+ * Scores `rows`, storing each as it completes. Resolves (never rejects) with how the run ended;
+ * the stored run status follows: running → paused/running on pause/resume → done, cancelled, or
+ * paused with a message when storage failed.
+ */
+export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
+  const { runId, store, scoreRow, total } = options;
+  const clock = options.clock ?? (() => performance.now());
+  const windowMs = options.rateWindowMs ?? RATE_WINDOW_MS;
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
+  const pause = options.pause;
+
+  // One controller aborts the rows in flight, on cancel or on a storage failure.
+  const inner = new AbortController();
+  const onCancel = () => inner.abort(abortError(options.signal!));
+  if (options.signal?.aborted) onCancel();
+  else options.signal?.addEventListener('abort', onCancel, { once: true });
+
+  let done = options.alreadyDone ?? 0;
+  let failed = options.alreadyFailed ?? 0;
+  let scored = 0;
+  let inFlight = 0;
+  let stop: { message: string; error: Error } | undefined;
+  const seen = new Set<number>();
+  const completions: number[] = [];
+  let activeSince = clock();
+
+  const state = (): BatchState => {
+    if (options.signal?.aborted) return 'cancelling';
+    if (pause?.paused) return inFlight > 0 ? 'pausing' : 'paused';
+    return 'running';
+  };
+  const rate = (): number | null => {
+    const now = clock();
+    const from = Math.max(activeSince, now - windowMs);
+    while (completions.length > 0 && completions[0] < from) completions.shift();
+    const seconds = (now - from) / 1000;
+    if (completions.length === 0 || seconds <= 0) return null;
+    return completions.length / seconds;
+  };
+  const emit = (progress: BatchProgress) => {
+    try {
+      options.onProgress?.(progress);
+    } catch {
+      // A broken progress bar must not stop the run.
+    }
+  };
+  const report = () => {
+    if (!options.onProgress) return;
+    const r = rate();
+    const left = Math.max(0, total - done);
+    emit({
+      done,
+      total,
+      failed,
+      inFlight,
+      ratePerSec: r,
+      etaSec: left === 0 ? 0 : r ? left / r : null,
+      state: state(),
+    });
+  };
+  const setStatus = async (status: RunStatus, message?: string | null) => {
+    try {
+      await store.setStatus(runId, status, message);
+    } catch {
+      // The status is a convenience for the list; the rows and counters are what count.
+    }
+  };
+
+  const unsubscribe = pause?.subscribe((paused) => {
+    if (!paused) {
+      // A pause is not a slow-down: measure the rate afresh.
+      activeSince = clock();
+      completions.length = 0;
+    }
+    void setStatus(paused ? 'paused' : 'running');
+    report();
+  });
+
+  // Pulls are serialised: one `next()` at a time, whatever the iterable.
+  const iterator =
+    Symbol.asyncIterator in options.rows
+      ? (options.rows as AsyncIterable<DatasetRow>)[Symbol.asyncIterator]()
+      : (options.rows as Iterable<DatasetRow>)[Symbol.iterator]();
+  let pulling: Promise<unknown> = Promise.resolve();
+  let exhausted = false;
+  const pull = (): Promise<IteratorResult<DatasetRow>> => {
+    const next = pulling.then(() =>
+      exhausted ? ({ done: true, value: undefined } as const) : iterator.next(),
+    );
+    pulling = next.catch(() => undefined);
+    return next.then((r) => {
+      if (r.done) exhausted = true;
+      return r;
+    });
+  };
+
+  const waitWhilePaused = async (): Promise<void> => {
+    if (!pause?.paused) return;
+    report();
+    await new Promise<void>((resolve) => {
+      const finish = () => {
+        inner.signal.removeEventListener('abort', finish);
+        resolve();
+      };
+      inner.signal.addEventListener('abort', finish, { once: true });
+      void pause.whenResumed().then(finish);
+    });
+  };
+
+  const halt = (message: string, error: Error) => {
+    if (stop) return;
+    stop = { message, error };
+    inner.abort(error);
+  };
+
+  const lane = async (): Promise<void> => {
+    for (;;) {
+      await waitWhilePaused();
+      if (inner.signal.aborted) return;
+      let next: IteratorResult<DatasetRow>;
+      try {
+        next = await pull();
+      } catch (error) {
+        halt(
+          `Reading the data set's rows failed (${describeError(error)}); the run was paused.`,
+          error instanceof Error ? error : new Error(String(error)),
+        );
+        return;
+      }
+      if (next.done || inner.signal.aborted) return;
+      const row = next.value;
+      if (seen.has(row.row)) continue;
+      seen.add(row.row);
+
+      inFlight++;
+      report();
+      const started = clock();
+      let stored: StoredRunResult;
+      try {
+        const outcome = toOutcome(await scoreRow(row, inner.signal));
+        stored = {
+          runId,
+          row: row.row,
+          status: 'done',
+          results: outcome.results,
+          ...(outcome.task ? { task: outcome.task } : {}),
+          ...(outcome.judge ? { judge: outcome.judge } : {}),
+          finishedAt: Date.now(),
+          elapsedMs: Math.round(clock() - started),
+        };
+      } catch (error) {
+        if (inner.signal.aborted) {
+          // Cancelled or halted mid-row: nothing of the row is stored, as after a crash. (An
+          // AbortError of the row's own making, a timeout, is a failed row like any other.)
+          inFlight--;
+          return;
+        }
+        stored = {
+          runId,
+          row: row.row,
+          status: 'failed',
+          results: [],
+          error: describeError(error),
+          finishedAt: Date.now(),
+          elapsedMs: Math.round(clock() - started),
+        };
+      }
+      try {
+        const added = await store.putResult(stored);
+        if (added) {
+          done++;
+          scored++;
+          if (stored.status === 'failed') failed++;
+          completions.push(clock());
+          try {
+            options.onRow?.(stored);
+          } catch {
+            // The row is stored; a failing listener changes nothing.
+          }
+        }
+      } catch (error) {
+        inFlight--;
+        const e = error instanceof Error ? error : new Error(String(error));
+        halt(e.message, e);
+        return;
+      }
+      inFlight--;
+      report();
+    }
+  };
+
+  await setStatus('running', null);
+  report();
+  await Promise.all(Array.from({ length: concurrency }, () => lane()));
+  unsubscribe?.();
+  options.signal?.removeEventListener('abort', onCancel);
+  // Let an async generator close its reads.
+  if (!exhausted) await Promise.resolve(iterator.return?.()).catch(() => undefined);
+
+  let status: BatchOutcome['status'];
+  if (stop) {
+    status = 'paused';
+    await setStatus('paused', stop.message);
+  } else if (options.signal?.aborted) {
+    status = 'cancelled';
+    await setStatus('cancelled');
+  } else {
+    status = 'done';
+    await setStatus('done', null);
+  }
+  const outcome: BatchOutcome = { status, done, failed, total, scored };
+  if (stop) {
+    outcome.message = stop.message;
+    outcome.error = stop.error;
+  }
+  if (options.onProgress) {
+    emit({
+      done,
+      total,
+      failed,
+      inFlight: 0,
+      ratePerSec: rate(),
+      etaSec: status === 'done' ? 0 : null,
+      state: status === 'paused' ? 'stopped' : status,
+    });
+  }
+  return outcome;
+}
+
+// ---- Row scorers ----
+
+export interface OfflineRowScorerOptions {
+  /** The run's metrics; only those that run offline are computed here. */
+  metrics: readonly MetricId[];
+  settings: MetricSettings;
+  /** The TinyEval/LongBench task of prediction rows. */
+  task?: string;
+  backends: OfflineBackends;
+}
+
+/**
+ * Scores a row without any LLM: case rows with `computeMetrics` (the offline metrics of the
+ * run), prediction rows with their TinyEval task (max over answers; jieba for the Chinese tasks
+ * when the backends provide it). Used by the batch worker and the CLI.
+ */
+export function offlineRowScorer(options: OfflineRowScorerOptions): RowScorer {
+  const ids = splitMetrics(options.metrics, options.settings).worker;
+  const task = options.task ? resolveTask(options.task) : undefined;
+  return async (row, signal) => {
+    signal.throwIfAborted();
+    if (isCaseRow(row)) {
+      const results: MetricResult[] = [];
+      if (ids.length > 0) {
+        await computeMetrics(
+          ids,
+          row.input,
+          options.settings,
+          options.backends,
+          (r) => results.push(r),
+          signal,
+        );
+      }
+      return { results };
+    }
+    if (!task) {
+      throw new Error(
+        'This data set holds predictions: choose its task (trec, multi_news, custom:rouge-l, …) to score them.',
+      );
+    }
+    const segmenter =
+      needsWordSegmenter(task) && options.backends.wordSegmenter
+        ? await options.backends.wordSegmenter()
+        : undefined;
+    signal.throwIfAborted();
+    const scoredRow = scoreTinyEvalRow(
+      task,
+      row.input.prediction,
+      row.input.answers,
+      row.input.allClasses,
+      {
+        segmenter,
+        reference: {
+          useStemmer: options.settings.rouge.useStemmer,
+          lsumSplitSentences: options.settings.rouge.lsumSplitSentences,
+          tokenizer: options.settings.rouge.tokenizer,
+        },
+      },
+    );
+    return {
+      results: [],
+      task: {
+        task: task.id,
+        metric: task.metric,
+        score: scoredRow.score,
+        perAnswer: scoredRow.perAnswer,
+        ...(needsWordSegmenter(task) ? { segmenter: segmenter?.name ?? 'intl-segmenter' } : {}),
+      },
+    };
+  };
+}
+
+export interface PageRowScorerOptions {
+  /** The run's metrics. */
+  metrics: readonly MetricId[];
+  /**
+   * The offline metrics of a case, computed off the main thread (the metric workers:
+   * src/lib/workers); receives only the metric ids that need no key.
+   */
+  offline?(ids: MetricId[], input: CaseInput, signal: AbortSignal): Promise<MetricResult[]>;
+  /** Metrics the page computes itself besides the judge's (coherence on provider embeddings). */
+  extra?(ids: MetricId[], input: CaseInput, signal: AbortSignal): Promise<MetricResult[]>;
+  settings: MetricSettings;
+  /** The judge of the LLM metrics: `createJudge` with its cache and per-provider limit. */
+  judge?: { judge: Judge; settings: JudgeSettings; prices?: PriceTable };
+}
+
+/**
+ * Scores a case row in the page: offline metrics through `offline` (the workers), the rest through
+ * `extra` and the judge (`runJudgeMetrics`, whose client caches answers and limits concurrency per
+ * provider), with the row's judge usage and cost for the run's totals.
+ */
+export function pageRowScorer(options: PageRowScorerOptions): RowScorer {
+  const split = splitMetrics(options.metrics, options.settings);
+  const judgeIds = split.page.filter(isJudgeMetric);
+  const extraIds = split.page.filter((id) => !isJudgeMetric(id));
+  return async (row, signal) => {
+    signal.throwIfAborted();
+    if (!isCaseRow(row)) {
+      throw new Error('Prediction rows are scored by their task in the batch worker, not here.');
+    }
+    const input = row.input;
+    const jobs: Array<Promise<MetricResult[]>> = [];
+    if (split.worker.length > 0) {
+      if (!options.offline) throw new Error('No offline scorer was given for the offline metrics.');
+      jobs.push(options.offline(split.worker, input, signal));
+    }
+    if (extraIds.length > 0) {
+      if (!options.extra) throw new Error(`Nothing computes ${extraIds.join(', ')} in the page.`);
+      jobs.push(options.extra(extraIds, input, signal));
+    }
+    let judge: Promise<JudgedRow> | undefined;
+    if (judgeIds.length > 0) {
+      if (!options.judge) {
+        throw new Error('The LLM metrics need a judge: set a provider and key first.');
+      }
+      judge = judgeRow(input, judgeIds, options.judge, signal);
+      jobs.push(judge.then((j) => j.results));
+    }
+    const results = (await Promise.all(jobs)).flat();
+    return judge ? { results, judge: (await judge).usage } : { results };
+  };
+}
+
+interface JudgedRow {
+  results: MetricResult[];
+  usage: JudgeUsage;
+}
+
+/** The judge metrics of one row, with the row's tokens, calls and cost. */
+async function judgeRow(
+  input: CaseInput,
+  metrics: JudgeMetricId[],
+  j: NonNullable<PageRowScorerOptions['judge']>,
+  signal: AbortSignal,
+): Promise<JudgedRow> {
+  // Loaded on first use: the batch worker bundles this module but never judges.
+  const { runJudgeMetrics } = await import('../metrics/judge/run.ts');
+  const summary = await runJudgeMetrics(input, {
+    metrics,
+    settings: j.settings,
+    judge: j.judge,
+    onResult: () => {},
+    signal,
+  });
+  const cost = estimateCost(summary.usage, j.judge.provider, j.judge.model, j.prices);
+  return {
+    results: summary.results,
+    usage: {
+      input: summary.usage.input,
+      output: summary.usage.output,
+      ...(summary.usage.cachedInput === undefined
+        ? {}
+        : { cachedInput: summary.usage.cachedInput }),
+      calls: summary.calls,
+      httpCalls: summary.httpCalls,
+      cachedCalls: summary.cachedCalls,
+      ...(cost === undefined ? {} : { cost }),
+    },
+  };
+}
+
+// ---- Runs stored in IndexedDB ----
+
+export interface StoredBatchOptions {
+  /** The offline backends for the run's settings (worker: GloVe, compromise, jieba, models). */
+  backends?: (settings: MetricSettings) => OfflineBackends;
+  /** Scores rows instead of `offlineRowScorer` (the page: `pageRowScorer` for LLM metrics). */
+  scoreRow?: RowScorer;
+  concurrency?: number;
+  onProgress?(progress: BatchProgress): void;
+  onRow?(result: StoredRunResult): void;
+  signal?: AbortSignal;
+  pause?: PauseSignal;
+  clock?: () => number;
+  /** Default: IndexedDB (storage/datasets.ts). */
+  store?: BatchStore;
+}
+
+/** The Web Locks API where there is one (pages and workers; not Node). */
+function lockManager(): LockManager | undefined {
+  return (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
+}
+
+/**
+ * Starts or resumes a stored run: reads the run, feeds `runBatch` the rows of its data set that
+ * have no results yet, and stores each finished row. The same call after a reload or a crash goes
+ * on where the run stopped.
+ *
+ * A run executes in one place at a time: a Web Lock named after the run is held while it runs, so
+ * a second tab (or the page and the worker) cannot score the same pending rows twice; the second
+ * start is refused with a message instead.
+ */
+export async function runStoredBatch(
+  runId: string,
+  options: StoredBatchOptions,
+): Promise<BatchOutcome> {
+  const locks = lockManager();
+  if (!locks) return runStoredBatchUnlocked(runId, options);
+  return locks.request(`sumlens-run:${runId}`, { ifAvailable: true }, async (lock) => {
+    if (!lock) {
+      throw new Error(
+        'This run is already running in another tab or window: pause or close it there first.',
+      );
+    }
+    return runStoredBatchUnlocked(runId, options);
+  });
+}
+
+async function runStoredBatchUnlocked(
+  runId: string,
+  options: StoredBatchOptions,
+): Promise<BatchOutcome> {
+  const run = await getRun(runId);
+  if (!run) throw new Error(`Run ${runId} does not exist (was it deleted?).`);
+  if (!options.scoreRow && runExecutor(run.metrics, run.settings.metrics) === 'page') {
+    // Rows stored without their LLM metrics would count as done and never be judged.
+    throw new Error(
+      `This run has metrics that need the LLM judge (${splitMetrics(run.metrics, run.settings.metrics).page.join(', ')}): it runs in the page, not in the batch worker.`,
+    );
+  }
+  const scoreRow =
+    options.scoreRow ??
+    offlineRowScorer({
+      metrics: run.metrics,
+      settings: run.settings.metrics,
+      task: run.settings.task,
+      backends: options.backends?.(run.settings.metrics) ?? {},
+    });
+  return runBatch({
+    runId,
+    rows: pendingRows(runId),
+    total: run.counts.total,
+    alreadyDone: run.counts.done,
+    alreadyFailed: run.counts.failed,
+    scoreRow,
+    store: options.store ?? indexedDbRunStore,
+    concurrency: options.concurrency ?? run.settings.concurrency ?? 1,
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.onRow ? { onRow: options.onRow } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.pause ? { pause: options.pause } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+}
+
+export interface NewBatchRun {
+  dataset: Pick<StoredDataset, 'id' | 'name' | 'rowCount'>;
+  metrics: MetricId[];
+  settings: RunSettings;
+  /** The judge of the LLM metrics (provider and model, never the key). */
+  judge?: { provider: ProviderKind; model: string };
+  appVersion: string;
+  /** Default crypto.randomUUID(). */
+  id?: string;
+  now?: number;
+}
+
+/** Creates the stored run record a batch starts from (status 'running', nothing done). */
+export async function createBatchRun(spec: NewBatchRun): Promise<StoredRun> {
+  const now = spec.now ?? Date.now();
+  return createRun({
+    id: spec.id ?? crypto.randomUUID(),
+    datasetId: spec.dataset.id,
+    datasetName: spec.dataset.name,
+    createdAt: now,
+    metrics: spec.metrics,
+    settings: spec.settings,
+    backends: { ...(spec.judge ? { judge: spec.judge } : {}), perMetric: {} },
+    ...(spec.judge && splitMetrics(spec.metrics, spec.settings.metrics).page.length > 0
+      ? { judgeUsage: { input: 0, output: 0, calls: 0, httpCalls: 0, cachedCalls: 0, cost: 0 } }
+      : {}),
+    appVersion: spec.appVersion,
+    total: spec.dataset.rowCount,
+  });
+}

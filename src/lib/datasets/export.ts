@@ -1,0 +1,513 @@
+/**
+ * A batch run out of the browser (SPEC §6), three ways:
+ *
+ * - JSON: the data set's record and rows, the run (metrics, settings, backends, status, judge
+ *   usage) and every row's results; re-importable with `parseRunExport` + `importRunExport`. Never
+ *   an API key: none is stored with a run, and the export also drops credential-named fields and
+ *   redacts key-shaped strings in the run and results (src/lib/llm/redact.ts).
+ * - CSV (papaparse): one line per row, one column per metric score, with row, id, group, system,
+ *   the summary (or prediction) and the human ratings. Spreadsheet-safe: a text cell starting with
+ *   = + - @ (or a tab or carriage return) is prefixed with ' so that no spreadsheet runs it as a
+ *   formula (OWASP "CSV injection"); numbers are written as numbers.
+ * - Markdown: the data set, date and status, the metrics with their backends, a summary table
+ *   (mean, median, n per metric) and the calibration table (calibration.ts).
+ */
+import Papa from 'papaparse';
+import { z } from 'zod';
+import { metricInfo } from '../metrics/registry.ts';
+import { METRIC_IDS, type MetricId, type MetricResult } from '../metrics/types.ts';
+import { AUTH_HEADERS, redactValue } from '../llm/redact.ts';
+import {
+  getDataset,
+  getRun,
+  iterateDatasetRows,
+  listRunResults,
+  restoreRun,
+  saveDataset,
+} from '../storage/datasets.ts';
+import type { StoredDataset, StoredRun, StoredRunResult } from '../storage/schema.ts';
+import { RUN_STATUSES } from '../storage/schema.ts';
+import { calibrate, calibrationRows, scoreKey, type Calibration } from './calibration.ts';
+import { DATASET_KINDS, isCaseRow, type DatasetRow } from './formats.ts';
+
+export const RUN_EXPORT_FORMAT = 'sumlens-run';
+export const RUN_EXPORT_VERSION = 1;
+
+/** Everything a run is: enough to rebuild its data set, its record and its results elsewhere. */
+export interface RunExport {
+  format: typeof RUN_EXPORT_FORMAT;
+  version: typeof RUN_EXPORT_VERSION;
+  exportedAt: string;
+  appVersion: string;
+  dataset: StoredDataset;
+  rows: DatasetRow[];
+  run: StoredRun;
+  results: StoredRunResult[];
+}
+
+export interface RunData {
+  dataset: StoredDataset;
+  rows: DatasetRow[];
+  run: StoredRun;
+  results: StoredRunResult[];
+}
+
+/** Reads a run, its data set's rows and its results from IndexedDB. */
+export async function loadRunData(runId: string): Promise<RunData> {
+  const run = await getRun(runId);
+  if (!run) throw new Error(`Run ${runId} does not exist.`);
+  const dataset = await getDataset(run.datasetId);
+  if (!dataset) {
+    throw new Error(
+      `The data set of this run ("${run.datasetName}") was deleted: nothing to export.`,
+    );
+  }
+  const rows: DatasetRow[] = [];
+  for await (const row of iterateDatasetRows(dataset.id)) rows.push(row);
+  return { dataset, rows, run, results: await listRunResults(runId) };
+}
+
+// ---- JSON ----
+
+const CREDENTIAL_FIELD = new RegExp(
+  `^(?:api[-_]?key|apikey|secret|password|access[-_]?token|${AUTH_HEADERS.join('|')})$`,
+  'iu',
+);
+
+/** A deep copy without credential-named fields, key-shaped strings redacted. */
+function scrub<T>(value: T, secrets: readonly string[]): T {
+  const drop = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(drop);
+    if (v && typeof v === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [k, inner] of Object.entries(v)) {
+        if (!CREDENTIAL_FIELD.test(k)) out[k] = drop(inner);
+      }
+      return out;
+    }
+    return v;
+  };
+  return redactValue(drop(value), secrets) as T;
+}
+
+export interface JsonExportOptions {
+  appVersion?: string;
+  /** Literal secrets to redact wherever they appear (the configured keys). */
+  secrets?: readonly string[];
+  now?: Date;
+}
+
+/** The export object; rows are the user's data and are kept as they are. */
+export function runExport(data: RunData, options: JsonExportOptions = {}): RunExport {
+  const secrets = options.secrets ?? [];
+  return {
+    format: RUN_EXPORT_FORMAT,
+    version: RUN_EXPORT_VERSION,
+    exportedAt: (options.now ?? new Date()).toISOString(),
+    appVersion: options.appVersion ?? data.run.appVersion,
+    dataset: scrub(data.dataset, secrets),
+    rows: data.rows,
+    run: scrub(data.run, secrets),
+    results: scrub(data.results, secrets),
+  };
+}
+
+export function runToJson(data: RunData, options: JsonExportOptions = {}): string {
+  return JSON.stringify(runExport(data, options));
+}
+
+const metricResultSchema = z.looseObject({
+  id: z.enum(METRIC_IDS),
+  status: z.enum(['ok', 'n/a', 'error']),
+  score: z.number().nullable(),
+  explanation: z.string(),
+  backend: z.string(),
+  details: z.unknown(),
+});
+
+const rowSchema = z.looseObject({
+  row: z.number().int(),
+  kind: z.enum(DATASET_KINDS),
+  input: z.looseObject({}),
+  human: z.record(z.string(), z.number()),
+  group: z.string().optional(),
+});
+
+const runResultSchema = z.looseObject({
+  row: z.number().int(),
+  status: z.enum(['done', 'failed']),
+  results: z.array(metricResultSchema),
+  finishedAt: z.number(),
+  elapsedMs: z.number(),
+});
+
+export const runExportSchema = z.object({
+  format: z.literal(RUN_EXPORT_FORMAT),
+  version: z.literal(RUN_EXPORT_VERSION),
+  exportedAt: z.string(),
+  appVersion: z.string(),
+  dataset: z.looseObject({
+    id: z.string().min(1),
+    name: z.string(),
+    createdAt: z.number(),
+    kind: z.enum(DATASET_KINDS),
+    mapping: z.looseObject({}),
+    rowCount: z.number().int().min(0),
+    humanColumns: z.array(z.string()),
+    problems: z.looseObject({ count: z.number().int().min(0), examples: z.array(z.unknown()) }),
+  }),
+  rows: z.array(rowSchema),
+  run: z.looseObject({
+    id: z.string().min(1),
+    datasetId: z.string().min(1),
+    datasetName: z.string(),
+    createdAt: z.number(),
+    updatedAt: z.number(),
+    metrics: z.array(z.enum(METRIC_IDS)),
+    settings: z.looseObject({ metrics: z.looseObject({}) }),
+    backends: z.looseObject({ perMetric: z.record(z.string(), z.array(z.string())) }),
+    status: z.enum(RUN_STATUSES),
+    counts: z.object({
+      total: z.number().int().min(0),
+      done: z.number().int().min(0),
+      failed: z.number().int().min(0),
+    }),
+    appVersion: z.string(),
+  }),
+  results: z.array(runResultSchema),
+});
+
+/** Parses and checks an export file; throws with the first problem in words. */
+export function parseRunExport(text: string): RunExport {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new Error(
+      `This file is not JSON: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
+  }
+  if ((json as { format?: unknown } | null)?.format !== RUN_EXPORT_FORMAT) {
+    throw new Error(
+      'This JSON file is not a SumLens run export (its "format" is not "sumlens-run").',
+    );
+  }
+  const parsed = runExportSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(
+      `This run export cannot be imported: ${issue?.path.join('.') || 'the file'} ${issue?.message ?? 'is invalid'}.`,
+    );
+  }
+  const data = parsed.data as unknown as RunExport;
+  const rowNumbers = new Set(data.rows.map((r) => r.row));
+  const orphan = data.results.find((r) => !rowNumbers.has(r.row));
+  if (orphan) throw new Error(`This run export has results for row ${orphan.row}, which it lacks.`);
+  return data;
+}
+
+export interface ImportOptions {
+  /** New ids for the data set and the run (default), or the exported ones (which must be free). */
+  keepIds?: boolean;
+  newId?: () => string;
+}
+
+/** Stores an export as a new data set with its run and results; returns the stored records. */
+export async function importRunExport(
+  data: RunExport,
+  options: ImportOptions = {},
+): Promise<{ dataset: StoredDataset; run: StoredRun }> {
+  const newId = options.newId ?? (() => crypto.randomUUID());
+  const datasetId = options.keepIds ? data.dataset.id : newId();
+  const runId = options.keepIds ? data.run.id : newId();
+  const { rowCount: _rowCount, ...meta } = data.dataset;
+  const dataset = await saveDataset({ ...meta, id: datasetId }, data.rows);
+  const run = await restoreRun(
+    { ...data.run, id: runId, datasetId },
+    data.results.map((r) => ({ ...r, runId })),
+  );
+  return { dataset, run };
+}
+
+// ---- Columns shared by CSV and Markdown ----
+
+/** The score columns of a run, in the run's metric order, then any others seen in results. */
+export function scoreColumns(run: StoredRun, results: readonly StoredRunResult[]): string[] {
+  const columns: string[] = [];
+  const seen = new Set<string>();
+  const add = (key: string) => {
+    if (!seen.has(key)) {
+      seen.add(key);
+      columns.push(key);
+    }
+  };
+  const customSeen: string[] = [];
+  for (const r of results) {
+    for (const m of r.results) {
+      const key = scoreKey(m);
+      if (key.startsWith('geval-custom:') && !customSeen.includes(key)) customSeen.push(key);
+    }
+  }
+  for (const id of run.metrics) {
+    if (id === 'geval-custom' && customSeen.length > 0) customSeen.forEach(add);
+    else add(id);
+  }
+  if (run.settings.task) add(taskColumn(run.settings.task));
+  for (const r of results) for (const m of r.results) add(scoreKey(m));
+  for (const r of results) if (r.task) add(taskColumn(r.task.task));
+  return columns;
+}
+
+function taskColumn(task: string): string {
+  return `task:${task}`;
+}
+
+/** A row's scores by column (null: n/a, error or missing). */
+function rowScores(result: StoredRunResult | undefined): Map<string, number | null> {
+  const scores = new Map<string, number | null>();
+  if (!result) return scores;
+  for (const m of result.results) scores.set(scoreKey(m), m.status === 'ok' ? m.score : null);
+  if (result.task) scores.set(taskColumn(result.task.task), result.task.score);
+  return scores;
+}
+
+function humanColumnsOf(data: Pick<RunData, 'dataset' | 'rows'>): string[] {
+  const seen = new Set(data.dataset.humanColumns);
+  for (const r of data.rows) for (const k of Object.keys(r.human)) seen.add(k);
+  return [...seen];
+}
+
+// ---- CSV ----
+
+/** Cells a spreadsheet would read as a formula (OWASP: = + - @, tab, carriage return). */
+const FORMULA_START = /^[=+\-@\t\r]/u;
+
+/** A text cell made safe for spreadsheets: a leading ' stops formula evaluation. */
+export function spreadsheetSafe(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+export interface CsvOptions {
+  /** Include the summary (or prediction) text; default true. */
+  texts?: boolean;
+}
+
+/**
+ * One line per data-set row (rows without results have empty score cells), columns: row, id,
+ * group, system, status, summary, `human:<name>` per rating, one per metric score, error.
+ */
+export function runToCsv(data: RunData, options: CsvOptions = {}): string {
+  const texts = options.texts ?? true;
+  const byRow = new Map(data.results.map((r) => [r.row, r]));
+  const metrics = scoreColumns(data.run, data.results);
+  const humans = humanColumnsOf(data);
+  const fields = [
+    'row',
+    'id',
+    'group',
+    'system',
+    'status',
+    ...(texts ? ['summary'] : []),
+    ...humans.map((h) => `human:${h}`),
+    ...metrics,
+    'error',
+  ];
+  const lines: unknown[][] = [];
+  for (const row of data.rows) {
+    const result = byRow.get(row.row);
+    const scores = rowScores(result);
+    const text = isCaseRow(row) ? row.input.summary : row.input.prediction;
+    const errors = (result?.results ?? [])
+      .filter((m) => m.status === 'error')
+      .map((m) => `${scoreKey(m)}: ${m.reason ?? m.explanation}`);
+    if (result?.error) errors.unshift(result.error);
+    lines.push([
+      row.row,
+      row.id ?? '',
+      row.group ?? '',
+      row.system ?? '',
+      result?.status ?? 'pending',
+      ...(texts ? [text] : []),
+      ...humans.map((h) => row.human[h] ?? null),
+      ...metrics.map((m) => scores.get(m) ?? null),
+      errors.join('; '),
+    ]);
+  }
+  return Papa.unparse(
+    {
+      fields: fields.map(spreadsheetSafe),
+      data: lines.map((cells) =>
+        cells.map((c) => (typeof c === 'string' ? spreadsheetSafe(c) : c)),
+      ),
+    },
+    // Formula cells are escaped above (papaparse's own `escapeFormulae` misses multi-line cells).
+    { newline: '\r\n', quotes: false },
+  );
+}
+
+// ---- Markdown ----
+
+export interface ScoreSummary {
+  column: string;
+  /** Rows with a score. */
+  n: number;
+  mean: number | null;
+  median: number | null;
+  notApplicable: number;
+  errors: number;
+}
+
+function median(sorted: readonly number[]): number | null {
+  if (sorted.length === 0) return null;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Mean, median and counts per score column. */
+export function summarizeScores(
+  run: StoredRun,
+  results: readonly StoredRunResult[],
+): ScoreSummary[] {
+  return scoreColumns(run, results).map((column) => {
+    const values: number[] = [];
+    let notApplicable = 0;
+    let errors = 0;
+    for (const r of results) {
+      if (r.task && taskColumn(r.task.task) === column) values.push(r.task.score);
+      for (const m of r.results) {
+        if (scoreKey(m) !== column) continue;
+        if (m.status === 'ok' && m.score !== null && Number.isFinite(m.score)) values.push(m.score);
+        else if (m.status === 'n/a') notApplicable++;
+        else errors++;
+      }
+    }
+    values.sort((a, b) => a - b);
+    const mean = values.length > 0 ? values.reduce((s, v) => s + v, 0) / values.length : null;
+    return { column, n: values.length, mean, median: median(values), notApplicable, errors };
+  });
+}
+
+/** A run's calibration against its data set's human columns. */
+export function runCalibration(data: RunData): Calibration {
+  const rows = calibrationRows(data.rows, data.results);
+  // Prediction rows: the task score counts as a metric too.
+  const byRow = new Map(data.results.map((r) => [r.row, r]));
+  for (const row of rows) {
+    const task = byRow.get(row.row)?.task;
+    if (task) row.scores[taskColumn(task.task)] = task.score;
+  }
+  return calibrate(rows);
+}
+
+function cell(text: string): string {
+  return text.replace(/\\/gu, '\\\\').replace(/\|/gu, '\\|').replace(/\r?\n/gu, ' ');
+}
+
+function num(value: number | null | undefined, digits = 3): string {
+  return value === null || value === undefined || !Number.isFinite(value)
+    ? '—'
+    : value.toFixed(digits);
+}
+
+function metricLabel(column: string): string {
+  if (column.startsWith('task:')) return `Task ${column.slice(5)}`;
+  const custom = /^geval-custom:(.+)$/u.exec(column);
+  if (custom) return `G-Eval: ${custom[1]}`;
+  try {
+    return metricInfo(column as MetricId).label;
+  } catch {
+    return column;
+  }
+}
+
+function backendsOf(run: StoredRun, results: readonly StoredRunResult[], column: string): string {
+  const seen = new Set<string>();
+  for (const r of results) {
+    for (const m of r.results as MetricResult[]) if (scoreKey(m) === column) seen.add(m.backend);
+  }
+  if (seen.size === 0 && !column.includes(':')) {
+    for (const b of run.backends.perMetric[column as MetricId] ?? []) seen.add(b);
+  }
+  if (seen.size === 0 && column.startsWith('task:')) {
+    const task = results.find((r) => r.task)?.task;
+    if (task) seen.add(`TinyEval ${task.metric}${task.segmenter ? ` (${task.segmenter})` : ''}`);
+  }
+  return [...seen].join(', ') || '—';
+}
+
+export interface MarkdownOptions {
+  /** Date of the report; default now. */
+  now?: Date;
+}
+
+/** A Markdown report of the run: what was scored with what, the scores, and the calibration. */
+export function runToMarkdown(data: RunData, options: MarkdownOptions = {}): string {
+  const { dataset, run, results } = data;
+  const lines: string[] = [];
+  const date = (t: number) => new Date(t).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+  lines.push(`# SumLens run report: ${cell(dataset.name)}`, '');
+  lines.push(`- Data set: ${cell(dataset.name)} (${dataset.kind}, ${dataset.rowCount} rows)`);
+  lines.push(`- Run: ${run.id}, started ${date(run.createdAt)}, ${run.status}`);
+  lines.push(
+    `- Rows scored: ${run.counts.done} of ${run.counts.total}${run.counts.failed > 0 ? ` (${run.counts.failed} failed)` : ''}`,
+  );
+  if (run.settings.task) lines.push(`- Task: ${cell(run.settings.task)}`);
+  if (run.backends.judge) {
+    const u = run.judgeUsage;
+    const usage = u
+      ? `: ${u.calls} calls (${u.httpCalls} sent, ${u.cachedCalls} from cache), ${u.input + u.output} tokens, cost ${u.cost === undefined ? 'unknown' : `$${u.cost.toFixed(4)}`}`
+      : '';
+    lines.push(`- Judge: ${run.backends.judge.provider}/${cell(run.backends.judge.model)}${usage}`);
+  }
+  lines.push(`- Report written ${date((options.now ?? new Date()).getTime())}`);
+  if (run.message) lines.push(`- Note: ${cell(run.message)}`);
+  lines.push('');
+
+  lines.push('## Scores', '');
+  lines.push('| Metric | Backend | Mean | Median | n | n/a | Errors |');
+  lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: |');
+  for (const s of summarizeScores(run, results)) {
+    lines.push(
+      `| ${cell(metricLabel(s.column))} | ${cell(backendsOf(run, results, s.column))} | ${num(s.mean)} | ${num(s.median)} | ${s.n} | ${s.notApplicable} | ${s.errors} |`,
+    );
+  }
+  lines.push('');
+
+  lines.push('## Calibration against human ratings', '');
+  const calibration = runCalibration(data);
+  if (calibration.humanColumns.length === 0 || calibration.pairs.length === 0) {
+    lines.push('The data set has no human ratings: no calibration.');
+  } else {
+    lines.push(
+      'Pooled: one correlation over every row. Summary level: per source document, then averaged (G-Eval, UniEval); documents with a constant side are skipped.',
+      '',
+    );
+    lines.push(
+      '| Metric | Human | n | Spearman ρ | Kendall τ-b | Pearson r | Summary-level ρ | τ-b | r | Documents used (skipped) |',
+    );
+    lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+    for (const p of calibration.pairs) {
+      const s = p.summaryLevel;
+      lines.push(
+        `| ${cell(metricLabel(p.metric))} | ${cell(p.human)} | ${p.pooled.n} | ${num(p.pooled.values.spearman)} | ${num(p.pooled.values.kendall)} | ${num(p.pooled.values.pearson)} | ${num(s?.values.spearman)} | ${num(s?.values.kendall)} | ${num(s?.values.pearson)} | ${s ? `${s.groupsUsed} (${s.groupsSkipped})` : '—'} |`,
+      );
+    }
+  }
+  lines.push('');
+  return lines.join('\n');
+}
+
+/** A file name for an export: `sumlens-<data set>-<date>.<ext>`, safe on every OS. */
+export function exportFileName(
+  data: Pick<RunData, 'dataset' | 'run'>,
+  ext: 'json' | 'csv' | 'md',
+): string {
+  const name = data.dataset.name
+    .normalize('NFKD')
+    .replace(/[^\w.-]+/gu, '-')
+    .replace(/^-+|-+$/gu, '')
+    .slice(0, 60);
+  const day = new Date(data.run.createdAt).toISOString().slice(0, 10);
+  return `sumlens-${name || 'run'}-${day}.${ext}`;
+}

@@ -1,0 +1,236 @@
+/**
+ * The normalised data-set row model (SPEC §5–6) and the zod schemas of what a file may hold.
+ *
+ * Four kinds of file come in, in JSONL, JSON (array or a stream of objects) or CSV:
+ *
+ * - `case`: `{source, summary, reference?, instructions?, <human rating columns>}`, the shape of a
+ *   pasted case, with any numeric columns as people's ratings.
+ * - `summeval`: SummEval records `{id, model_id, text, decoded, references[], expert_annotations[],
+ *   turker_annotations[]}`; each annotation list becomes mean ratings per dimension
+ *   (`expert_coherence`, …, `turker_relevance`).
+ * - `prediction`: TinyEval/LongBench prediction rows `{pred, answers[], all_classes?, length?}`,
+ *   scored by a task type (see tinyeval.ts).
+ * - `sft`: SFT rows `{instruction, input, output}` plus a prediction column; scored like
+ *   predictions with `output` as the one answer.
+ *
+ * Every row, whatever its file, becomes one `DatasetRow`: plain data (structured-clone and
+ * JSON friendly), so that workers post it, IndexedDB stores it and the CLI prints it unchanged.
+ * A `ColumnMapping` says which column of the file feeds which field; detect.ts proposes one and
+ * the user may override it before the rows are built.
+ */
+import { z } from 'zod';
+import type { CaseInput } from '../metrics/types.ts';
+
+/** What a data set's rows are (see the module comment). */
+export const DATASET_KINDS = ['case', 'summeval', 'prediction', 'sft'] as const;
+export type DatasetKind = (typeof DATASET_KINDS)[number];
+
+/** The file's syntax. `json` is a top-level array or a stream of concatenated JSON values. */
+export const FILE_FORMATS = ['jsonl', 'json', 'csv'] as const;
+export type FileFormat = (typeof FILE_FORMATS)[number];
+
+/** A row longer than this (characters of its line or record) is rejected; the file goes on. */
+export const MAX_ROW_CHARS = 2_000_000;
+
+/** What a prediction row holds (TinyEval/LongBench `{pred, answers, all_classes?, length?}`). */
+export interface PredictionInput {
+  /** The model's output. */
+  prediction: string;
+  /** The accepted answers; a row's score is the max over them. */
+  answers: string[];
+  /** The label set for classification tasks (trec). */
+  allClasses?: string[];
+  /** LongBench's `length` (words of the context), kept for length-bucketed reports. */
+  length?: number;
+  /**
+   * Text fields a prompt template may name (`{context}`, `{input}`, `{instruction}`), for the
+   * generate step; only the ones the file has.
+   */
+  fields?: Record<string, string>;
+}
+
+interface DatasetRowBase {
+  /** 1-based line number (JSONL), record number (JSON) or data-row number (CSV, header excluded). */
+  row: number;
+  /** The record's own id when it has one (SummEval `id` + `model_id`, or a mapped id column). */
+  id?: string;
+  /**
+   * People's ratings by name: a mapped numeric column keeps its name (`overall`); an annotation
+   * list becomes the mean per dimension, prefixed (`expert_coherence` = mean of the experts).
+   * Empty when the file has none.
+   */
+  human: Record<string, number>;
+  /**
+   * The source document this row summarises, for summary-level calibration (correlate within
+   * each group, then average): SummEval `id`, a mapped group column, or a hash of the source text
+   * (`src:` + 8 hex digits).
+   */
+  group?: string;
+  /** The system that wrote the summary or prediction (SummEval `model_id`), for system-level views. */
+  system?: string;
+  /** Every reference when the file has several (SummEval `references`); `input.reference` is the first. */
+  references?: string[];
+  /** Small unmapped scalar fields of the record (strings cut to 200 chars), to show beside a row. */
+  raw?: Record<string, string | number | boolean | null>;
+}
+
+/** A summary of a source: scored by the case metrics (offline and judge). */
+export interface CaseRow extends DatasetRowBase {
+  kind: 'case' | 'summeval';
+  input: CaseInput;
+}
+
+/** A model prediction with answers: scored by a TinyEval task (tinyeval.ts). */
+export interface PredictionRow extends DatasetRowBase {
+  kind: 'prediction' | 'sft';
+  input: PredictionInput;
+}
+
+export type DatasetRow = CaseRow | PredictionRow;
+
+export function isCaseRow(row: DatasetRow): row is CaseRow {
+  return row.kind === 'case' || row.kind === 'summeval';
+}
+
+export function isPredictionRow(row: DatasetRow): row is PredictionRow {
+  return row.kind === 'prediction' || row.kind === 'sft';
+}
+
+/** A row that could not be loaded, with a reason that names the row ("row 7: not valid JSON (…)"). */
+export interface RowProblem {
+  row: number;
+  reason: string;
+  /** The column at fault, when there is one. */
+  column?: string;
+}
+
+/**
+ * A column of people's ratings. A number (or numeric string) becomes `human[name]`; a list of
+ * objects of numbers (SummEval annotations) becomes `human[name + '_' + key]`, the mean per key.
+ */
+export const humanColumnSchema = z.object({
+  column: z.string().min(1),
+  name: z.string().min(1),
+});
+export type HumanColumn = z.infer<typeof humanColumnSchema>;
+
+/**
+ * Which column of the file feeds which field of `DatasetRow`. Only the fields of `kind` are read:
+ *
+ * - case/summeval: `source`, `summary` (required), `reference` (a string, or a list whose first
+ *   item is the reference and all of which go to `references`), `instructions` (a JSON array of
+ *   sections or `Name: instruction` lines);
+ * - prediction: `prediction`, `answers` (required; a list, a JSON-array string or one string),
+ *   `allClasses`, `length`, `fields` (template fields: `{context: 'context'}`);
+ * - sft: `instruction`, `input`, `output` (the answer) and `prediction`.
+ *
+ * `id`, `group`, `system` and `human` apply to all kinds.
+ */
+export const columnMappingSchema = z.object({
+  kind: z.enum(DATASET_KINDS),
+  id: z.string().optional(),
+  group: z.string().optional(),
+  system: z.string().optional(),
+  source: z.string().optional(),
+  summary: z.string().optional(),
+  reference: z.string().optional(),
+  instructions: z.string().optional(),
+  prediction: z.string().optional(),
+  answers: z.string().optional(),
+  allClasses: z.string().optional(),
+  length: z.string().optional(),
+  instruction: z.string().optional(),
+  input: z.string().optional(),
+  output: z.string().optional(),
+  fields: z.record(z.string(), z.string()).optional(),
+  human: z.array(humanColumnSchema).default([]),
+});
+export type ColumnMapping = z.input<typeof columnMappingSchema>;
+
+/** Text-bearing mapping keys, for UIs that list a dropdown per field. */
+export const MAPPING_TEXT_FIELDS = [
+  'id',
+  'group',
+  'system',
+  'source',
+  'summary',
+  'reference',
+  'instructions',
+  'prediction',
+  'answers',
+  'allClasses',
+  'length',
+  'instruction',
+  'input',
+  'output',
+] as const;
+export type MappingTextField = (typeof MAPPING_TEXT_FIELDS)[number];
+
+/** The fields a kind cannot do without. */
+export const REQUIRED_FIELDS: Record<DatasetKind, MappingTextField[]> = {
+  case: ['source', 'summary'],
+  summeval: ['source', 'summary'],
+  prediction: ['prediction', 'answers'],
+  sft: ['output', 'prediction'],
+};
+
+// ---- Record schemas: what each kind looks like in its native form (detect.ts scores keys; these
+// ---- validate a whole record for tests and for callers holding parsed objects).
+
+const ratingsSchema = z.record(z.string(), z.number());
+
+export const summevalRecordSchema = z.object({
+  id: z.string(),
+  model_id: z.string().optional(),
+  text: z.string(),
+  decoded: z.string(),
+  references: z.array(z.string()).optional(),
+  expert_annotations: z.array(ratingsSchema).optional(),
+  turker_annotations: z.array(ratingsSchema).optional(),
+});
+
+export const predictionRecordSchema = z.object({
+  pred: z.string(),
+  answers: z.union([z.array(z.string()), z.string()]),
+  all_classes: z.array(z.string()).nullish(),
+  length: z.number().nullish(),
+});
+
+export const sftRecordSchema = z.object({
+  instruction: z.string(),
+  input: z.string().optional(),
+  output: z.string(),
+});
+
+export const caseRecordSchema = z.object({
+  source: z.string(),
+  summary: z.string(),
+  reference: z.string().nullish(),
+});
+
+/** Where a parsed record came from and what it is, shown before the rows load. */
+export interface DatasetDescription {
+  format: FileFormat;
+  kind: DatasetKind;
+  /** 0–1: how sure detect.ts is of `kind`. */
+  confidence: number;
+  /** "SummEval records: 600 rows, 4 expert dimensions" */
+  description: string;
+  /** Every column (key) seen in the sampled records, in first-seen order. */
+  columns: string[];
+  mapping: ColumnMapping;
+  /** For prediction rows: the TinyEval/LongBench task guessed from the file name (`trec.jsonl`). */
+  task?: string;
+  /** Why the proposed mapping cannot load rows yet (a required column not found); empty when it can. */
+  mappingProblems: string[];
+}
+
+/** FNV-1a 32-bit of a string, as 8 hex digits: a stable, synchronous group key for a source text. */
+export function hashText(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16).padStart(8, '0');
+}

@@ -1,0 +1,159 @@
+/**
+ * The storage meter and what happens when the disk budget runs out.
+ *
+ * Browsers give each origin a quota (navigator.storage.estimate); IndexedDB writes past it fail
+ * with a `QuotaExceededError` (Firefox: `NS_ERROR_DOM_QUOTA_REACHED`), usually as the abort error
+ * of the transaction. Nothing may be lost silently: every write of the data-set and run modules
+ * turns such a failure into a `StorageFullError` whose message names what was not saved and what
+ * to do, and the batch runner pauses the run on it (the unsaved row is scored again on resume).
+ * `persist()` asks the browser not to evict the data under storage pressure.
+ */
+import { formatBytes } from '../format.ts';
+
+export interface StorageEstimateInfo {
+  /** False where the browser has no StorageManager (old browsers, some private windows). */
+  supported: boolean;
+  /** Bytes used by this origin (IndexedDB, caches, model files), when known. */
+  usage: number | null;
+  /** Bytes this origin may use, when known. */
+  quota: number | null;
+  /** usage / quota, 0–1, when both are known. */
+  fraction: number | null;
+  /** Whether the browser promised not to evict this origin's data, when known. */
+  persisted: boolean | null;
+}
+
+/** The parts of `navigator.storage` used here (a test passes a fake). */
+export interface StorageManagerLike {
+  estimate?(): Promise<{ usage?: number; quota?: number }>;
+  persist?(): Promise<boolean>;
+  persisted?(): Promise<boolean>;
+}
+
+function defaultManager(): StorageManagerLike | undefined {
+  return (globalThis as { navigator?: { storage?: StorageManagerLike } }).navigator?.storage;
+}
+
+/** Usage and quota of this origin; never throws. */
+export async function storageEstimate(
+  manager: StorageManagerLike | undefined = defaultManager(),
+): Promise<StorageEstimateInfo> {
+  if (!manager?.estimate) {
+    return { supported: false, usage: null, quota: null, fraction: null, persisted: null };
+  }
+  let usage: number | null = null;
+  let quota: number | null = null;
+  try {
+    const estimate = await manager.estimate();
+    usage = typeof estimate.usage === 'number' ? estimate.usage : null;
+    quota = typeof estimate.quota === 'number' ? estimate.quota : null;
+  } catch {
+    // Unknown figures rather than a broken meter.
+  }
+  let persisted: boolean | null;
+  try {
+    persisted = manager.persisted ? await manager.persisted() : null;
+  } catch {
+    persisted = null;
+  }
+  const fraction = usage !== null && quota !== null && quota > 0 ? usage / quota : null;
+  return { supported: true, usage, quota, fraction, persisted };
+}
+
+/**
+ * Asks the browser to keep this origin's data under storage pressure. Returns whether it agreed,
+ * or null where the API does not exist. Browsers may answer without asking the user (Chrome
+ * decides from engagement; Firefox shows a prompt).
+ */
+export async function requestPersistence(
+  manager: StorageManagerLike | undefined = defaultManager(),
+): Promise<boolean | null> {
+  if (!manager?.persist) return null;
+  try {
+    return await manager.persist();
+  } catch {
+    return false;
+  }
+}
+
+/** Bytes in words, up to GB (a quota is often tens of GB). */
+export function formatStorageBytes(bytes: number): string {
+  if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(1)} GB`;
+  return formatBytes(bytes);
+}
+
+/** The meter's one line: "12.3 MB of 9.5 GB used (0.1%)". */
+export function describeEstimate(info: StorageEstimateInfo): string {
+  if (!info.supported) return 'This browser does not report how much storage the app may use.';
+  if (info.usage === null || info.quota === null) return 'Storage use is not known.';
+  const share = info.fraction === null ? '' : ` (${(info.fraction * 100).toFixed(1)}%)`;
+  const kept =
+    info.persisted === true
+      ? ' Stored persistently.'
+      : info.persisted === false
+        ? ' The browser may clear it when the disk runs low.'
+        : '';
+  return `${formatStorageBytes(info.usage)} of ${formatStorageBytes(info.quota)} used${share}.${kept}`;
+}
+
+/** Above this share of the quota the meter warns before the writes start failing. */
+export const NEAR_QUOTA_FRACTION = 0.9;
+
+export function isNearQuota(info: StorageEstimateInfo): boolean {
+  return info.fraction !== null && info.fraction >= NEAR_QUOTA_FRACTION;
+}
+
+/**
+ * Whether an error (or the error it wraps, or an aborted transaction's error) says the storage
+ * quota was hit.
+ */
+export function isQuotaExceeded(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 5; depth++) {
+    if (typeof e !== 'object') return false;
+    const { name, code, message } = e as { name?: unknown; code?: unknown; message?: unknown };
+    if (name === 'QuotaExceededError' || name === 'NS_ERROR_DOM_QUOTA_REACHED') return true;
+    // Legacy DOMException code of QUOTA_EXCEEDED_ERR.
+    if (code === 22 && name !== undefined) return true;
+    if (typeof message === 'string' && /quota/iu.test(message) && /exceed|reach/iu.test(message)) {
+      return true;
+    }
+    if (e instanceof StorageFullError) return true;
+    e = (e as { cause?: unknown; error?: unknown }).cause ?? (e as { error?: unknown }).error;
+  }
+  return false;
+}
+
+/** The browser's storage is full: `what` names what was not saved. */
+export class StorageFullError extends Error {
+  readonly what: string;
+  constructor(what: string, options?: { cause?: unknown }) {
+    super(
+      `${what} The browser's storage for this app is full. Free space by deleting old runs or data sets (History), or allow more storage in the browser's site settings, then try again.`,
+      options,
+    );
+    this.name = 'StorageFullError';
+    this.what = what;
+  }
+}
+
+/** A storage write failed for another reason; `what` names what was not saved. */
+export class StorageWriteError extends Error {
+  readonly what: string;
+  constructor(what: string, error: unknown) {
+    super(`${what} (${error instanceof Error ? error.message : String(error)})`, {
+      cause: error,
+    });
+    this.name = 'StorageWriteError';
+    this.what = what;
+  }
+}
+
+/**
+ * Turns a failed write into an error a person can act on: a StorageFullError for a quota error,
+ * a StorageWriteError naming `what` otherwise. Errors already described pass through.
+ */
+export function describeStorageError(error: unknown, what: string): Error {
+  if (error instanceof StorageFullError || error instanceof StorageWriteError) return error;
+  if (isQuotaExceeded(error)) return new StorageFullError(what, { cause: error });
+  return new StorageWriteError(what, error);
+}

@@ -1,0 +1,274 @@
+import 'fake-indexeddb/auto';
+import Papa from 'papaparse';
+import { describe, expect, it } from 'vitest';
+import {
+  exportFileName,
+  importRunExport,
+  loadRunData,
+  parseRunExport,
+  runCalibration,
+  runToCsv,
+  runToJson,
+  runToMarkdown,
+  spreadsheetSafe,
+  summarizeScores,
+  type RunData,
+} from '../../../src/lib/datasets/export.ts';
+import { createBatchRun } from '../../../src/lib/datasets/batch.ts';
+import type { DatasetRow } from '../../../src/lib/datasets/formats.ts';
+import { DEFAULT_SETTINGS } from '../../../src/lib/metrics/settings.ts';
+import { DEFAULT_JUDGE_SETTINGS } from '../../../src/lib/metrics/judge/settings.ts';
+import type { MetricResult } from '../../../src/lib/metrics/types.ts';
+import { putRowResult, saveDataset, updateRun } from '../../../src/lib/storage/datasets.ts';
+
+const TRICKY = 'He said "stop, now",\nthen left; a | pipe and a trailing space ';
+
+const ROWS: DatasetRow[] = [
+  {
+    row: 1,
+    kind: 'case',
+    id: 'a1',
+    group: 'doc1',
+    system: 'M1',
+    input: { source: 'Source one.', summary: TRICKY, reference: 'Ref one.' },
+    human: { relevance: 4, coherence: 3 },
+  },
+  {
+    row: 2,
+    kind: 'case',
+    id: '=HYPERLINK("http://evil")',
+    group: 'doc1',
+    input: { source: 'Source two.', summary: '=SUM(A1:A9)', reference: 'Ref two.' },
+    human: { relevance: 2, coherence: -1 },
+  },
+  {
+    row: 3,
+    kind: 'case',
+    id: 'a3',
+    group: 'doc1',
+    input: { source: 'Source three.', summary: '@cmd and +more', reference: 'Ref three.' },
+    human: { relevance: 3, coherence: 3 },
+  },
+  {
+    row: 4,
+    kind: 'case',
+    id: 'a4',
+    group: 'doc2',
+    input: { source: 'Source four.', summary: 'Plain.', reference: 'Ref four.' },
+    human: { relevance: 5, coherence: 4 },
+  },
+  {
+    row: 5,
+    kind: 'case',
+    id: 'a5',
+    group: 'doc2',
+    input: { source: 'Source five.', summary: 'Not scored yet.', reference: 'Ref five.' },
+    human: { relevance: 1, coherence: 2 },
+  },
+];
+
+function metric(
+  id: MetricResult['id'],
+  score: number | null,
+  extra: Partial<MetricResult> = {},
+): MetricResult {
+  return {
+    id,
+    status: score === null ? 'n/a' : 'ok',
+    score,
+    explanation: `score ${score}`,
+    backend: id.startsWith('geval') ? 'judge:openai/gpt-4o-mini' : 'rouge_score-0.1.2 (porter)',
+    details: {},
+    ...extra,
+  };
+}
+
+const SCORES: Record<number, [number | null, number]> = {
+  1: [0.5, 3.5],
+  2: [0.25, 2],
+  3: [null, 4],
+  4: [0.75, 4.5],
+};
+
+async function makeRun(suffix: string): Promise<RunData> {
+  const dataset = await saveDataset(
+    {
+      id: `ds-${suffix}`,
+      name: `SummEval sample ${suffix}`,
+      createdAt: Date.UTC(2026, 0, 2),
+      kind: 'case',
+      format: 'jsonl',
+      mapping: { kind: 'case', source: 'source', summary: 'summary', human: [] },
+      problems: { count: 1, examples: [{ row: 6, reason: 'row 6: not valid JSON' }] },
+      fileName: 'sample.jsonl',
+    },
+    ROWS,
+  );
+  const run = await createBatchRun({
+    dataset,
+    metrics: ['rouge-l', 'geval-custom'],
+    settings: {
+      metrics: DEFAULT_SETTINGS,
+      // A key must never travel with an export, even if some code put one here.
+      judge: { ...DEFAULT_JUDGE_SETTINGS, apiKey: 'sk-live-should-not-leak-123' } as never,
+    },
+    judge: { provider: 'openai', model: 'gpt-4o-mini' },
+    appVersion: 'test',
+    id: `run-${suffix}`,
+    now: Date.UTC(2026, 0, 3, 10, 30),
+  });
+  for (const [row, [rouge, custom]] of Object.entries(SCORES)) {
+    await putRowResult({
+      runId: run.id,
+      row: Number(row),
+      status: 'done',
+      results: [
+        metric('rouge-l', rouge),
+        metric('geval-custom', custom, {
+          details: { criterion: 'Tone' },
+          explanation: 'Echoed key sk-proj-abcdefghijklmnop in an error body',
+        }),
+      ],
+      judge: { input: 100, output: 20, calls: 2, httpCalls: 2, cachedCalls: 0, cost: 0.001 },
+      finishedAt: 10,
+      elapsedMs: 5,
+    });
+  }
+  await updateRun(run.id, { status: 'paused' });
+  return loadRunData(run.id);
+}
+
+describe('JSON export', () => {
+  it('round-trips: export → import gives the same rows and results', async () => {
+    const data = await makeRun('json');
+    const text = runToJson(data, { now: new Date(Date.UTC(2026, 0, 4)) });
+    const parsed = parseRunExport(text);
+    let n = 0;
+    const imported = await importRunExport(parsed, { newId: () => `copy-${++n}` });
+    expect(imported.dataset.id).toBe('copy-1');
+    expect(imported.run.id).toBe('copy-2');
+    expect(imported.run.datasetId).toBe('copy-1');
+
+    const back = await loadRunData(imported.run.id);
+    expect(back.rows).toEqual(data.rows);
+    const strip = (r: (typeof data.results)[number]) => ({ ...r, runId: undefined });
+    expect(back.results.map(strip)).toEqual(parseRunExport(text).results.map(strip));
+    expect(back.results.map((r) => r.row)).toEqual([1, 2, 3, 4]);
+    expect(back.results[0].results[0]).toEqual(data.results[0].results[0]);
+    expect(back.run.metrics).toEqual(data.run.metrics);
+    expect(back.run.counts).toEqual(data.run.counts);
+    expect(back.run.judgeUsage).toEqual(data.run.judgeUsage);
+    expect(back.run.backends).toEqual(data.run.backends);
+    expect(back.run.status).toBe('paused');
+    expect(back.dataset).toMatchObject({
+      name: data.dataset.name,
+      rowCount: 5,
+      humanColumns: ['relevance', 'coherence'],
+      problems: data.dataset.problems,
+      mapping: data.dataset.mapping,
+    });
+    // The CSV of the copy equals the CSV of the original.
+    expect(runToCsv(back)).toBe(runToCsv(data));
+  });
+
+  it('never carries an API key', async () => {
+    const data = await makeRun('keys');
+    const text = runToJson(data, { secrets: ['my-local-secret-key'] });
+    expect(text).not.toMatch(/sk-live|sk-proj-abc|apiKey/u);
+    expect(text).toContain('<redacted>');
+    expect(JSON.parse(text).run.settings.judge.beta).toBe(DEFAULT_JUDGE_SETTINGS.beta);
+  });
+
+  it('refuses files that are not run exports, with the reason', async () => {
+    expect(() => parseRunExport('not json')).toThrow(/not JSON/u);
+    expect(() => parseRunExport('{"format":"other"}')).toThrow(/not a SumLens run export/u);
+    const data = JSON.parse(runToJson(await makeRun('bad')));
+    data.results[0].results[0].id = 'no-such-metric';
+    expect(() => parseRunExport(JSON.stringify(data))).toThrow(/results\.0\.results\.0\.id/u);
+    data.results[0].results[0].id = 'rouge-l';
+    data.rows = data.rows.slice(1);
+    expect(() => parseRunExport(JSON.stringify(data))).toThrow(/results for row 1/u);
+  });
+});
+
+describe('CSV export', () => {
+  it('has one line per row, one column per metric, and reads back with papaparse', async () => {
+    const data = await makeRun('csv');
+    const csv = runToCsv(data);
+    const parsed = Papa.parse<Record<string, string>>(csv, { header: true, skipEmptyLines: true });
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.meta.fields).toEqual([
+      'row',
+      'id',
+      'group',
+      'system',
+      'status',
+      'summary',
+      'human:relevance',
+      'human:coherence',
+      'rouge-l',
+      'geval-custom:Tone',
+      'error',
+    ]);
+    expect(parsed.data).toHaveLength(5);
+    const [first, second, third, fourth, fifth] = parsed.data;
+    // Quotes, commas, newlines and trailing spaces survive.
+    expect(first.summary).toBe(TRICKY);
+    expect(first).toMatchObject({
+      row: '1',
+      id: 'a1',
+      group: 'doc1',
+      system: 'M1',
+      status: 'done',
+      'human:relevance': '4',
+      'rouge-l': '0.5',
+      'geval-custom:Tone': '3.5',
+    });
+    // Formula injection: text cells starting with = + - @ are neutralised; numbers are not.
+    expect(second.id).toBe(`'=HYPERLINK("http://evil")`);
+    expect(second.summary).toBe("'=SUM(A1:A9)");
+    expect(second['human:coherence']).toBe('-1');
+    expect(third.summary).toBe("'@cmd and +more");
+    expect(third['rouge-l']).toBe('');
+    expect(fourth['rouge-l']).toBe('0.75');
+    expect(fifth).toMatchObject({ status: 'pending', 'rouge-l': '', 'geval-custom:Tone': '' });
+  });
+
+  it('neutralises multi-line formula cells too', () => {
+    expect(spreadsheetSafe('=1+1\nsecond line')).toBe("'=1+1\nsecond line");
+    expect(spreadsheetSafe('-x')).toBe("'-x");
+    expect(spreadsheetSafe('\tx')).toBe("'\tx");
+    expect(spreadsheetSafe('plain')).toBe('plain');
+  });
+});
+
+describe('Markdown report', () => {
+  it('holds the run, the summary table and the calibration table', async () => {
+    const data = await makeRun('md');
+    const md = runToMarkdown(data, { now: new Date(Date.UTC(2026, 0, 5, 8, 0)) });
+    expect(md).toContain('# SumLens run report: SummEval sample md');
+    expect(md).toContain('- Data set: SummEval sample md (case, 5 rows)');
+    expect(md).toContain('started 2026-01-03 10:30 UTC, paused');
+    expect(md).toContain('- Rows scored: 4 of 5');
+    expect(md).toContain('- Judge: openai/gpt-4o-mini: 8 calls (8 sent, 0 from cache)');
+    expect(md).toContain('## Scores');
+    expect(md).toContain('| Metric | Backend | Mean | Median | n | n/a | Errors |');
+    // ROUGE-L: 0.5, 0.25, 0.75 (row 3 n/a) → mean 0.5, median 0.5.
+    expect(md).toContain('| ROUGE-L | rouge_score-0.1.2 (porter) | 0.500 | 0.500 | 3 | 1 | 0 |');
+    // Tone: 3.5, 2, 4, 4.5 → mean 3.5, median 3.75.
+    expect(md).toContain('| G-Eval: Tone | judge:openai/gpt-4o-mini | 3.500 | 3.750 | 4 | 0 | 0 |');
+    expect(md).toContain('## Calibration against human ratings');
+    expect(md).toMatch(/\| Metric \| Human \| n \| Spearman ρ \| Kendall τ-b \| Pearson r \|/u);
+
+    const calibration = runCalibration(data);
+    const pair = calibration.pairs.find((p) => p.metric === 'rouge-l' && p.human === 'relevance')!;
+    expect(pair.pooled.n).toBe(3);
+    const line = md.split('\n').find((l) => l.startsWith('| ROUGE-L | relevance |'))!;
+    expect(line).toContain(`| 3 | ${pair.pooled.values.spearman!.toFixed(3)} |`);
+    expect(summarizeScores(data.run, data.results).map((s) => s.column)).toEqual([
+      'rouge-l',
+      'geval-custom:Tone',
+    ]);
+    expect(exportFileName(data, 'md')).toBe('sumlens-SummEval-sample-md-2026-01-03.md');
+  });
+});

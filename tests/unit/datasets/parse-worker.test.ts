@@ -1,0 +1,125 @@
+/**
+ * The parse worker's protocol with a fake worker scope: a Blob streamed in, progress, one
+ * detection, rows in batches, bad rows, done; errors with the detection when nothing can map;
+ * malformed requests; cancel by id.
+ */
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { sharedPath } from '../../helpers/shared.ts';
+import { serveDatasetParse, type ParseWorkerScope } from '../../../workers/dataset-parse.worker.ts';
+import type { ParseReply } from '../../../src/lib/datasets/parse-protocol.ts';
+
+function fakeScope() {
+  let listener: ((event: MessageEvent<unknown>) => void) | undefined;
+  const replies: ParseReply[] = [];
+  const waiters: Array<() => void> = [];
+  const scope: ParseWorkerScope = {
+    addEventListener: (_type, l) => {
+      listener = l;
+    },
+    postMessage: (m) => {
+      replies.push(m);
+      for (const w of waiters.splice(0)) w();
+    },
+  };
+  serveDatasetParse(scope);
+  const send = (data: unknown) => listener!({ data } as MessageEvent<unknown>);
+  const until = async (pred: (r: ParseReply) => boolean) => {
+    while (!replies.some(pred)) await new Promise<void>((resolve) => waiters.push(resolve));
+  };
+  return { replies, send, until };
+}
+
+const dev = readFileSync(sharedPath('data/summeval/dev.jsonl'));
+
+describe('dataset-parse worker', () => {
+  it('streams a file: progress, detected, rows in batches, done with the summary', async () => {
+    const { replies, send, until } = fakeScope();
+    const file = new Blob([dev]);
+    send({ type: 'parse', id: 'j1', file, fileName: 'dev.jsonl', batchSize: 250 });
+    await until((r) => r.type === 'done' || r.type === 'error');
+    const types = replies.map((r) => r.type);
+    expect(types.filter((t) => t === 'detected')).toHaveLength(1);
+    expect(types.indexOf('detected')).toBeLessThan(types.indexOf('rows'));
+    const batches = replies.filter((r) => r.type === 'rows');
+    expect(batches.map((b) => b.rows.length)).toEqual([250, 250, 100]);
+    expect(batches.flatMap((b) => b.rows).map((r) => r.row)).toEqual(
+      Array.from({ length: 600 }, (_, i) => i + 1),
+    );
+    const progress = replies.filter((r) => r.type === 'progress');
+    expect(progress.at(-1)).toEqual({
+      type: 'progress',
+      id: 'j1',
+      bytes: dev.byteLength,
+      total: dev.byteLength,
+    });
+    const done = replies.at(-1)!;
+    expect(done).toMatchObject({
+      type: 'done',
+      id: 'j1',
+      cancelled: false,
+      summary: { rows: 600, problems: 0 },
+    });
+    // Replies are plain data: they survive structured cloning.
+    expect(structuredClone(batches[0])).toEqual(batches[0]);
+  });
+
+  it('bad rows arrive as problems; a file that cannot be mapped is an error with the detection', async () => {
+    const { replies, send, until } = fakeScope();
+    const text = '{"source":"S.","summary":"A."}\nnot json\n{"source":"S.","summary":"B."}\n';
+    send({ type: 'parse', id: 'j2', file: new Blob([text]) });
+    await until((r) => r.type === 'done');
+    expect(replies.filter((r) => r.type === 'problems').flatMap((r) => r.problems)).toEqual([
+      { row: 2, reason: expect.stringMatching(/^row 2: not valid JSON/u) },
+    ]);
+
+    send({ type: 'parse', id: 'j3', file: new Blob(['{"question":"Q?"}\n']) });
+    await until((r) => r.type === 'error' && r.id === 'j3');
+    const error = replies.find((r) => r.type === 'error' && r.id === 'j3');
+    expect(error).toMatchObject({ detected: { columns: ['question'], confidence: 0 } });
+
+    // The same file with a mapping from the user loads.
+    send({
+      type: 'parse',
+      id: 'j4',
+      file: new Blob(['{"question":"Q?","reply":"R."}\n']),
+      mapping: { kind: 'case', source: 'question', summary: 'reply' },
+    });
+    await until((r) => r.type === 'done' && r.id === 'j4');
+    expect(replies.flatMap((r) => (r.type === 'rows' && r.id === 'j4' ? r.rows : []))).toHaveLength(
+      1,
+    );
+  });
+
+  it('rejects a malformed request, and cancels a job by id', async () => {
+    const { replies, send, until } = fakeScope();
+    send({ type: 'parse', id: 'bad', file: 'not a blob' });
+    expect(replies[0]).toMatchObject({ type: 'error', id: 'bad' });
+    expect((replies[0] as { message: string }).message).toMatch(
+      /^Malformed request to the parse worker: file/u,
+    );
+
+    // A stream that never ends unless cancelled.
+    let pulls = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulls++;
+        controller.enqueue(
+          new TextEncoder().encode('{"source":"S.","summary":"A."}\n'.repeat(100)),
+        );
+      },
+    });
+    const blob = new Blob(['']);
+    Object.defineProperty(blob, 'stream', { value: () => endless });
+    send({ type: 'parse', id: 'c1', file: blob });
+    await until((r) => r.type === 'rows' && r.id === 'c1');
+    send({ type: 'cancel', id: 'c1' });
+    await until((r) => r.type === 'done' && r.id === 'c1');
+    expect(replies.find((r) => r.type === 'done' && r.id === 'c1')).toEqual({
+      type: 'done',
+      id: 'c1',
+      cancelled: true,
+    });
+    expect(pulls).toBeGreaterThan(0);
+  });
+});
