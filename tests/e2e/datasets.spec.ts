@@ -1,0 +1,123 @@
+/**
+ * Data sets end to end: drop SummEval's dev.jsonl, run the offline metrics in the batch worker,
+ * reload mid-run and see it resume with every row scored once, read the calibration table and the
+ * scatter plot, export CSV; a broken row is reported and the rest load; TinyEval's trec figure.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Papa from 'papaparse';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { APP_ORIGIN, launchBrowser, recordErrors, recordRequests } from './support/browser.ts';
+import { sharedPath } from '../helpers/shared.ts';
+
+async function importFile(page: Page, file: string): Promise<void> {
+  const before = await page.getByTestId('dataset-item').count();
+  await page.getByTestId('dataset-file').setInputFiles(file);
+  await expect
+    .poll(() => page.getByTestId('dataset-item').count(), { timeout: 60_000 })
+    .toBe(before + 1);
+}
+
+function runText(page: Page): Promise<string> {
+  return page.getByTestId('run-item').first().innerText();
+}
+
+describe('data sets in the page', () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let errors: string[];
+  let requests: ReturnType<typeof recordRequests>;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    context = await browser.newContext({ acceptDownloads: true });
+    requests = recordRequests(context);
+    page = await context.newPage();
+    errors = recordErrors(page);
+    await page.goto(APP_ORIGIN);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('imports dev.jsonl, resumes a run after a reload, and calibrates against the experts', async () => {
+    await importFile(page, sharedPath('data/summeval/dev.jsonl'));
+    expect(await page.getByTestId('dataset-import').innerText()).toMatch(
+      /600 rows read.*SummEval/su,
+    );
+
+    await page.getByTestId('run-offline').first().click();
+    // Reload once some rows are stored, before the end.
+    await expect
+      .poll(async () => Number(/(\d+)\/600 rows/u.exec(await runText(page))?.[1] ?? 0), {
+        timeout: 60_000,
+        interval: 50,
+      })
+      .toBeGreaterThan(0);
+    await page.reload();
+    // The interrupted run resumes by itself and ends with every row scored exactly once.
+    await expect.poll(() => runText(page), { timeout: 120_000 }).toMatch(/done · 600\/600 rows/u);
+    await page.getByTestId('run-open').first().click();
+    const summary = await page.getByTestId('run-summary').innerText();
+    expect(summary).toMatch(/rouge-l\s+0\.\d+\s+0\.\d+\s+600\s/u);
+
+    const pair = page.locator(
+      '[data-testid="calibration-row"][data-metric="rouge-l"][data-human="expert_relevance"]',
+    );
+    // scipy.stats.spearmanr on the same 600 numbers (see tests/unit/datasets/calibration.test.ts).
+    expect(Number(await pair.getAttribute('data-spearman'))).toBeCloseTo(0.27528607919315234, 9);
+    await page.getByTestId('chart-metric').selectOption('rouge-l');
+    await page.getByTestId('scatter-human').selectOption('expert_relevance');
+    expect(await page.getByTestId('scatter').getAttribute('data-count')).toBe('600');
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('export-csv').click(),
+    ]);
+    const csv = readFileSync(await download.path(), 'utf8');
+    const parsed = Papa.parse<Record<string, string>>(csv.replace(/^\uFEFF/u, ''), {
+      header: true,
+      skipEmptyLines: true,
+    });
+    expect(parsed.data).toHaveLength(600);
+    expect(parsed.meta.fields).toEqual(expect.arrayContaining(['row', 'rouge-l']));
+    expect(requests.foreign()).toEqual([]);
+    expect(errors.filter((e) => !/Failed to load resource/u.test(e))).toEqual([]);
+  });
+
+  it('lists a broken row by number and loads the rest', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sumlens-ds-'));
+    const file = join(dir, 'cases.jsonl');
+    writeFileSync(
+      file,
+      [
+        JSON.stringify({
+          source: 'The bridge closed on Monday.',
+          summary: 'A bridge closed.',
+          rating: 4,
+        }),
+        '{"source": "broken',
+        JSON.stringify({ source: 'Rain fell all week.', summary: 'It rained.', rating: 2 }),
+      ].join('\n'),
+    );
+    await importFile(page, file);
+    expect(await page.getByTestId('dataset-import').innerText()).toMatch(/2 rows read/u);
+    await page.getByTestId('dataset-import').locator('summary').click();
+    expect(await page.getByTestId('dataset-problems').innerText()).toMatch(/row 2/u);
+  });
+
+  it("reproduces TinyEval's trec score from its prediction file", async () => {
+    await importFile(page, sharedPath('data/tinyeval/pred/internlm/trec.jsonl'));
+    const trec = page.getByTestId('dataset-item').filter({ hasText: 'trec' });
+    await trec.getByTestId('run-offline').click();
+    await expect.poll(() => runText(page)).toMatch(/^trec/u);
+    await expect.poll(() => runText(page), { timeout: 60_000 }).toMatch(/done/u);
+    await page.getByTestId('run-open').first().click();
+    const summary = await page.getByTestId('run-summary').innerText();
+    expect(summary, summary).toMatch(/trec\S*\s+0\.520\s/u);
+  });
+});
