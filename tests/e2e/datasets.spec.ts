@@ -85,6 +85,18 @@ describe('data sets in the page', () => {
     });
     expect(parsed.data).toHaveLength(600);
     expect(parsed.meta.fields).toEqual(expect.arrayContaining(['row', 'rouge-l']));
+    // Metric against metric, and a row opened with the single-case cards.
+    await page.getByTestId('scatter-metric').selectOption('rouge-1');
+    expect(Number(await page.getByTestId('scatter-metrics').getAttribute('data-count'))).toBe(600);
+    // Coherence is n/a below 3 sentences: those rows drop out of the pair.
+    await page.getByTestId('scatter-metric').selectOption('coherence');
+    expect(
+      Number(await page.getByTestId('scatter-metrics').getAttribute('data-count')),
+    ).toBeLessThan(600);
+    await page.getByTestId('run-row').first().getByRole('button').click();
+    expect(await page.getByTestId('summary-input').inputValue()).not.toBe('');
+    expect(await page.getByTestId('metric-rouge-l').getAttribute('data-status')).toBe('ok');
+
     expect(requests.foreign()).toEqual([]);
     expect(errors.filter((e) => !/Failed to load resource/u.test(e))).toEqual([]);
   });

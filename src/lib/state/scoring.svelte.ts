@@ -430,6 +430,23 @@ export class ScoringSession {
     this.openCaseId = id;
   }
 
+  /** Shows a data-set row and its stored results with the single-case cards. */
+  showCase(input: CaseInput, results: MetricResult[]): void {
+    this.#run?.abort();
+    this.running = false;
+    this.input = { source: input.source, summary: input.summary, reference: input.reference ?? '' };
+    this.scoredSummary = input.summary;
+    this.scoredSource = input.source;
+    const cards = idleCards();
+    for (const result of results) {
+      if (result.id !== 'geval-custom') cards[result.id] = { status: result.status, result };
+    }
+    this.cards = cards;
+    this.customCards = results.filter((r) => r.id === 'geval-custom');
+    this.problems = [];
+    this.openCaseId = undefined;
+  }
+
   async remove(id: string): Promise<void> {
     await deleteCase(id);
     this.history = this.history.filter((h) => h.id !== id);
