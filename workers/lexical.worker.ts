@@ -10,16 +10,11 @@
  * worker.
  */
 import { serveMetrics } from './host.ts';
-import { loadJiebaBrowser } from '../src/lib/metrics/lexical/jieba.ts';
-import type { WordSegmenter } from '../src/lib/metrics/lexical/cjk-words.ts';
-
-const JIEBA_WASM_URL = `${import.meta.env.BASE_URL}vendor/jieba/jieba_rs_wasm_bg.wasm`;
-
-let jieba: Promise<WordSegmenter> | undefined;
+import { wordSegmenter } from './backends.ts';
 
 serveMetrics({
   backends() {
-    return { wordSegmenter: () => (jieba ??= loadJiebaBrowser(JIEBA_WASM_URL)) };
+    return { wordSegmenter };
   },
   async warmUp() {},
 });

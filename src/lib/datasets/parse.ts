@@ -43,6 +43,7 @@ import {
   type FileFormat,
   type PredictionInput,
   type RowProblem,
+  MAPPING_TEXT_FIELDS,
 } from './formats.ts';
 
 type Rec = Record<string, unknown>;
@@ -664,23 +665,6 @@ function buildPrediction(record: Rec, m: ColumnMapping, kind: 'prediction' | 'sf
   };
 }
 
-const MAPPED_KEYS = [
-  'id',
-  'group',
-  'system',
-  'source',
-  'summary',
-  'reference',
-  'instructions',
-  'prediction',
-  'answers',
-  'allClasses',
-  'length',
-  'instruction',
-  'input',
-  'output',
-] as const;
-
 /**
  * One record → one row with the mapping, or the reason it cannot be one (without the "row N: "
  * prefix; `toRows` and the parser add it).
@@ -713,7 +697,7 @@ export function toRow(
   if (id !== undefined && id !== '') out.id = id;
   else if (m.kind === 'summeval' && group && system) out.id = `${group}/${system}`;
   const mapped = new Set<string>();
-  for (const key of MAPPED_KEYS) {
+  for (const key of MAPPING_TEXT_FIELDS) {
     const c = m[key];
     if (c !== undefined) mapped.add(c);
   }

@@ -1,0 +1,129 @@
+/**
+ * How a worker obtains the offline metrics' backends: the built-in GloVe SIF vectors, the
+ * compromise recogniser, jieba for Chinese words, and the transformers.js model the settings pick,
+ * falling back to the built-in backend with a note when the model cannot load. Shared by the
+ * single-case workers (embedding, ner, lexical) and the batch worker; each worker bundles its own
+ * copy, so the lazy singletons here are per worker.
+ */
+import { GloveSifEmbedder, parseGloveAsset } from '../src/lib/metrics/semantic/glove-sif.ts';
+import { TransformerEmbedder } from '../src/lib/metrics/semantic/transformer-embedder.ts';
+import { CompromiseRecognizer } from '../src/lib/metrics/semantic/compromise-ner.ts';
+import {
+  TransformerRecognizer,
+  labelCoverageNote,
+} from '../src/lib/metrics/semantic/transformer-ner.ts';
+import type { EntityRecognizer, SentenceEmbedder } from '../src/lib/metrics/semantic/backends.ts';
+import { loadJiebaBrowser } from '../src/lib/metrics/lexical/jieba.ts';
+import type { WordSegmenter } from '../src/lib/metrics/lexical/cjk-words.ts';
+import { featureExtractor, tokenClassifier } from '../src/lib/models/transformers-adapters.ts';
+import type {
+  FeatureExtractionPipelineLike,
+  TokenClassificationPipelineLike,
+} from '../src/lib/models/transformers-adapters.ts';
+import type { MetricSettings } from '../src/lib/metrics/settings.ts';
+import type { ModelSource } from '../src/lib/models/source.ts';
+import { describeError } from '../src/lib/metrics/offline.ts';
+import { lazy } from '../src/lib/lazy.ts';
+import { fetchWithProgress } from './fetch-progress.ts';
+import { withFallback } from './fallback.ts';
+import type { ProgressReporter } from './host.ts';
+
+export const GLOVE_ASSET_PATH = 'embeddings/glove-100d.bin';
+const JIEBA_WASM_URL = `${import.meta.env.BASE_URL}vendor/jieba/jieba_rs_wasm_bg.wasm`;
+export const NER_WARM_UP = 'Warm-up: Ada Lovelace met Charles Babbage in London on 5 June 1833.';
+
+// Loads are shared by every job of the worker; progress goes to the job that asked last.
+let reportTo: ProgressReporter = () => {};
+
+export function reportLoadingTo(report: ProgressReporter): void {
+  reportTo = report;
+}
+
+export const glove = lazy(async (): Promise<SentenceEmbedder> => {
+  const url = new URL(import.meta.env.BASE_URL + GLOVE_ASSET_PATH, self.location.origin);
+  const buffer = await fetchWithProgress(url, (loaded, total) =>
+    reportTo({ stage: 'loading word vectors', file: GLOVE_ASSET_PATH, loaded, total }),
+  );
+  return new GloveSifEmbedder(parseGloveAsset(buffer));
+});
+
+export const compromise = lazy(async (): Promise<EntityRecognizer> => {
+  reportTo({ stage: 'loading entity recogniser' });
+  return new CompromiseRecognizer();
+});
+
+/** Loaded once, on the first text with CJK; a failed load is not retried in this worker. */
+let jieba: Promise<WordSegmenter> | undefined;
+export const wordSegmenter = (): Promise<WordSegmenter> =>
+  (jieba ??= loadJiebaBrowser(JIEBA_WASM_URL));
+
+export async function transformerEmbedder(
+  settings: MetricSettings,
+  models: ModelSource,
+): Promise<SentenceEmbedder> {
+  const choice = settings.backends.embedding;
+  if (choice.kind !== 'transformer') return glove();
+  // Loaded lazily so the transformers.js bundle costs nothing to people who never pick a model.
+  const { loadPipeline } = await import('./pipelines.ts');
+  const loaded = await loadPipeline<FeatureExtractionPipelineLike>(
+    'feature-extraction',
+    choice,
+    models,
+    (p) => reportTo(p),
+    (pipe) => pipe(['Warm-up sentence.'], { pooling: 'mean', normalize: true }),
+  );
+  const embedder = new TransformerEmbedder(loaded.backend, featureExtractor(loaded.pipe));
+  return Object.assign(embedder, { notes: loaded.notes });
+}
+
+export async function transformerRecognizer(
+  settings: MetricSettings,
+  models: ModelSource,
+): Promise<EntityRecognizer> {
+  const choice = settings.backends.ner;
+  if (choice.kind !== 'transformer') return compromise();
+  const { loadPipeline } = await import('./pipelines.ts');
+  const loaded = await loadPipeline<TokenClassificationPipelineLike>(
+    'token-classification',
+    choice,
+    models,
+    (p) => reportTo(p),
+    (pipe) => tokenClassifier(pipe).classify(NER_WARM_UP),
+  );
+  const classifier = tokenClassifier(loaded.pipe);
+  const recognizer = new TransformerRecognizer(loaded.backend, classifier);
+  const coverage = labelCoverageNote(classifier.entityTypes);
+  return Object.assign(recognizer, { notes: [...loaded.notes, ...(coverage ? [coverage] : [])] });
+}
+
+/** The embedder the settings pick; a model that fails falls back to GloVe with a note. */
+export function embedderFor(
+  settings: MetricSettings,
+  models: ModelSource,
+): () => Promise<SentenceEmbedder> {
+  const choice = settings.backends.embedding;
+  if (choice.kind !== 'transformer') return glove;
+  return () =>
+    withFallback(
+      () => transformerEmbedder(settings, models),
+      glove,
+      (error) =>
+        `The embedding model ${choice.model} could not be used (${describeError(error)}); scored with the built-in GloVe vectors instead.`,
+    );
+}
+
+/** The recogniser the settings pick; a model that fails falls back to compromise with a note. */
+export function recognizerFor(
+  settings: MetricSettings,
+  models: ModelSource,
+): () => Promise<EntityRecognizer> {
+  const choice = settings.backends.ner;
+  if (choice.kind !== 'transformer') return compromise;
+  return () =>
+    withFallback(
+      () => transformerRecognizer(settings, models),
+      compromise,
+      (error) =>
+        `The NER model ${choice.model} could not be used (${describeError(error)}); scored with the built-in compromise recogniser instead.`,
+    );
+}
