@@ -10,15 +10,8 @@ import { join } from 'node:path';
 import Papa from 'papaparse';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { APP_ORIGIN, launchBrowser, recordErrors, recordRequests } from './support/browser.ts';
+import { importDataset } from './support/datasets.ts';
 import { sharedPath } from '../helpers/shared.ts';
-
-async function importFile(page: Page, file: string): Promise<void> {
-  const before = await page.getByTestId('dataset-item').count();
-  await page.getByTestId('dataset-file').setInputFiles(file);
-  await expect
-    .poll(() => page.getByTestId('dataset-item').count(), { timeout: 60_000 })
-    .toBe(before + 1);
-}
 
 function runText(page: Page): Promise<string> {
   return page.getByTestId('run-item').first().innerText();
@@ -45,7 +38,7 @@ describe('data sets in the page', () => {
   });
 
   it('imports dev.jsonl, resumes a run after a reload, and calibrates against the experts', async () => {
-    await importFile(page, sharedPath('data/summeval/dev.jsonl'));
+    await importDataset(page, sharedPath('data/summeval/dev.jsonl'));
     expect(await page.getByTestId('dataset-import').innerText()).toMatch(
       /600 rows read.*SummEval/su,
     );
@@ -116,14 +109,14 @@ describe('data sets in the page', () => {
         JSON.stringify({ source: 'Rain fell all week.', summary: 'It rained.', rating: 2 }),
       ].join('\n'),
     );
-    await importFile(page, file);
+    await importDataset(page, file);
     expect(await page.getByTestId('dataset-import').innerText()).toMatch(/2 rows read/u);
     await page.getByTestId('dataset-import').locator('summary').click();
     expect(await page.getByTestId('dataset-problems').innerText()).toMatch(/row 2/u);
   });
 
   it("reproduces TinyEval's trec score from its prediction file", async () => {
-    await importFile(page, sharedPath('data/tinyeval/pred/internlm/trec.jsonl'));
+    await importDataset(page, sharedPath('data/tinyeval/pred/internlm/trec.jsonl'));
     const trec = page.getByTestId('dataset-item').filter({ hasText: 'trec' });
     await trec.getByTestId('run-offline').click();
     await expect.poll(() => runText(page)).toMatch(/^trec/u);

@@ -7,10 +7,22 @@ import type { DatasetDescription, DatasetRow, RowProblem } from '../datasets/for
 import type { ParseReply, ParseRequest } from '../datasets/parse-protocol.ts';
 import type { ParseSummary } from '../datasets/parse.ts';
 import { BatchWorkerClient } from '../datasets/batch-protocol.ts';
-import type { BatchProgress } from '../datasets/batch.ts';
 import {
-  createRun,
+  createBatchRun,
+  isJudgeMetric,
+  PauseController,
+  pageRowScorer,
+  planBatch,
+  runExecutor,
+  runStoredBatch,
+} from '../datasets/batch.ts';
+import type { BatchPlan, BatchProgress } from '../datasets/batch.ts';
+import { isCaseRow } from '../datasets/formats.ts';
+import {
   deleteDataset,
+  getDatasetRows,
+  getRun,
+  updateRun,
   deleteRun,
   listDatasets,
   listRuns,
@@ -20,7 +32,9 @@ import {
 import type { StoredDataset, StoredRun } from '../storage/schema.ts';
 import {
   exportFileName,
+  importRunExport,
   loadRunData,
+  parseRunExport,
   runCalibration,
   runToCsv,
   runToJson,
@@ -32,8 +46,8 @@ import { storageEstimate } from '../storage/quota.ts';
 import type { StorageEstimateInfo } from '../storage/quota.ts';
 import type { MetricSettings } from '../metrics/settings.ts';
 import type { ModelSource } from '../models/source.ts';
-import { OFFLINE_METRIC_IDS } from '../metrics/types.ts';
-import type { MetricId } from '../metrics/types.ts';
+import type { CaseInput, MetricId, MetricResult } from '../metrics/types.ts';
+import type { JudgeSession } from './judge.svelte.ts';
 
 const APP_VERSION = '0.1.0';
 
@@ -52,6 +66,47 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * What a run that executes in the page (one with LLM metrics, or coherence on provider
+ * embeddings) borrows from the single-case scoring: its metric workers for the offline metrics,
+ * and the judge with the key, which never goes to a worker.
+ */
+export interface PageScoring {
+  scoreInWorkers(
+    ids: readonly MetricId[],
+    input: CaseInput,
+    settings: MetricSettings,
+    models: ModelSource,
+    signal: AbortSignal,
+  ): Promise<MetricResult[]>;
+  providerCoherence(
+    input: CaseInput,
+    settings: MetricSettings,
+    signal: AbortSignal,
+  ): Promise<MetricResult | undefined>;
+  readonly judge: JudgeSession;
+  /** Where transformer models come from, for runs resumed without the page's choice. */
+  readonly models: ModelSource;
+}
+
+/** What the user chose for a run. */
+export interface RunChoice {
+  metrics: MetricId[];
+  settings: MetricSettings;
+  models: ModelSource;
+  /** Prediction data sets: the TinyEval/LongBench task (default: the data set's). */
+  task?: string;
+}
+
+/** A run executing in the page, with the switches the run list's buttons use. */
+interface PageRun {
+  cancel: AbortController;
+  pause: PauseController;
+}
+
+/** Rows whose texts the plan's judge estimate looks at; the median-length one stands for all. */
+const PLAN_SAMPLE_ROWS = 50;
+
 export class DatasetSession {
   datasets = $state.raw<StoredDataset[]>([]);
   runs = $state.raw<StoredRun[]>([]);
@@ -65,11 +120,26 @@ export class DatasetSession {
   loadingStage = $state<string | undefined>();
 
   #batch: BatchWorkerClient | undefined;
+  readonly #scoring: PageScoring | undefined;
+  readonly #pageRuns = new Map<string, PageRun>();
+  /** Bumped when a page run starts or ends: `isRunning` reads a plain map. */
+  #pageRunsVersion = $state(0);
+
+  constructor(scoring?: PageScoring) {
+    this.#scoring = scoring;
+  }
+
+  /** The judge LLM metrics of a run would use, when the page has one. */
+  get judge(): JudgeSession | undefined {
+    return this.#scoring?.judge;
+  }
 
   async init(): Promise<void> {
     await this.refresh();
     // A run that was running when the page went away (reload, crash) picks up where it stopped:
-    // its finished rows are stored, the worker skips them.
+    // its finished rows are stored, the worker skips them. A run with LLM metrics resumes only
+    // if the judge's key is still here (kept for the tab or device); otherwise it waits, paused,
+    // with a message saying why.
     for (const run of this.runs.filter((r) => r.status === 'running')) void this.resume(run.id);
   }
 
@@ -181,30 +251,85 @@ export class DatasetSession {
     return this.#batch;
   }
 
-  /** Starts a run of the offline metrics (or the data set's task, for prediction rows). */
-  async startRun(
-    dataset: StoredDataset,
-    settings: MetricSettings,
-    models: ModelSource,
-    metrics: readonly MetricId[] = OFFLINE_METRIC_IDS,
-  ): Promise<void> {
+  /**
+   * What a run will do before it starts: rows × metrics, where it executes, and for LLM metrics
+   * the judge calls, tokens and cost (estimated on a sample row of median length; unknown prices
+   * stay unknown).
+   */
+  async planRun(dataset: StoredDataset, metrics: readonly MetricId[]): Promise<BatchPlan> {
+    const predictions = dataset.kind === 'prediction' || dataset.kind === 'sft';
+    const chosen = predictions ? [] : [...metrics];
+    const judgeIds = chosen.filter(isJudgeMetric);
+    if (judgeIds.length === 0 || !this.#scoring) return planBatch(dataset.rowCount, chosen);
+    const sample = (await getDatasetRows(dataset.id, -Infinity, PLAN_SAMPLE_ROWS)).filter(
+      isCaseRow,
+    );
+    const lengthOf = (r: (typeof sample)[number]) =>
+      r.input.source.length + r.input.summary.length + (r.input.reference?.length ?? 0);
+    const median = [...sample].sort((a, b) => lengthOf(a) - lengthOf(b))[
+      Math.floor(sample.length / 2)
+    ];
+    const judge = this.#scoring.judge;
+    const planned = median ? judge.plan(median.input, judgeIds) : undefined;
+    return planBatch(
+      dataset.rowCount,
+      chosen,
+      planned
+        ? {
+            plan: planned.plan,
+            provider: judge.provider.kind,
+            model: judge.provider.model.trim(),
+            prices: $state.snapshot(judge.prices),
+          }
+        : undefined,
+    );
+  }
+
+  /**
+   * Starts a run: in the batch worker when every metric can run there (the offline metrics, and
+   * the task of prediction rows), else in the page with the judge (its cache and concurrency
+   * limit), the offline metrics still going to the metric workers.
+   */
+  async startRun(dataset: StoredDataset, choice: RunChoice): Promise<void> {
     this.error = undefined;
     // The page's settings are reactive proxies, which IndexedDB and postMessage cannot clone.
-    settings = $state.snapshot(settings) as MetricSettings;
-    models = $state.snapshot(models) as ModelSource;
+    const settings = $state.snapshot(choice.settings) as MetricSettings;
+    const models = $state.snapshot(choice.models) as ModelSource;
+    const predictions = dataset.kind === 'prediction' || dataset.kind === 'sft';
+    const metrics = predictions ? [] : [...choice.metrics];
+    const task = choice.task ?? dataset.task;
     try {
-      const run = await createRun({
-        id: crypto.randomUUID(),
-        datasetId: dataset.id,
-        datasetName: dataset.name,
-        createdAt: Date.now(),
-        metrics: dataset.kind === 'prediction' ? [] : [...metrics],
+      if (!predictions && metrics.length === 0) throw new Error('Choose at least one metric.');
+      if (predictions && !task) {
+        throw new Error(
+          'This data set holds predictions: choose its task (trec, multi_news, custom:rouge-l, …) to score them.',
+        );
+      }
+      const inPage = runExecutor(metrics, settings) === 'page';
+      let judge: { provider: JudgeSession['provider']['kind']; model: string } | undefined;
+      let judgeSettings;
+      let concurrency: number | undefined;
+      if (inPage) {
+        if (!this.#scoring) throw new Error('LLM metrics cannot run here: no judge is attached.');
+        const session = this.#scoring.judge;
+        if (metrics.some(isJudgeMetric)) {
+          // Fails now, with the judge's own words, rather than on every row.
+          judgeSettings = session.batchJudge().settings;
+          judge = { provider: session.provider.kind, model: session.provider.model.trim() };
+        }
+        concurrency = session.provider.concurrency;
+      }
+      const run = await createBatchRun({
+        dataset,
+        metrics,
         settings: {
           metrics: settings,
-          ...(dataset.task ? { task: dataset.task } : {}),
+          ...(judgeSettings ? { judge: judgeSettings } : {}),
+          ...(task ? { task } : {}),
+          ...(concurrency ? { concurrency } : {}),
         },
+        ...(judge ? { judge } : {}),
         appVersion: APP_VERSION,
-        total: dataset.rowCount,
       });
       this.runs = [run, ...this.runs];
       await this.#drive(run.id, models);
@@ -219,10 +344,15 @@ export class DatasetSession {
 
   async #drive(runId: string, models?: ModelSource): Promise<void> {
     try {
-      const outcome = await this.#client().run(runId, models ? { models } : {}, {
-        onProgress: (p) => (this.progress = { ...this.progress, [runId]: p }),
-        onLoading: (l) => (this.loadingStage = `${l.stage}${l.file ? ` · ${l.file}` : ''}`),
-      });
+      const run = await getRun(runId);
+      if (!run) throw new Error('This run no longer exists (was it deleted?).');
+      const outcome =
+        runExecutor(run.metrics, run.settings.metrics) === 'page'
+          ? await this.#driveInPage(run, models)
+          : await this.#client().run(runId, models ? { models } : {}, {
+              onProgress: (p) => (this.progress = { ...this.progress, [runId]: p }),
+              onLoading: (l) => (this.loadingStage = `${l.stage}${l.file ? ` · ${l.file}` : ''}`),
+            });
       this.loadingStage = undefined;
       if (outcome.message) this.error = outcome.message;
       await this.refresh();
@@ -233,20 +363,97 @@ export class DatasetSession {
     }
   }
 
+  /**
+   * A run with LLM metrics, in the page: the key stays here. Refuses to go on with another judge
+   * than the one it started with, so that one run never mixes two judges' scores.
+   */
+  async #driveInPage(
+    run: StoredRun,
+    models: ModelSource | undefined,
+  ): Promise<{ status: string; message?: string }> {
+    const scoring = this.#scoring;
+    if (!scoring) throw new Error('LLM metrics cannot run here: no judge is attached.');
+    let judge: ReturnType<JudgeSession['batchJudge']> | undefined;
+    try {
+      if (run.metrics.some(isJudgeMetric)) {
+        const wanted = run.backends.judge;
+        const now = scoring.judge.provider;
+        if (wanted && (wanted.provider !== now.kind || wanted.model !== now.model.trim())) {
+          throw new Error(
+            `This run is judged by ${wanted.provider}/${wanted.model}: choose that provider and model under "LLM judge provider" to resume it (one run never mixes two judges).`,
+          );
+        }
+        const fresh = scoring.judge.batchJudge();
+        judge = { ...fresh, settings: run.settings.judge ?? fresh.settings };
+      }
+    } catch (error) {
+      const message = `${run.datasetName}: the run is paused. ${messageOf(error)}`;
+      await updateRun(run.id, { status: 'paused', message }).catch(() => undefined);
+      return { status: 'paused', message };
+    }
+    const settings = run.settings.metrics;
+    const modelSource = models ?? ($state.snapshot(scoring.models) as ModelSource);
+    const scoreRow = pageRowScorer({
+      metrics: run.metrics,
+      settings,
+      offline: (ids, input, signal) =>
+        scoring.scoreInWorkers(ids, input, settings, modelSource, signal),
+      extra: async (_ids, input, signal) => {
+        const result = await scoring.providerCoherence(input, settings, signal);
+        return result ? [result] : [];
+      },
+      ...(judge ? { judge } : {}),
+    });
+    const handle: PageRun = { cancel: new AbortController(), pause: new PauseController() };
+    this.#pageRuns.set(run.id, handle);
+    this.#pageRunsVersion++;
+    try {
+      return await runStoredBatch(run.id, {
+        scoreRow,
+        onProgress: (p) => (this.progress = { ...this.progress, [run.id]: p }),
+        signal: handle.cancel.signal,
+        pause: handle.pause,
+      });
+    } finally {
+      this.#pageRuns.delete(run.id);
+      this.#pageRunsVersion++;
+    }
+  }
+
   pause(runId: string): void {
-    this.#client().pause(runId);
+    const page = this.#pageRuns.get(runId);
+    if (page) page.pause.pause();
+    else this.#client().pause(runId);
   }
 
   continueRun(runId: string): void {
-    this.#client().resume(runId);
+    const page = this.#pageRuns.get(runId);
+    if (page) page.pause.resume();
+    else this.#client().resume(runId);
   }
 
   cancel(runId: string): void {
-    this.#client().cancel(runId);
+    const page = this.#pageRuns.get(runId);
+    if (page) page.cancel.abort();
+    else this.#client().cancel(runId);
   }
 
   isRunning(runId: string): boolean {
-    return this.#batch?.isRunning(runId) ?? false;
+    void this.#pageRunsVersion;
+    return this.#pageRuns.has(runId) || (this.#batch?.isRunning(runId) ?? false);
+  }
+
+  /** Imports a run exported as JSON (with its data set's rows), and opens it. */
+  async importRunFile(file: File): Promise<void> {
+    this.error = undefined;
+    try {
+      const data = parseRunExport(await file.text());
+      const { run } = await importRunExport(data);
+      await this.refresh();
+      await this.open(run.id);
+    } catch (error) {
+      this.error = `${file.name}: ${messageOf(error)}`;
+    }
   }
 
   async open(runId: string): Promise<void> {

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { createJudge, testConnection } from '../llm/client.ts';
 import type { ConnectionResult } from '../llm/client.ts';
-import type { Capabilities, ProviderConfig } from '../llm/types.ts';
+import type { Capabilities, Judge, ProviderConfig } from '../llm/types.ts';
 import { contextWindow, staticCapabilities } from '../llm/capabilities.ts';
 import { DEFAULT_PRICE_TABLE, estimateCost, priceTableSchema } from '../llm/prices.ts';
 import type { PriceTable } from '../llm/prices.ts';
@@ -141,20 +141,18 @@ export class JudgeSession {
   }
 
   /** The calls and estimated cost of judging this case, before running it. */
-  plan(input: CaseInput): { plan: JudgePlan; cost: number | undefined } | undefined {
-    if (this.metrics.length === 0) return undefined;
+  plan(
+    input: CaseInput,
+    metrics: readonly JudgeMetricId[] = this.metrics,
+  ): { plan: JudgePlan; cost: number | undefined } | undefined {
+    if (metrics.length === 0) return undefined;
     let capabilities: Capabilities | undefined;
     try {
       capabilities = staticCapabilities(this.config());
     } catch {
       capabilities = undefined;
     }
-    const plan = planJudgeRun(
-      $state.snapshot(this.metrics),
-      input,
-      this.#runSettings(this.config()),
-      capabilities,
-    );
+    const plan = planJudgeRun([...metrics], input, this.#runSettings(this.config()), capabilities);
     const cost = estimateCost(
       { input: plan.estimatedTokens.input, output: plan.estimatedTokens.output },
       this.provider.kind,
@@ -174,6 +172,25 @@ export class JudgeSession {
       // an unparsable base URL: the run will report it
     }
     return { ...settings, contextTokens: Math.min(settings.contextTokens, window) };
+  }
+
+  /**
+   * A judge for a data-set run: the provider chosen now, its cache and concurrency limit, the
+   * settings clamped to the model's window, and the price table, all snapshotted so that a change
+   * in the panel mid-run does not mix two judges in one run.
+   */
+  batchJudge(): { judge: Judge; settings: JudgeSettings; prices: PriceTable } {
+    const problems = this.problems().filter((p) => !p.startsWith('No LLM metric'));
+    if (problems.length > 0) throw new Error(problems.join(' '));
+    const config = this.config();
+    return {
+      judge: createJudge(config, {
+        cache: judgeAnswerCache<JudgeResponse>(),
+        capabilityStore: capabilityStore<Capabilities>(),
+      }),
+      settings: this.#runSettings(config),
+      prices: $state.snapshot(this.prices),
+    };
   }
 
   testConnection(): Promise<ConnectionResult> {

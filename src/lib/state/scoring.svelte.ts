@@ -53,6 +53,19 @@ function idleCards(): Record<MetricId, CardState> {
 
 const PREFERENCES = loadPreferences();
 
+/** A metric that could not be computed: an error card with the reason, never a lost case. */
+function errorResult(id: MetricId, message: string, backend: string): MetricResult {
+  return {
+    id,
+    status: 'error',
+    score: null,
+    reason: message,
+    explanation: message,
+    backend,
+    details: {},
+  };
+}
+
 export class ScoringSession {
   input = $state<CaseTexts>({ source: '', summary: '', reference: '' });
   /** Remembered across visits (preferences.ts); each saved case also keeps the settings it used. */
@@ -86,7 +99,7 @@ export class ScoringSession {
   #draftTimer: ReturnType<typeof setTimeout> | undefined;
 
   async init(): Promise<void> {
-    this.#workers = startMetricWorkers();
+    this.#workers ??= startMetricWorkers();
     // Load vectors, the recogniser and any chosen model while the user is still pasting.
     void this.loadBackends();
     try {
@@ -238,15 +251,7 @@ export class ScoringSession {
         if (run.signal.aborted) return;
         for (const id of ids) {
           if (results.some((r) => r.id === id)) continue;
-          const failure: MetricResult = {
-            id,
-            status: 'error',
-            score: null,
-            reason: messageOf(error),
-            explanation: messageOf(error),
-            backend: 'none',
-            details: {},
-          };
+          const failure = errorResult(id, messageOf(error), 'none');
           results.push(failure);
           this.#setCard(id, { status: 'error', result: failure });
         }
@@ -287,15 +292,11 @@ export class ScoringSession {
     const fail = (message: string) => {
       for (const id of ids) {
         if (results.some((r) => r.id === id)) continue;
-        const failure: MetricResult = {
+        const failure = errorResult(
           id,
-          status: 'error',
-          score: null,
-          reason: message,
-          explanation: message,
-          backend: `judge:${this.judge.provider.kind}/${this.judge.provider.model}`,
-          details: {},
-        };
+          message,
+          `judge:${this.judge.provider.kind}/${this.judge.provider.model}`,
+        );
         results.push(failure);
         this.#setCard(id, { status: 'error', result: failure });
       }
@@ -332,8 +333,61 @@ export class ScoringSession {
     signal: AbortSignal,
     results: MetricResult[],
   ): Promise<void> {
+    const result = await this.providerCoherence(input, settings, signal);
+    if (!result || signal.aborted) return;
+    results.push(result);
+    this.#setCard('coherence', { status: result.status, result });
+  }
+
+  /**
+   * The offline metrics `ids` of one case in the metric workers, for a data-set run that executes
+   * in the page (one with LLM metrics). A worker's failure becomes an error result per metric, so
+   * the row is stored with the reason instead of failing as a whole.
+   */
+  async scoreInWorkers(
+    ids: readonly MetricId[],
+    input: CaseInput,
+    settings: MetricSettings,
+    models: ModelSource,
+    signal: AbortSignal,
+  ): Promise<MetricResult[]> {
+    // A run resumed on load may ask before init() has run (children mount first).
+    const workers = (this.#workers ??= startMetricWorkers());
+    const wanted = new Set(ids);
+    const groups = new Map<Exclude<MetricNeeds, 'llm'>, MetricId[]>();
+    for (const m of METRICS) {
+      if (!wanted.has(m.id) || m.needs === 'llm') continue;
+      groups.set(m.needs, [...(groups.get(m.needs) ?? []), m.id]);
+    }
+    const results: MetricResult[] = [];
+    await Promise.all(
+      [...groups].map(async ([needs, group]) => {
+        try {
+          await workers[needs].score(group, input, settings, models, {
+            signal,
+            onResult: (result) => results.push(result),
+          });
+        } catch (error) {
+          signal.throwIfAborted();
+          for (const id of group) {
+            if (results.some((r) => r.id === id)) continue;
+            results.push(errorResult(id, messageOf(error), 'none'));
+          }
+        }
+      }),
+    );
+    signal.throwIfAborted();
+    return results;
+  }
+
+  /** Coherence on the provider's embeddings for one case; undefined when cancelled or not chosen. */
+  async providerCoherence(
+    input: CaseInput,
+    settings: MetricSettings,
+    signal: AbortSignal,
+  ): Promise<MetricResult | undefined> {
     const choice = settings.backends.embedding;
-    if (choice.kind !== 'provider') return;
+    if (choice.kind !== 'provider') return undefined;
     const started = performance.now();
     let result: MetricResult;
     try {
@@ -346,22 +400,15 @@ export class ScoringSession {
       const embedder = createProviderEmbedder(config, choice.model);
       result = await scoreCoherence(input.summary, embedder, signal);
     } catch (error) {
-      if (signal.aborted) return;
-      const message = messageOf(error);
-      result = {
-        id: 'coherence',
-        status: 'error',
-        score: null,
-        reason: message,
-        explanation: message,
-        backend: `provider:${this.judge.provider.kind}/${choice.model}`,
-        details: {},
-      };
+      if (signal.aborted) return undefined;
+      result = errorResult(
+        'coherence',
+        messageOf(error),
+        `provider:${this.judge.provider.kind}/${choice.model}`,
+      );
     }
-    if (signal.aborted) return;
-    result = { ...result, elapsedMs: performance.now() - started };
-    results.push(result);
-    this.#setCard('coherence', { status: result.status, result });
+    if (signal.aborted) return undefined;
+    return { ...result, elapsedMs: performance.now() - started };
   }
 
   #storedJudgeReport() {
