@@ -63,6 +63,13 @@ describe('data sets in the page', () => {
     );
     // scipy.stats.spearmanr on the same 600 numbers (see tests/unit/datasets/calibration.test.ts).
     expect(Number(await pair.getAttribute('data-spearman'))).toBeCloseTo(0.27528607919315234, 9);
+    // The matrix leads with the summary-level Spearman (per article, averaged), as G-Eval reports.
+    const cell = page.locator(
+      '[data-testid="calibration-cell"][data-metric="rouge-l"][data-human="expert_relevance"]',
+    );
+    expect(Number(await cell.getAttribute('data-value'))).toBeCloseTo(0.20654477697160156, 9);
+    await page.getByTestId('calibration-level').selectOption('pooled');
+    expect(Number(await cell.getAttribute('data-value'))).toBeCloseTo(0.27528607919315234, 9);
     await page.getByTestId('chart-metric').selectOption('rouge-l');
     await page.getByTestId('scatter-human').selectOption('expert_relevance');
     expect(await page.getByTestId('scatter').getAttribute('data-count')).toBe('600');
