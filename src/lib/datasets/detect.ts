@@ -150,7 +150,8 @@ const PROMPT_FIELDS = ['context', 'input'] as const;
  */
 export function canGeneratePredictions(mapping: ColumnMapping): boolean {
   if (mapping.kind === 'prediction') return Object.keys(mapping.fields ?? {}).length > 0;
-  if (mapping.kind === 'sft') return mapping.instruction !== undefined || mapping.input !== undefined;
+  if (mapping.kind === 'sft')
+    return mapping.instruction !== undefined || mapping.input !== undefined;
   return false;
 }
 
