@@ -550,7 +550,7 @@ describe('stored data sets: resume where it stopped, nothing twice', () => {
     expect(stopped).toMatchObject({ status: 'stopped', generated: 2, total: 5 });
     expect((await getDataset('trec'))?.missingPredictions).toBe(3);
     let rows = (await getDatasetRows('trec')) as PredictionRow[];
-    expect(rows.filter((r) => !needsPrediction(r)).map((r) => r.row)).toEqual([1, 2]);
+    expect(rows.filter((r) => !r.input.needsPrediction).map((r) => r.row)).toEqual([1, 2]);
     expect(rows[0]!.input).toMatchObject({
       prediction: TREC_ITEMS[0]!.reply,
       generation: { provider: 'openai', model: 'scripted-1', promptCut: false, maxNewTokens: 64 },
@@ -577,7 +577,7 @@ describe('stored data sets: resume where it stopped, nothing twice', () => {
     expect(third.calls).toHaveLength(1);
     expect((await getDataset('trec'))?.missingPredictions).toBe(0);
     rows = (await getDatasetRows('trec')) as PredictionRow[];
-    expect(rows.every((r) => !needsPrediction(r))).toBe(true);
+    expect(rows.every((r) => !r.input.needsPrediction)).toBe(true);
     expect(rows[4]!.input.generation).not.toHaveProperty('error');
     expect(await generationFailures('trec')).toEqual([]);
 
