@@ -39,6 +39,7 @@ import {
   DATASET_KINDS,
   FILE_FORMATS,
   isCaseRow,
+  missingPredictionMessage,
   type DatasetKind,
   type DatasetRow,
   type FileFormat,
@@ -233,6 +234,11 @@ async function main(argv: string[]): Promise<number> {
   const scorePrediction = (row: DatasetRow) => {
     if (isCaseRow(row)) return;
     if (!task) throw new DatasetParseError(`Prediction rows need a task: --task NAME.`);
+    if (row.input.needsPrediction) {
+      acc.badRows++;
+      write({ row: row.row, error: missingPredictionMessage(row.row) });
+      return;
+    }
     if (needsWordSegmenter(task)) segmenter ??= loadJiebaNode();
     const { score, perAnswer } = scoreTinyEvalRow(
       task,

@@ -45,7 +45,7 @@ import type {
   TaskRowScore,
 } from '../storage/schema.ts';
 import { createRun, getRun, indexedDbRunStore, pendingRows } from '../storage/datasets.ts';
-import { isCaseRow, type DatasetRow } from './formats.ts';
+import { isCaseRow, missingPredictionMessage, type DatasetRow } from './formats.ts';
 import { needsWordSegmenter, resolveTask, scoreTinyEvalRow } from './tinyeval.ts';
 
 // ---- Which metrics run where ----
@@ -599,6 +599,8 @@ export function offlineRowScorer(options: OfflineRowScorerOptions): RowScorer {
         'This data set holds predictions: choose its task (trec, multi_news, custom:rouge-l, …) to score them.',
       );
     }
+    // An empty prediction would score 0 as if the model had answered nothing.
+    if (row.input.needsPrediction) throw new Error(missingPredictionMessage(row.row));
     const segmenter =
       needsWordSegmenter(task) && options.backends.wordSegmenter
         ? await options.backends.wordSegmenter()

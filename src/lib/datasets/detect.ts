@@ -3,8 +3,9 @@
  * words, and proposes a ColumnMapping the user can override before the rows are built.
  *
  * Recognised, most specific first: SummEval records (`text` + `decoded`), TinyEval/LongBench
- * predictions (`pred` + `answers`), SFT rows (`instruction` + `output`), and cases (a source column
- * and a summary column under any of the usual names). Numeric columns that are not mapped text
+ * predictions (`pred` + `answers`), SFT rows (`instruction` + `output`), cases (a source column
+ * and a summary column under any of the usual names), and TinyEval/LongBench data files
+ * (`answers` with `context`/`input` but no prediction: predictions to generate first). Numeric columns that are not mapped text
  * columns (nor ids or lengths) are proposed as human ratings, and so are lists of rating objects
  * (SummEval's `expert_annotations`).
  */
@@ -132,7 +133,35 @@ function guessKind(columns: readonly string[]): { kind: DatasetKind; canonical: 
       return { kind: 'case', canonical };
     }
   }
+  // A LongBench/TinyEval data file: answers and the prompt's fields, the prediction still to come.
+  if (answers && !prediction && PROMPT_FIELDS.some((f) => has(columns, f))) {
+    return { kind: 'prediction', canonical: has(columns, 'answers') };
+  }
   return null;
+}
+
+/** Columns a prediction file's prompt template may name (`{context}`, `{input}`). */
+const PROMPT_FIELDS = ['context', 'input'] as const;
+
+/**
+ * Whether rows of this mapping can do without a prediction column: they carry what a prompt
+ * template needs (prediction: template fields; sft: the instruction or input), so the missing
+ * predictions can be generated.
+ */
+export function canGeneratePredictions(mapping: ColumnMapping): boolean {
+  if (mapping.kind === 'prediction') return Object.keys(mapping.fields ?? {}).length > 0;
+  if (mapping.kind === 'sft')
+    return mapping.instruction !== undefined || mapping.input !== undefined;
+  return false;
+}
+
+/** The fields this mapping cannot do without (`prediction` not, when it can be generated). */
+export function requiredFieldsOf(mapping: ColumnMapping): MappingTextField[] {
+  const required = REQUIRED_FIELDS[mapping.kind];
+  if (mapping.prediction === undefined && canGeneratePredictions(mapping)) {
+    return required.filter((f) => f !== 'prediction');
+  }
+  return required;
 }
 
 function isNumeric(value: unknown): boolean {
@@ -259,7 +288,7 @@ export function proposeMapping(
   }
   if (kind === 'prediction') {
     const fields: Record<string, string> = {};
-    for (const name of ['context', 'input']) {
+    for (const name of PROMPT_FIELDS) {
       const c = findColumn(columns, [name]);
       if (c !== undefined) fields[name] = c;
     }
@@ -290,7 +319,7 @@ const FIELD_HELP: Record<MappingTextField, string> = {
 export function mappingProblems(mapping: ColumnMapping, columns: readonly string[]): string[] {
   const problems: string[] = [];
   const known = new Set(columns);
-  for (const field of REQUIRED_FIELDS[mapping.kind]) {
+  for (const field of requiredFieldsOf(mapping)) {
     const column = mapping[field];
     if (column === undefined) {
       const tried = (
@@ -359,6 +388,9 @@ export function describeDataset(
         ? `, task ${task} (${TINYEVAL_TASKS[task]?.label ?? 'custom'})`
         : ', no task named yet';
       const classes = mapping.allClasses ? ', with class labels' : '';
+      if (mapping.prediction === undefined) {
+        return `TinyEval/LongBench data without predictions (generate them with a model first): ${rowsText}${taskText}${classes}${ratings}`;
+      }
       return `TinyEval/LongBench predictions: ${rowsText}${taskText}${classes}${ratings}`;
     }
     case 'sft':
@@ -366,7 +398,7 @@ export function describeDataset(
         `SFT rows {instruction, input, output}: ${rowsText}, ` +
         (mapping.prediction
           ? `predictions in column '${mapping.prediction}'`
-          : 'no prediction column found') +
+          : 'no prediction column (generate the predictions with a model first)') +
         ratings
       );
     case 'case': {
@@ -397,7 +429,7 @@ export function detectDataset(
   const problems = mappingProblems(mapping, columns);
   let confidence = 0;
   if (problems.length === 0 && sample.length > 0) {
-    const required = REQUIRED_FIELDS[mapping.kind].map((f) => mapping[f]!);
+    const required = requiredFieldsOf(mapping).map((f) => mapping[f]!);
     const complete = sample.filter((r) => required.every((c) => r[c] !== undefined)).length;
     confidence = (complete / sample.length) * (guessed.canonical ? 1 : 0.8);
   }

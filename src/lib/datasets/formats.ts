@@ -9,7 +9,8 @@
  *   turker_annotations[]}`; each annotation list becomes mean ratings per dimension
  *   (`expert_coherence`, …, `turker_relevance`).
  * - `prediction`: TinyEval/LongBench prediction rows `{pred, answers[], all_classes?, length?}`,
- *   scored by a task type (see tinyeval.ts).
+ *   scored by a task type (see tinyeval.ts); their data files (`{context, input, answers, …}`,
+ *   no `pred`) load as rows that need a prediction generated first (generate.ts).
  * - `sft`: SFT rows `{instruction, input, output}` plus a prediction column; scored like
  *   predictions with `output` as the one answer.
  *
@@ -32,10 +33,43 @@ export type FileFormat = (typeof FILE_FORMATS)[number];
 /** A row longer than this (characters of its line or record) is rejected; the file goes on. */
 export const MAX_ROW_CHARS = 2_000_000;
 
+/**
+ * How a prediction was generated in the page (generate.ts), kept with the row: the provider and
+ * model that wrote it, and whether the prompt had to be cut. While the row still needs a
+ * prediction, it holds the last attempt's failure instead (`error`).
+ */
+export interface GenerationRecord {
+  provider: string;
+  model: string;
+  /** When the prediction (or the failure) arrived, ms since the epoch. */
+  at: number;
+  /** The prompt was longer than the model's prompt length and its middle was cut. */
+  promptCut: boolean;
+  /** The prompt's estimated tokens as sent (after any cut). */
+  promptTokens: number;
+  maxNewTokens: number;
+  /** `hashText` of the template, to tell rows generated with different templates apart. */
+  templateHash: string;
+  /** 'length' when the answer stopped at `maxNewTokens`. */
+  finishReason?: string;
+  /** Tokens the provider reported (0 and `fromCache` when the answer came from the cache). */
+  usage?: { input: number; output: number };
+  fromCache?: boolean;
+  /** Why the last attempt failed; the row then still has no prediction. */
+  error?: string;
+}
+
 /** What a prediction row holds (TinyEval/LongBench `{pred, answers, all_classes?, length?}`). */
 export interface PredictionInput {
-  /** The model's output. */
+  /** The model's output; '' while `needsPrediction`. */
   prediction: string;
+  /**
+   * The file had no prediction for this row (a TinyEval/LongBench data file, SFT rows without a
+   * prediction column): it must be generated (generate.ts) before the row can be scored.
+   */
+  needsPrediction?: true;
+  /** Present when the prediction was generated in the page, or its generation failed. */
+  generation?: GenerationRecord;
   /** The accepted answers; a row's score is the max over them. */
   answers: string[];
   /** The label set for classification tasks (trec). */
@@ -96,6 +130,16 @@ export function isPredictionRow(row: DatasetRow): row is PredictionRow {
   return row.kind === 'prediction' || row.kind === 'sft';
 }
 
+/** A prediction row still waiting for its prediction (it cannot be scored yet). */
+export function needsPrediction(row: DatasetRow): row is PredictionRow {
+  return isPredictionRow(row) && row.input.needsPrediction === true;
+}
+
+/** Why such a row is not scored, for the run's row error and the CLI. */
+export function missingPredictionMessage(row: number): string {
+  return `Row ${row} has no prediction yet: generate predictions first ("Generate predictions" in the data-set list).`;
+}
+
 /** A row that could not be loaded, with a reason that names the row ("row 7: not valid JSON (…)"). */
 export interface RowProblem {
   row: number;
@@ -123,6 +167,9 @@ export type HumanColumn = z.infer<typeof humanColumnSchema>;
  * - prediction: `prediction`, `answers` (required; a list, a JSON-array string or one string),
  *   `allClasses`, `length`, `fields` (template fields: `{context: 'context'}`);
  * - sft: `instruction`, `input`, `output` (the answer) and `prediction`.
+ *
+ * `prediction` may be left out when the rows have template fields (prediction: `fields`; sft:
+ * `instruction`/`input`): the rows then load as needing a prediction, to be generated.
  *
  * `id`, `group`, `system` and `human` apply to all kinds.
  */

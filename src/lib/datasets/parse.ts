@@ -612,12 +612,18 @@ function buildCase(record: Rec, m: ColumnMapping, kind: 'case' | 'summeval'): Bu
   };
 }
 
+/**
+ * A prediction or SFT row. A row without a prediction (no prediction column, or an empty cell:
+ * undefined or null) still loads when it has a non-empty template field, marked `needsPrediction`
+ * for the generate step; a prediction of another type (an object, a list) is a bad row.
+ */
 function buildPrediction(record: Rec, m: ColumnMapping, kind: 'prediction' | 'sft'): Built {
   const predictionValue = m.prediction ? record[m.prediction] : undefined;
   const prediction = textOf(predictionValue);
-  if (prediction === undefined) {
+  const absent = predictionValue === undefined || predictionValue === null;
+  if (prediction === undefined && !absent) {
     return {
-      problem: `no prediction in column '${m.prediction}'${predictionValue === undefined ? '' : ` (${describeValue(predictionValue)})`}`,
+      problem: `no prediction in column '${m.prediction}' (${describeValue(predictionValue)})`,
       column: m.prediction,
     };
   }
@@ -639,7 +645,20 @@ function buildPrediction(record: Rec, m: ColumnMapping, kind: 'prediction' | 'sf
       return { problem: `no answers in column '${m.answers}'`, column: m.answers };
     }
   }
-  const input: PredictionInput = { prediction, answers };
+  for (const [name, column] of Object.entries(m.fields ?? {})) {
+    const value = textOf(record[column]);
+    if (value !== undefined) fields[name] = value;
+  }
+  if (prediction === undefined && !Object.values(fields).some((v) => v.trim() !== '')) {
+    return {
+      problem: m.prediction
+        ? `no prediction in column '${m.prediction}', and no input to generate one from`
+        : 'no input to generate a prediction from (its template fields are empty)',
+      column: m.prediction,
+    };
+  }
+  const input: PredictionInput = { prediction: prediction ?? '', answers };
+  if (prediction === undefined) input.needsPrediction = true;
   if (m.allClasses) {
     const classes = listOf(record[m.allClasses]);
     if (classes.length > 0) input.allClasses = classes;
@@ -647,10 +666,6 @@ function buildPrediction(record: Rec, m: ColumnMapping, kind: 'prediction' | 'sf
   if (m.length) {
     const length = numberOf(record[m.length]);
     if (length !== undefined) input.length = length;
-  }
-  for (const [name, column] of Object.entries(m.fields ?? {})) {
-    const value = textOf(record[column]);
-    if (value !== undefined) fields[name] = value;
   }
   if (Object.keys(fields).length > 0) input.fields = fields;
   const context = fields.context ?? fields.input;

@@ -21,7 +21,7 @@ import type {
   StoredRun,
   StoredRunResult,
 } from './schema.ts';
-import type { DatasetRow, RowProblem } from '../datasets/formats.ts';
+import { needsPrediction, type DatasetRow, type RowProblem } from '../datasets/formats.ts';
 
 /** Rows per write transaction when saving a data set. */
 export const ROW_BATCH_SIZE = 500;
@@ -85,6 +85,7 @@ export async function saveDataset(
   }
   const humanColumns = new Set(meta.humanColumns ?? []);
   let saved = 0;
+  let missingPredictions = 0;
   let batch: StoredDatasetRow[] = [];
 
   const flush = async () => {
@@ -104,11 +105,19 @@ export async function saveDataset(
 
   for await (const row of rows) {
     for (const name of Object.keys(row.human)) humanColumns.add(name);
+    if (needsPrediction(row)) missingPredictions++;
     batch.push({ ...row, datasetId: meta.id });
     if (batch.length >= batchSize) await flush();
   }
   await flush();
-  const dataset: StoredDataset = { ...meta, rowCount: saved, humanColumns: [...humanColumns] };
+  // Counted from the rows themselves, whatever the meta said.
+  const { missingPredictions: _claimed, ...rest } = meta;
+  const dataset: StoredDataset = {
+    ...rest,
+    rowCount: saved,
+    humanColumns: [...humanColumns],
+    ...(missingPredictions > 0 ? { missingPredictions } : {}),
+  };
   try {
     await database.put('datasets', dataset);
   } catch (error) {

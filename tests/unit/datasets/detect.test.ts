@@ -107,7 +107,7 @@ describe('detectDataset on the shared files', () => {
     expect(d.mapping.human).toEqual([{ column: 'overall', name: 'overall' }]);
   });
 
-  it('SFT rows with a prediction column; without one the mapping says what is missing', () => {
+  it('SFT rows with a prediction column; without one, predictions to generate', () => {
     const { rows, summary } = parseDatasetText(SFT_SAMPLE, { fileName: 'sft.jsonl' });
     expect(summary.detected.kind).toBe('sft');
     expect(summary.detected.description).toBe(
@@ -124,16 +124,22 @@ describe('detectDataset on the shared files', () => {
         fields: { instruction: 'Translate to French.', input: 'Good morning' },
       },
     });
-    // TinyEval's custom_zh.jsonl: a JSON array of SFT rows, no predictions yet.
+    // TinyEval's custom_zh.jsonl: a JSON array of SFT rows, no predictions yet: they load as rows
+    // whose predictions are generated first (generate.ts).
     const custom = JSON.parse(
       readFileSync(sharedPath('data/tinyeval/dataset/custom_zh.jsonl'), 'utf8'),
     ) as Record<string, unknown>[];
     const d = detectDataset(custom, { format: 'json' });
     expect(d.kind).toBe('sft');
-    expect(d.mappingProblems).toEqual([
+    expect(d.mappingProblems).toEqual([]);
+    expect(d.confidence).toBe(1);
+    expect(d.description).toBe(
+      'SFT rows {instruction, input, output}: first 1 row, no prediction column (generate the predictions with a model first)',
+    );
+    // Without anything to build a prompt from, a missing prediction column is still a problem.
+    expect(mappingProblems({ kind: 'sft', output: 'output' }, ['output'])).toEqual([
       "No column for the model's prediction (looked for pred, prediction, response, …): map one (prediction=COLUMN).",
     ]);
-    expect(d.confidence).toBe(0);
   });
 
   it('unrecognised columns: confidence 0 and a description naming them', () => {

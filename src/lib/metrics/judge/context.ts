@@ -44,14 +44,24 @@ function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }
 
+export interface FitOptions {
+  /**
+   * false: join head and tail directly, as TinyEval/LongBench's pred.py does with the two halves
+   * of a tokenized prompt (the prediction step); default true, the judge's visible marker.
+   */
+  marker?: boolean;
+}
+
 /**
  * The text itself when it fits `maxTokens`; otherwise its head and tail, each worth half the
  * budget (less the marker), around a cut marker. Cut points snap to whitespace when one is near
  * and never split a surrogate pair.
  */
-export function fitMiddle(text: string, maxTokens: number): FittedText {
+export function fitMiddle(text: string, maxTokens: number, options: FitOptions = {}): FittedText {
   if (estimateTokens(text) <= maxTokens) return { text, cut: false, removedChars: 0 };
-  const half = Math.max(0, (maxTokens - estimateTokens(cutMarker(text.length)) - 2) / 2);
+  const marked = options.marker ?? true;
+  const markerTokens = marked ? estimateTokens(cutMarker(text.length)) : 0;
+  const half = Math.max(0, (maxTokens - markerTokens - 2) / 2);
 
   let headEnd = 0;
   let used = 0;
@@ -87,6 +97,9 @@ export function fitMiddle(text: string, maxTokens: number): FittedText {
     tailStart++;
   }
   const removedChars = tailStart - headEnd;
+  if (!marked) {
+    return { text: text.slice(0, headEnd) + text.slice(tailStart), cut: true, removedChars };
+  }
   const head = text.slice(0, headEnd).trimEnd();
   const tail = text.slice(tailStart).trimStart();
   return { text: `${head}\n\n${cutMarker(removedChars)}\n\n${tail}`, cut: true, removedChars };
