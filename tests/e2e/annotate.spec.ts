@@ -195,6 +195,16 @@ describe('annotating a data set in the page', () => {
     await page.keyboard.press('ArrowLeft');
     expect(await shownRow()).toBe(8);
     expect(await dim('coherence').getAttribute('data-value')).toBe(String(COHERENCE[7]));
+    // Straight to a row by number; a number that is no row says so.
+    await view().getByRole('spinbutton').fill('4');
+    await view().getByRole('spinbutton').press('Enter');
+    expect(await shownRow()).toBe(4);
+    expect(await dim('consistency').getAttribute('data-value')).toBe(String(CONSISTENCY[3]));
+    await view().getByRole('spinbutton').fill('40');
+    await view().getByRole('spinbutton').press('Enter');
+    expect(await page.getByTestId('annotate-error').innerText()).toMatch(
+      /no row 40 in this data set: its rows are numbered 1 to 12\./u,
+    );
     await page.getByTestId('annotate-close').click();
     expect(await view().count()).toBe(0);
 
@@ -235,6 +245,21 @@ describe('annotating a data set in the page', () => {
       const shown = Number(await pair('rouge-l', human).getAttribute('data-spearman'));
       expect(shown).toBeCloseTo(spearman(rougeL, ratings), 12);
     }
+
+    // Rated while the run is open: the table follows without opening the run again.
+    await openAnnotator('annotate-cases');
+    expect(await shownRow()).toBe(9);
+    await page.keyboard.press('2');
+    await page.keyboard.press('5');
+    await expect
+      .poll(() => pair('rouge-l', 'rated_coherence').locator('td').nth(5).innerText(), {
+        timeout: 10_000,
+      })
+      .toBe('9');
+    const rougeL9 = [...rougeL, Number(csv[8]['rouge-l'])];
+    expect(
+      Number(await pair('rouge-l', 'rated_coherence').getAttribute('data-spearman')),
+    ).toBeCloseTo(spearman(rougeL9, [...COHERENCE, 2]), 12);
 
     expect(requests.foreign()).toEqual([]);
     expect(errors.filter((e) => !/Failed to load resource/u.test(e))).toEqual([]);
