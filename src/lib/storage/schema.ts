@@ -119,6 +119,8 @@ export interface StoredDataset {
   /** The file it came from, for the list. */
   fileName?: string;
   bytes?: number;
+  /** What the page's annotator asks (storage/annotations.ts); unset means the SummEval four. */
+  annotationDimensions?: Array<{ name: string; guide: string }>;
 }
 
 /** One row of a data set, keyed [datasetId, row]. */
