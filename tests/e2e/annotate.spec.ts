@@ -218,8 +218,8 @@ describe('annotating a data set in the page', () => {
         `[data-testid="calibration-row"][data-metric="${metric}"][data-human="${human}"]`,
       );
     await expect.poll(() => pair('rouge-l', 'rated_coherence').count()).toBe(1);
-    expect(await pair('rouge-l', 'rated_coherence').locator('td').nth(5).innerText()).toBe('8');
-    expect(await pair('rouge-l', 'rated_consistency').locator('td').nth(5).innerText()).toBe('8');
+    expect(await pair('rouge-l', 'rated_coherence').getAttribute('data-n')).toBe('8');
+    expect(await pair('rouge-l', 'rated_consistency').getAttribute('data-n')).toBe('8');
 
     // The run's per-row scores, from the CSV export, against the ratings typed above.
     const [download] = await Promise.all([
@@ -252,7 +252,7 @@ describe('annotating a data set in the page', () => {
     await page.keyboard.press('2');
     await page.keyboard.press('5');
     await expect
-      .poll(() => pair('rouge-l', 'rated_coherence').locator('td').nth(5).innerText(), {
+      .poll(() => pair('rouge-l', 'rated_coherence').getAttribute('data-n'), {
         timeout: 10_000,
       })
       .toBe('9');
