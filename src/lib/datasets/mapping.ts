@@ -501,17 +501,45 @@ function fieldText(r: DatasetRow, field: MappingTextField): string | undefined {
 
 const RATINGS = 'Ratings';
 
-/** The preview rows as `mapping` reads them: what each field gets, or why a row would be rejected. */
+/** A preview value as it reads in a cell (lists and objects as JSON). */
+function rawText(value: PreviewValue | undefined): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** A rating as it reads in a cell ("quality 3.50"). */
+function ratingText(name: string, value: number): string {
+  return `${name} ${Number.isInteger(value) ? value : value.toFixed(2)}`;
+}
+
+/**
+ * The preview rows as `mapping` reads them: what each field gets, or why a row would be rejected.
+ * While a required field has no column, rows cannot be built: the cells show the mapped columns'
+ * values as they are, and the missing field says so, so the user sees what each column holds.
+ */
 export function previewTable(sample: DatasetSample, mapping: ColumnMapping): PreviewTable {
-  const fields = KIND_FIELDS[mapping.kind].filter((f) => mapping[f] !== undefined);
-  const withRatings = (mapping.human ?? []).length > 0;
+  const required = new Set<MappingTextField>(REQUIRED_FIELDS[mapping.kind]);
+  const fields = KIND_FIELDS[mapping.kind].filter(
+    (f) => mapping[f] !== undefined || required.has(f),
+  );
+  const unmapped = fields.some((f) => mapping[f] === undefined);
+  const human = mapping.human ?? [];
+  const withRatings = human.length > 0;
   const headings = [...fields.map((f) => FIELD_LABELS[f]), ...(withRatings ? [RATINGS] : [])];
   const rows = sample.preview.map(({ row, record }) => {
+    if (unmapped) {
+      const cells = fields.map((f) => {
+        const column = mapping[f];
+        return column === undefined ? '(choose a column)' : cell(rawText(record[column]));
+      });
+      const ratings = human.map((h) => `${h.name} ${rawText(record[h.column]) ?? '—'}`).join(' · ');
+      return { row, cells: [...cells, ...(withRatings ? [cell(ratings)] : [])] };
+    }
     const built = toRow(record, row, mapping);
     if ('reason' in built) return { row, problem: `row ${row}: ${built.reason}` };
     const r = built.row;
     const ratings = Object.entries(r.human)
-      .map(([name, v]) => `${name} ${Number.isInteger(v) ? v : v.toFixed(2)}`)
+      .map(([name, v]) => ratingText(name, v))
       .join(' · ');
     return {
       row,

@@ -303,6 +303,20 @@ describe('the preview rows as the mapping reads them', () => {
     );
   });
 
+  it('while a required field has no column, shows what the mapped columns hold', () => {
+    const table = previewTable(unusualSample, caseChoice({ summary: undefined }).mapping);
+    expect(table.headings).toEqual(['Source text', 'Summary', 'Reference summary', 'Ratings']);
+    expect(table.rows[1]).toEqual({
+      row: 3,
+      cells: [
+        unusual[1]!.article_body,
+        '(choose a column)',
+        unusual[1]!.gold_summary,
+        'grader_a 3.5',
+      ],
+    });
+  });
+
   it('SummEval annotation lists become mean ratings; SFT rows show prompt fields and the answer', () => {
     const se = sampleOf(summeval.slice(0, 3));
     const table = previewTable(se, se.proposals.summeval);
