@@ -132,6 +132,9 @@ describe('the mapping editor', () => {
     expect(await page.getByTestId('mapping-detected').innerText()).toMatch(
       /Unrecognised records.*article_body.*CSV · confidence 0%/u,
     );
+    expect(await page.getByTestId('mapping-why').innerText()).toBe(
+      'Not imported yet. The columns do not match a known kind of file: say which column is which.',
+    );
     // Not imported while the editor is open.
     expect(await page.getByTestId('dataset-item').count()).toBe(before);
     const problems = page.getByTestId('mapping-problems');

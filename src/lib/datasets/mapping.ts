@@ -404,6 +404,14 @@ export function choiceProblems(
   return problems;
 }
 
+/** Why detection is not sure of the file, in words; undefined when it is. */
+export function detectionDoubt(detected: DatasetDescription): string | undefined {
+  if (detected.confidence >= CONFIDENT_DETECTION) return undefined;
+  return detected.confidence === 0
+    ? 'The columns do not match a known kind of file: say which column is which.'
+    : `Not sure what this file is (confidence ${Math.round(detected.confidence * 100)}%): check the columns.`;
+}
+
 /**
  * Why a file should be shown to the user before it is imported; empty when detection is sure and
  * the proposed mapping (with the task from the file name) can import as it is.
@@ -413,15 +421,8 @@ export function reviewReasons(
   sample: DatasetSample,
   choice: MappingChoice,
 ): string[] {
-  const reasons: string[] = [];
-  if (detected.confidence < CONFIDENT_DETECTION) {
-    reasons.push(
-      detected.confidence === 0
-        ? 'The columns do not match a known kind of file: say which column is which.'
-        : `Not sure what this file is (confidence ${Math.round(detected.confidence * 100)}%): check the columns.`,
-    );
-  }
-  return [...reasons, ...choiceProblems(choice, detected.columns, sample)];
+  const doubt = detectionDoubt(detected);
+  return [...(doubt ? [doubt] : []), ...choiceProblems(choice, detected.columns, sample)];
 }
 
 /** The choice in words ("Cases (article_body, model_output): 6 rows, 1 human rating column (quality)"). */

@@ -341,6 +341,8 @@ export class DatasetSession {
       return dataset;
     } catch (error) {
       state.error = messageOf(error);
+      // Back to the editor with the mapping that failed, so that it can be changed and tried again.
+      state.review = { detected: last.detected, sample: last.sample, choice, reasons: [] };
       show();
       return undefined;
     }
