@@ -4,10 +4,12 @@
  * decoded as UTF-8 across chunk boundaries), feeds it through src/lib/datasets/parse.ts and posts
  * progress, the detection, rows in batches, bad rows and the end (protocol:
  * src/lib/datasets/parse-protocol.ts). Memory holds one chunk, one row batch and the current
- * record, so a 50 MB file loads without freezing the page. Jobs are cancelled by id.
+ * record, so a 50 MB file loads without freezing the page. Jobs are cancelled by id. A `detect`
+ * job stops once the first records are recognised and sends them as a sample.
  */
 import { DatasetParseError, DatasetParser, type ParseBatch } from '../src/lib/datasets/parse.ts';
-import type { DatasetRow } from '../src/lib/datasets/formats.ts';
+import type { DatasetDescription, DatasetRow, RowProblem } from '../src/lib/datasets/formats.ts';
+import { buildSample } from '../src/lib/datasets/mapping.ts';
 import {
   DEFAULT_ROW_BATCH,
   parseRequestSchema,
@@ -49,7 +51,8 @@ export function serveDatasetParse(scope: ParseWorkerScope): void {
       return;
     }
     running.add(request.id);
-    void run(request).finally(() => {
+    const job = request.type === 'detect' ? detect(request) : run(request);
+    void job.finally(() => {
       running.delete(request.id);
       cancelled.delete(request.id);
     });
@@ -115,6 +118,69 @@ export function serveDatasetParse(scope: ParseWorkerScope): void {
           ? { detected: error.detected }
           : {}),
       });
+    }
+  }
+
+  /**
+   * Reads until detection has its records (or the file ends) and sends them as a sample. A mapping
+   * that cannot work is no error here: the sample is how the user gets to fix it.
+   */
+  async function detect(request: Extract<ParseRequestData, { type: 'detect' }>): Promise<void> {
+    const { id, file } = request;
+    const fileName = request.fileName ?? (file as File).name;
+    const parser = new DatasetParser({
+      totalBytes: file.size,
+      ...(fileName ? { fileName } : {}),
+      ...(request.format ? { format: request.format } : {}),
+      ...(request.maxRowChars ? { maxRowChars: request.maxRowChars } : {}),
+    });
+    const problems: RowProblem[] = [];
+    let detected: DatasetDescription | undefined;
+    let complete = false;
+    const reader = file.stream().getReader();
+    try {
+      try {
+        for (;;) {
+          if (cancelled.has(id)) {
+            await reader.cancel();
+            post({ type: 'done', id, cancelled: true });
+            return;
+          }
+          const { done, value } = await reader.read();
+          if (done) {
+            complete = true;
+            const last = parser.end();
+            problems.push(...last.problems);
+            detected = last.summary.detected;
+            break;
+          }
+          const batch = parser.push(value);
+          problems.push(...batch.problems);
+          post({ type: 'progress', id, bytes: batch.bytes, total: file.size });
+          // A file read whole in this chunk goes on to the end, for its full row count.
+          if (batch.detected && batch.bytes < file.size) {
+            detected = batch.detected;
+            break;
+          }
+          await nextTask(); // let a `cancel` message in
+        }
+      } catch (error) {
+        if (!(error instanceof DatasetParseError && error.detected)) throw error;
+        detected = error.detected;
+      }
+      if (!complete) void reader.cancel().catch(() => {});
+      post({
+        type: 'sample',
+        id,
+        detected,
+        sample: buildSample(parser.sampled, detected.columns, {
+          ...(complete ? { fileRecords: parser.recordsRead } : {}),
+          problems,
+        }),
+      });
+    } catch (error) {
+      void reader.cancel().catch(() => {});
+      post({ type: 'error', id, message: error instanceof Error ? error.message : String(error) });
     }
   }
 }

@@ -9,6 +9,11 @@
  * with the summary, or `error` (unreadable file, or no usable mapping: then `detected` says what
  * was found so the page can ask the user to map columns and send `parse` again with `mapping`).
  * `cancel` stops a job; it ends with `done` and `cancelled: true`.
+ *
+ * `detect` reads only the first records (detect.ts's `DETECT_SAMPLE`, or the whole file when it is
+ * smaller) and answers with one `sample`: the detection, even when its mapping cannot work, and a
+ * preview with a profile of each column (mapping.ts), so that the page can show the mapping and
+ * let the user change it before `parse` reads everything; or `error` when the file is unreadable.
  */
 import { z } from 'zod';
 import {
@@ -19,6 +24,7 @@ import {
   type DatasetRow,
   type RowProblem,
 } from './formats.ts';
+import type { DatasetSample } from './mapping.ts';
 import type { ParseSummary } from './parse.ts';
 
 /** Rows per `rows` message. */
@@ -39,6 +45,14 @@ export const parseRequestSchema = z.discriminatedUnion('type', [
     batchSize: z.number().int().min(1).max(100_000).optional(),
     maxRowChars: z.number().int().min(1).optional(),
   }),
+  z.object({
+    type: z.literal('detect'),
+    id: z.string().min(1),
+    file: z.instanceof(Blob),
+    fileName: z.string().optional(),
+    format: z.enum(FILE_FORMATS).optional(),
+    maxRowChars: z.number().int().min(1).optional(),
+  }),
   z.object({ type: z.literal('cancel'), id: z.string().min(1) }),
 ]);
 
@@ -55,6 +69,14 @@ export interface ParseDetectedReply {
   type: 'detected';
   id: string;
   detected: DatasetDescription;
+}
+
+/** The answer to `detect`: what the first records are, and how they look. */
+export interface ParseSampleReply {
+  type: 'sample';
+  id: string;
+  detected: DatasetDescription;
+  sample: DatasetSample;
 }
 
 export interface ParseRowsReply {
@@ -88,6 +110,7 @@ export interface ParseErrorReply {
 export type ParseReply =
   | ParseProgressReply
   | ParseDetectedReply
+  | ParseSampleReply
   | ParseRowsReply
   | ParseProblemsReply
   | ParseDoneReply

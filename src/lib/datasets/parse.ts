@@ -816,12 +816,23 @@ export class DatasetParser {
   private newlyDetected?: DatasetDescription;
   private rowCount = 0;
   private problemCount = 0;
+  private recordCount = 0;
   private ended = false;
 
   constructor(private readonly options: DatasetParserOptions = {}) {
     this.max = options.maxRowChars ?? MAX_ROW_CHARS;
     this.format = options.format;
     if (options.mapping) this.mapping = columnMappingSchema.parse(options.mapping);
+  }
+
+  /** The records detection looks at (the first `DETECT_SAMPLE`), for a preview before import. */
+  get sampled(): readonly { row: number; record: Rec }[] {
+    return this.sample;
+  }
+
+  /** Records read so far (rows and rows the mapping rejects; not lines that are not records). */
+  get recordsRead(): number {
+    return this.recordCount;
   }
 
   /** Feed a chunk: a string, or bytes (decoded as UTF-8 across chunk boundaries). */
@@ -922,6 +933,7 @@ export class DatasetParser {
   }
 
   private onItem(item: Item): void {
+    if ('record' in item) this.recordCount++;
     if (!this.detected) {
       this.held.push(item);
       if ('record' in item) this.sample.push(item);

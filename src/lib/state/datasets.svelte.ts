@@ -6,6 +6,13 @@
 import type { DatasetDescription, DatasetRow, RowProblem } from '../datasets/formats.ts';
 import type { ParseReply, ParseRequest } from '../datasets/parse-protocol.ts';
 import type { ParseSummary } from '../datasets/parse.ts';
+import {
+  describeChoice,
+  reviewReasons,
+  settledChoice,
+  type DatasetSample,
+  type MappingChoice,
+} from '../datasets/mapping.ts';
 import { BatchWorkerClient } from '../datasets/batch-protocol.ts';
 import {
   createBatchRun,
@@ -60,6 +67,45 @@ export interface ImportState {
   detected?: DatasetDescription;
   error?: string;
   done: boolean;
+  /** Set while the user confirms or changes the mapping: the editor shows instead of the import. */
+  review?: MappingReview;
+  /** The data set the import stored (once done). */
+  datasetId?: string;
+}
+
+/** What the mapping editor starts from. */
+export interface MappingReview {
+  detected: DatasetDescription;
+  sample: DatasetSample;
+  /** The proposed mapping, or the one the data set was read with. */
+  choice: MappingChoice;
+  /** Why the file was not imported straight away; empty when the user asked to change it. */
+  reasons: string[];
+}
+
+/**
+ * One job in a fresh parse worker, ended by `finish` or by an `error` reply; the worker goes when
+ * the job ends, so a large file's memory goes with it.
+ */
+function parseJob<T>(
+  request: ParseRequest,
+  onReply: (reply: ParseReply, finish: (value: T) => void) => void,
+): Promise<T> {
+  const worker = new Worker(new URL('../../../workers/dataset-parse.worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'dataset-parse',
+  });
+  return new Promise<T>((resolve, reject) => {
+    worker.addEventListener('message', (event: MessageEvent<ParseReply>) => {
+      const reply = event.data;
+      if (reply.type === 'error') reject(new Error(reply.message));
+      else onReply(reply, resolve);
+    });
+    worker.addEventListener('error', (event) =>
+      reject(new Error(`The file reader stopped: ${event.message || 'unknown error'}`)),
+    );
+    worker.postMessage(request);
+  }).finally(() => worker.terminate());
 }
 
 function messageOf(error: unknown): string {
@@ -152,9 +198,30 @@ export class DatasetSession {
     }
   }
 
-  /** Parses a dropped file in a worker (streamed), then stores its rows. */
+  /**
+   * The file last dropped, what its first records showed, and the data set made from it: kept for
+   * this visit so that its mapping can be changed and the file read again.
+   */
+  #lastImport:
+    | {
+        file: File;
+        detected: DatasetDescription;
+        sample: DatasetSample;
+        choice?: MappingChoice;
+        datasetId?: string;
+      }
+    | undefined;
+  /** Counts imports, so that a file dropped while another is read takes over the import panel. */
+  #importJob = 0;
+
+  /**
+   * Reads the first records of a dropped file (in a worker) and imports it straight away when
+   * detection is sure and the proposed mapping works; otherwise shows the mapping editor first.
+   */
   async importFile(file: File): Promise<StoredDataset | undefined> {
     this.error = undefined;
+    this.#lastImport = undefined;
+    const job = ++this.#importJob;
     const state: ImportState = {
       fileName: file.name,
       bytes: 0,
@@ -163,20 +230,121 @@ export class DatasetSession {
       problems: [],
       done: false,
     };
-    this.importing = { ...state };
-    const rows: DatasetRow[] = [];
-    const worker = new Worker(
-      new URL('../../../workers/dataset-parse.worker.ts', import.meta.url),
-      {
-        type: 'module',
-        name: 'dataset-parse',
-      },
-    );
-    const id = crypto.randomUUID();
+    const show = () => {
+      if (job === this.#importJob) this.importing = { ...state };
+    };
+    show();
+    let found: { detected: DatasetDescription; sample: DatasetSample };
     try {
-      const summary = await new Promise<ParseSummary | undefined>((resolve, reject) => {
-        worker.addEventListener('message', (event: MessageEvent<ParseReply>) => {
-          const reply = event.data;
+      found = await parseJob<{ detected: DatasetDescription; sample: DatasetSample }>(
+        { type: 'detect', id: crypto.randomUUID(), file, fileName: file.name },
+        (reply, finish) => {
+          if (reply.type === 'progress') {
+            state.bytes = reply.bytes;
+            show();
+          } else if (reply.type === 'sample') {
+            finish({ detected: reply.detected, sample: reply.sample });
+          }
+        },
+      );
+    } catch (error) {
+      state.error = messageOf(error);
+      show();
+      return undefined;
+    }
+    if (job !== this.#importJob) return undefined;
+    const { detected, sample } = found;
+    state.detected = detected;
+    if (sample.records === 0) {
+      state.problems = sample.problems;
+      state.error = `No row of ${file.name} could be read${sample.problems[0] ? `: ${sample.problems[0].reason}` : '.'}`;
+      show();
+      return undefined;
+    }
+    this.#lastImport = { file, detected, sample };
+    const choice: MappingChoice = settledChoice({
+      mapping: detected.mapping,
+      ...(detected.task ? { task: detected.task } : {}),
+    });
+    const reasons = reviewReasons(detected, sample, choice);
+    if (reasons.length > 0) {
+      state.review = { detected, sample, choice, reasons };
+      show();
+      return undefined;
+    }
+    return this.#importWith(choice, job);
+  }
+
+  /** Imports the file under review with the user's mapping (replacing what it was imported as). */
+  async importWithMapping(choice: MappingChoice): Promise<StoredDataset | undefined> {
+    if (!this.#lastImport) return undefined;
+    return this.#importWith(settledChoice(choice), ++this.#importJob);
+  }
+
+  /** Opens the mapping editor on the file just imported, with the mapping it was read with. */
+  changeMapping(): void {
+    const last = this.#lastImport;
+    const imp = this.importing;
+    if (!last || !imp) return;
+    const choice = last.choice ?? { mapping: last.detected.mapping };
+    this.importing = {
+      ...imp,
+      review: { detected: last.detected, sample: last.sample, choice, reasons: [] },
+    };
+  }
+
+  /** Closes the mapping editor: back to the imported data set, or no import at all. */
+  cancelMapping(): void {
+    const imp = this.importing;
+    if (!imp?.review) return;
+    if (this.#lastImport?.datasetId) {
+      this.importing = { ...imp, review: undefined };
+    } else {
+      this.#lastImport = undefined;
+      this.importing = undefined;
+    }
+  }
+
+  /** Whether the import panel may offer "Change mapping": the file is kept and its data set stored. */
+  canChangeMapping(): boolean {
+    const id = this.importing?.datasetId;
+    return (
+      id !== undefined &&
+      this.#lastImport?.datasetId === id &&
+      this.datasets.some((d) => d.id === id)
+    );
+  }
+
+  /** Parses the whole file with `choice` (streamed), stores its rows, then drops what it replaces. */
+  async #importWith(choice: MappingChoice, job: number): Promise<StoredDataset | undefined> {
+    const last = this.#lastImport;
+    if (!last) return undefined;
+    const { file } = last;
+    this.error = undefined;
+    const state: ImportState = {
+      fileName: file.name,
+      bytes: 0,
+      total: file.size,
+      rows: 0,
+      problems: [],
+      detected: last.detected,
+      done: false,
+    };
+    const show = () => {
+      if (job === this.#importJob) this.importing = { ...state };
+    };
+    show();
+    const rows: DatasetRow[] = [];
+    try {
+      const summary = await parseJob<ParseSummary | undefined>(
+        {
+          type: 'parse',
+          id: crypto.randomUUID(),
+          file,
+          fileName: file.name,
+          mapping: choice.mapping,
+        },
+        (reply, finish) => {
           switch (reply.type) {
             case 'progress':
               state.bytes = reply.bytes;
@@ -192,52 +360,61 @@ export class DatasetSession {
               state.problems = [...state.problems, ...reply.problems];
               break;
             case 'done':
-              resolve(reply.summary);
+              finish(reply.summary);
               return;
-            case 'error':
-              if (reply.detected) state.detected = reply.detected;
-              reject(new Error(reply.message));
+            case 'sample':
               return;
           }
-          this.importing = { ...state };
-        });
-        worker.addEventListener('error', (event) =>
-          reject(new Error(`The file reader stopped: ${event.message || 'unknown error'}`)),
-        );
-        worker.postMessage({ type: 'parse', id, file, fileName: file.name } satisfies ParseRequest);
-      });
+          show();
+        },
+      );
       if (rows.length === 0) {
         throw new Error(
           `No row of ${file.name} could be read${state.problems[0] ? `: ${state.problems[0].reason}` : '.'}`,
         );
       }
-      const detected = summary?.detected ?? state.detected;
-      if (!detected) throw new Error(`${file.name}: the format could not be recognised.`);
+      const read = summary?.detected ?? state.detected;
+      if (!read) throw new Error(`${file.name}: the format could not be recognised.`);
+      const detected: DatasetDescription = {
+        ...read,
+        ...(choice.task ? { task: choice.task } : {}),
+        description: describeChoice(choice, {
+          ...last.sample,
+          fileRecords: rows.length,
+        }),
+      };
+      state.detected = detected;
       const dataset = await saveDataset(
         {
           id: crypto.randomUUID(),
           name: file.name.replace(/\.(jsonl|json|csv)$/iu, ''),
           createdAt: Date.now(),
-          kind: detected.kind,
+          kind: choice.mapping.kind,
           format: detected.format,
-          mapping: detected.mapping,
-          ...(detected.task ? { task: detected.task } : {}),
+          mapping: choice.mapping,
+          ...(choice.task ? { task: choice.task } : {}),
           problems: summarizeProblems(state.problems),
           fileName: file.name,
           bytes: file.size,
         },
         rows,
       );
+      // The new rows are stored: only now does the data set they replace go (with its runs).
+      const replaced = last.datasetId;
+      last.datasetId = dataset.id;
+      last.choice = choice;
+      if (replaced !== undefined) await this.removeDataset(replaced);
       state.done = true;
-      this.importing = { ...state };
+      state.datasetId = dataset.id;
+      show();
       await this.refresh();
       return dataset;
     } catch (error) {
       state.error = messageOf(error);
-      this.importing = { ...state };
+      // Back to the editor with the mapping that failed, so that it can be changed and tried again.
+      state.review = { detected: last.detected, sample: last.sample, choice, reasons: [] };
+      show();
       return undefined;
-    } finally {
-      worker.terminate();
     }
   }
 

@@ -1,0 +1,153 @@
+/**
+ * The parse worker's `detect` job with a fake worker scope: it reads only the first records of a
+ * large file, answers with the detection and a sample even when the proposed mapping cannot work,
+ * reads a small file whole for its row count, reports a file with no readable row, and is
+ * validated and cancelled like `parse`.
+ */
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { sharedPath } from '../../helpers/shared.ts';
+import { serveDatasetParse, type ParseWorkerScope } from '../../../workers/dataset-parse.worker.ts';
+import type { ParseReply, ParseSampleReply } from '../../../src/lib/datasets/parse-protocol.ts';
+import { DETECT_SAMPLE } from '../../../src/lib/datasets/detect.ts';
+import { PREVIEW_CHARS } from '../../../src/lib/datasets/mapping.ts';
+
+function fakeScope() {
+  let listener: ((event: MessageEvent<unknown>) => void) | undefined;
+  const replies: ParseReply[] = [];
+  const waiters: Array<() => void> = [];
+  const scope: ParseWorkerScope = {
+    addEventListener: (_type, l) => {
+      listener = l;
+    },
+    postMessage: (m) => {
+      replies.push(m);
+      for (const w of waiters.splice(0)) w();
+    },
+  };
+  serveDatasetParse(scope);
+  const send = (data: unknown) => listener!({ data } as MessageEvent<unknown>);
+  const until = async (pred: (r: ParseReply) => boolean) => {
+    while (!replies.some(pred)) await new Promise<void>((resolve) => waiters.push(resolve));
+    return replies.find(pred)!;
+  };
+  return { replies, send, until };
+}
+
+/** A Blob whose stream hands out `chunk` bytes at a time and counts what was pulled. */
+function chunkedBlob(bytes: Uint8Array<ArrayBuffer>, chunk: number) {
+  let offset = 0;
+  const pulled = { bytes: 0 };
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (offset >= bytes.byteLength) {
+        controller.close();
+        return;
+      }
+      const piece = bytes.slice(offset, offset + chunk);
+      offset += piece.byteLength;
+      pulled.bytes = offset;
+      controller.enqueue(piece);
+    },
+  });
+  const blob = new Blob([bytes]);
+  Object.defineProperty(blob, 'stream', { value: () => stream });
+  return { blob, pulled };
+}
+
+const dev = new Uint8Array(readFileSync(sharedPath('data/summeval/dev.jsonl')));
+
+describe('dataset-parse worker: detect', () => {
+  it('reads only the first records of a large file and sends the detection with a sample', async () => {
+    const { replies, send, until } = fakeScope();
+    const { blob, pulled } = chunkedBlob(dev, 64 * 1024);
+    send({ type: 'detect', id: 'd1', file: blob, fileName: 'dev.jsonl' });
+    const reply = (await until((r) => r.id === 'd1' && r.type !== 'progress')) as ParseSampleReply;
+    expect(reply.type).toBe('sample');
+    expect(pulled.bytes).toBeLessThan(dev.byteLength / 4);
+    expect(reply.detected).toMatchObject({ kind: 'summeval', confidence: 1, mappingProblems: [] });
+    const { sample } = reply;
+    expect(sample.fileRecords).toBeUndefined();
+    expect(sample.records).toBe(DETECT_SAMPLE);
+    expect(sample.preview.map((p) => p.row)).toEqual([1, 2, 3]);
+    const text = sample.preview[0]!.record.text as string;
+    expect(text.length).toBe(PREVIEW_CHARS + 1);
+    expect(text.endsWith('…')).toBe(true);
+    expect(sample.profiles.decoded).toEqual({ filled: 50, numeric: 0, structured: 0 });
+    expect(sample.proposals.summeval).toEqual(reply.detected.mapping);
+    // No rows are sent and the job ends with its sample.
+    expect(replies.filter((r) => r.type === 'rows' || r.type === 'done')).toEqual([]);
+    expect(structuredClone(reply)).toEqual(reply);
+  });
+
+  it('a file read whole in its first chunk is counted, while the checks keep to the sample', async () => {
+    const { send, until } = fakeScope();
+    send({ type: 'detect', id: 'd0', file: new Blob([dev]), fileName: 'dev.jsonl' });
+    const reply = (await until((r) => r.id === 'd0' && r.type !== 'progress')) as ParseSampleReply;
+    expect(reply.sample).toMatchObject({ records: DETECT_SAMPLE, fileRecords: 600 });
+    expect(reply.sample.profiles.text!.filled).toBe(DETECT_SAMPLE);
+    expect(reply.detected.description).toMatch(/^SummEval records: 600 rows/u);
+  });
+
+  it('answers for a file whose columns cannot be mapped, read whole with its row count', async () => {
+    const { send, until } = fakeScope();
+    const csv = [
+      'article_body,model_output,gold_summary,grader_a',
+      '"The council approved a park, on Monday.",A park was approved.,The council approved a park.,4',
+      'Rain closed the road.,A road closed.,Rain shut the road.,3',
+      '"broken,row',
+    ].join('\n');
+    send({ type: 'detect', id: 'd2', file: new Blob([csv]), fileName: 'ratings.csv' });
+    const reply = (await until((r) => r.id === 'd2' && r.type !== 'progress')) as ParseSampleReply;
+    expect(reply.type).toBe('sample');
+    expect(reply.detected).toMatchObject({ format: 'csv', kind: 'case', confidence: 0 });
+    expect(reply.detected.mappingProblems.length).toBeGreaterThan(0);
+    expect(reply.detected.columns).toEqual([
+      'article_body',
+      'model_output',
+      'gold_summary',
+      'grader_a',
+    ]);
+    expect(reply.sample).toMatchObject({ fileRecords: 2, records: 2 });
+    expect(reply.sample.preview.map((p) => p.row)).toEqual([2, 3]);
+    expect(reply.sample.preview[0]!.record.article_body).toBe(
+      'The council approved a park, on Monday.',
+    );
+    expect(reply.sample.profiles.grader_a).toEqual({ filled: 2, numeric: 2, structured: 0 });
+  });
+
+  it('a file without a readable row gives an empty sample with its bad rows', async () => {
+    const { send, until } = fakeScope();
+    send({ type: 'detect', id: 'd3', file: new Blob(['{"a": 1\n{"b":\n']), fileName: 'x.jsonl' });
+    const reply = (await until((r) => r.id === 'd3' && r.type !== 'progress')) as ParseSampleReply;
+    expect(reply.sample.records).toBe(0);
+    expect(reply.sample.problems.map((p) => p.row)).toEqual([1, 2]);
+    expect(reply.sample.problems[0]!.reason).toMatch(/^row 1: not valid JSON/u);
+  });
+
+  it('rejects a malformed detect request, and cancels one by id', async () => {
+    const { replies, send, until } = fakeScope();
+    send({ type: 'detect', id: 'bad' });
+    expect(replies[0]).toMatchObject({ type: 'error', id: 'bad' });
+    expect((replies[0] as { message: string }).message).toMatch(
+      /^Malformed request to the parse worker: file/u,
+    );
+
+    // Lines that are never records: detection never has its sample, so only cancel ends it.
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(new TextEncoder().encode('{not json}\n'.repeat(100)));
+      },
+    });
+    const blob = new Blob(['']);
+    Object.defineProperty(blob, 'stream', { value: () => endless });
+    send({ type: 'detect', id: 'c1', file: blob });
+    await until((r) => r.type === 'progress' && r.id === 'c1');
+    send({ type: 'cancel', id: 'c1' });
+    expect(await until((r) => r.type === 'done' && r.id === 'c1')).toEqual({
+      type: 'done',
+      id: 'c1',
+      cancelled: true,
+    });
+  });
+});
