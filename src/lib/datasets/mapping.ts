@@ -9,11 +9,10 @@
  * rows as the mapping reads them (`previewTable`, through the same `toRow` as the import).
  * `reviewReasons` decides whether a file imports straight away or is shown to the user first.
  */
-import { describeDataset, proposeMapping } from './detect.ts';
+import { describeDataset, proposeMapping, requiredFieldsOf } from './detect.ts';
 import {
   DATASET_KINDS,
   isCaseRow,
-  REQUIRED_FIELDS,
   type ColumnMapping,
   type DatasetDescription,
   type DatasetKind,
@@ -327,7 +326,7 @@ export function choiceProblems(
   const sampled = sample.records;
   const rows = `all ${plural(sampled, 'sampled row')}`;
   const fields = KIND_FIELDS[mapping.kind];
-  const required = new Set<MappingTextField>(REQUIRED_FIELDS[mapping.kind]);
+  const required = new Set<MappingTextField>(requiredFieldsOf(mapping));
 
   for (const field of fields) {
     const column = mapping[field];
@@ -519,7 +518,7 @@ function ratingText(name: string, value: number): string {
  * values as they are, and the missing field says so, so the user sees what each column holds.
  */
 export function previewTable(sample: DatasetSample, mapping: ColumnMapping): PreviewTable {
-  const required = new Set<MappingTextField>(REQUIRED_FIELDS[mapping.kind]);
+  const required = new Set<MappingTextField>(requiredFieldsOf(mapping));
   const fields = KIND_FIELDS[mapping.kind].filter(
     (f) => mapping[f] !== undefined || required.has(f),
   );

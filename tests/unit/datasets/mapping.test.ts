@@ -256,6 +256,12 @@ describe('which files are shown before import', () => {
     expect(review(trec, 'trec.jsonl')).toEqual([]);
   });
 
+  it('a TinyEval data file without predictions imports straight away, to generate them', () => {
+    const data = readJsonl<Record<string, unknown>>('data/tinyeval/dataset/multi_news.jsonl');
+    expect(data.some((r) => 'pred' in r)).toBe(false);
+    expect(review(data, 'multi_news.jsonl')).toEqual([]);
+  });
+
   it('a prediction file without a task, and unknown columns, are shown first', () => {
     expect(review(trec, 'predictions.jsonl')).toEqual([
       'Choose the task that scores these predictions (trec, multi_news, custom:rouge-l, …): without one they cannot be scored.',
