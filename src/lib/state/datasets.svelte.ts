@@ -250,10 +250,14 @@ export class DatasetSession {
   }
 
   async open(runId: string): Promise<void> {
+    // User Timing, for DevTools and bench/responsive.ts.
+    performance.mark('sumlens:open');
     try {
       const data = await loadRunData(runId);
       this.openRun = data;
+      const calibrating = performance.now();
       this.calibration = data.dataset.humanColumns.length > 0 ? runCalibration(data) : undefined;
+      performance.measure('sumlens:calibration', { start: calibrating });
     } catch (error) {
       this.error = messageOf(error);
     }
