@@ -123,8 +123,8 @@ export function kendallTauB(x: readonly number[], y: readonly number[]): number 
  */
 export function mergeSortCountingSwaps(values: Float64Array): number {
   const n = values.length;
-  let from = values;
-  let to = new Float64Array(n);
+  let from: Float64Array = values;
+  let to: Float64Array = new Float64Array(n);
   let swaps = 0;
   for (let width = 1; width < n; width *= 2) {
     for (let left = 0; left < n; left += 2 * width) {
