@@ -17,17 +17,23 @@
  * total and the blocking time (the part of each beyond 50 ms), and says which phases had a task
  * over 50 ms. It measures; it never asserts a time (machines are shared and noisy).
  *
+ * A long task is wall time, so on a busy machine a task that needs 15 ms of CPU can last 80 ms
+ * while the page's thread waits for a core. A light Chrome trace (the 'toplevel' category) gives
+ * each main-thread task's CPU time as well: the last two columns count the tasks that used more
+ * than 50 ms of CPU, which is what the page asks of any machine. The load average is printed.
+ *
  * The data: SummEval's 600 dev rows (../shared/data/summeval/dev.jsonl) as a cases file with the
  * mean expert and turker ratings, plus 400 more rows made of the first 400 summaries compared
  * with another of their article's human references: the summary, its source and so its ratings
  * are unchanged, the reference-based scores differ. Options: `--rows N` (default 1000),
- * `--profile DIR` (a CPU profile of the main thread per phase, for DevTools), `--json FILE`.
+ * `--trace FILE` (a full Chrome trace with JS samples: DevTools' Performance panel or
+ * ui.perfetto.dev show what each long task ran; it slows the page down), `--json FILE`.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { chromium, type CDPSession, type Page } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { preview } from 'vite';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/chromium.ts';
 
@@ -35,7 +41,7 @@ const repoRoot = resolve(import.meta.dirname, '..');
 const shared = process.env.SUMLENS_SHARED ?? resolve(repoRoot, '../shared');
 const PORT = Number(process.env.SUMLENS_BENCH_PORT ?? 4174);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
-/** A task longer than this blocks input noticeably (RAIL; the browser's own long-task threshold). */
+/** A task longer than this blocks input noticeably (RAIL; the browser's long-task threshold). */
 const LONG_TASK_MS = 50;
 /** Quiet time after a view is drawn, so that trailing work (chart resizes, GC) is counted. */
 const SETTLE_MS = 1500;
@@ -44,7 +50,7 @@ const RUN_TIMEOUT_MS = 20 * 60_000;
 const { values: args } = parseArgs({
   options: {
     rows: { type: 'string', default: '1000' },
-    profile: { type: 'string' },
+    trace: { type: 'string' },
     json: { type: 'string' },
   },
 });
@@ -174,31 +180,6 @@ async function waitForAppTiming(page: Page, name: string, count: number, timeout
   );
 }
 
-// ---- Profiles (optional) ----
-
-class Profiler {
-  #session: CDPSession | undefined;
-  constructor(
-    private readonly page: Page,
-    private readonly dir: string | undefined,
-  ) {}
-  async start(): Promise<void> {
-    if (!this.dir) return;
-    this.#session ??= await this.page.context().newCDPSession(this.page);
-    await this.#session.send('Profiler.enable');
-    await this.#session.send('Profiler.setSamplingInterval', { interval: 200 });
-    await this.#session.send('Profiler.start');
-  }
-  async stop(phase: string): Promise<void> {
-    if (!this.dir || !this.#session) return;
-    const { profile } = await this.#session.send('Profiler.stop');
-    mkdirSync(this.dir, { recursive: true });
-    const file = join(this.dir, `${phase.replace(/\W+/gu, '-')}.cpuprofile`);
-    writeFileSync(file, JSON.stringify(profile));
-    log(`profile of ${phase}: ${file}`);
-  }
-}
-
 // ---- The run ----
 
 interface Phase {
@@ -214,9 +195,17 @@ interface PhaseReport {
   longestMs: number;
   totalMs: number;
   blockingMs: number;
+  /** Tasks that used more than LONG_TASK_MS of the main thread's CPU. */
+  cpuLongTasks: number;
+  longestCpuMs: number;
 }
 
-function report(name: string, wallMs: number, tasks: readonly LongTask[]): PhaseReport {
+function report(
+  name: string,
+  wallMs: number,
+  tasks: readonly LongTask[],
+  cpuTasks: readonly CpuTask[],
+): PhaseReport {
   return {
     phase: name,
     wallMs,
@@ -224,7 +213,59 @@ function report(name: string, wallMs: number, tasks: readonly LongTask[]): Phase
     longestMs: tasks.reduce((m, t) => Math.max(m, t.duration), 0),
     totalMs: tasks.reduce((s, t) => s + t.duration, 0),
     blockingMs: tasks.reduce((s, t) => s + Math.max(0, t.duration - LONG_TASK_MS), 0),
+    cpuLongTasks: cpuTasks.length,
+    longestCpuMs: cpuTasks.reduce((m, t) => Math.max(m, t.cpu), 0),
   };
+}
+
+// ---- CPU time per task, from a Chrome trace ----
+
+/** Tasks and User Timing marks only: cheap enough not to change what is measured. */
+const LIGHT_TRACE = ['toplevel', 'blink.user_timing', '__metadata'];
+const FULL_TRACE = [
+  ...LIGHT_TRACE,
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'v8.execute',
+  'disabled-by-default-v8.cpu_profiler',
+];
+
+interface CpuTask extends LongTask {
+  /** Thread (CPU) time of the task, ms. */
+  cpu: number;
+}
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  tdur?: number;
+  args?: { data?: { startTime?: number } };
+}
+
+/**
+ * The page's main-thread tasks that used more than LONG_TASK_MS of CPU, on the page's clock. The
+ * thread and the clock come from the app's first `sumlens:open` mark: its trace event carries
+ * both the trace timestamp (µs) and `performance.now()` (ms).
+ */
+function cpuLongTasks(trace: Buffer): CpuTask[] {
+  const parsed = JSON.parse(trace.toString('utf8')) as TraceEvent[] | { traceEvents: TraceEvent[] };
+  const events = Array.isArray(parsed) ? parsed : parsed.traceEvents;
+  const mark = events.find((e) => e.name === 'sumlens:open' && e.args?.data?.startTime);
+  if (!mark) throw new Error('The trace has no sumlens:open mark: was the run opened?');
+  const offset = mark.ts / 1000 - mark.args!.data!.startTime!;
+  const onThread = events.filter((e) => e.pid === mark.pid && e.tid === mark.tid && e.ph === 'X');
+  // 'toplevel' names a task ThreadControllerImpl::RunTask; a full trace adds the same task as
+  // RunTask (devtools.timeline): count each task once.
+  const name = onThread.some((e) => e.name === 'ThreadControllerImpl::RunTask')
+    ? 'ThreadControllerImpl::RunTask'
+    : 'RunTask';
+  return onThread
+    .filter((e) => e.name === name && (e.tdur ?? 0) / 1000 > LONG_TASK_MS)
+    .map((e) => ({ start: e.ts / 1000 - offset, duration: e.dur! / 1000, cpu: e.tdur! / 1000 }));
 }
 
 async function main(): Promise<void> {
@@ -233,6 +274,9 @@ async function main(): Promise<void> {
       'No build in dist/: run "npm run build" first (npm run bench:responsive does).',
     );
   }
+  const startLoad = loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
   const work = mkdtempSync(join(tmpdir(), 'sumlens-responsive-'));
   const file = casesFile(work);
   log(`${ROWS} rows in ${file}`);
@@ -252,7 +296,10 @@ async function main(): Promise<void> {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.addInitScript(observeLongTasks);
-    const profiler = new Profiler(page, args.profile);
+    await browser.startTracing(page, {
+      categories: args.trace ? FULL_TRACE : LIGHT_TRACE,
+      ...(args.trace ? { path: args.trace } : {}),
+    });
     await page.goto(ORIGIN);
     await page.getByTestId('dataset-file').waitFor();
     const phases: Phase[] = [];
@@ -261,7 +308,6 @@ async function main(): Promise<void> {
     await painted(page);
     let start = await now(page);
     phases.push({ name: 'load', start: 0, end: start });
-    await profiler.start();
     await page.getByTestId('dataset-file').setInputFiles(file);
     await page.getByTestId('dataset-item').first().waitFor({ timeout: 120_000 });
     await page.waitForSelector('[data-testid="dataset-import"][data-done="true"]', {
@@ -269,7 +315,6 @@ async function main(): Promise<void> {
     });
     let end = await settle(page);
     phases.push({ name: 'import', start, end });
-    await profiler.stop('import');
     log(`imported: ${await page.getByTestId('dataset-import').innerText()}`);
 
     // Run: ends where the app starts opening the finished run.
@@ -282,50 +327,57 @@ async function main(): Promise<void> {
     log(`run: ${await page.getByTestId('run-item').first().locator('span').first().innerText()}`);
 
     // The view the page opens by itself.
+    await waitForAppTiming(page, 'sumlens:calibration', 1, 120_000);
     await page.getByTestId('calibration-table').waitFor({ timeout: 120_000 });
     end = await settle(page);
     phases.push({ name: 'open (auto)', start: runEnd, end });
 
     // Open again, as a user does from the list.
-    const opens = (await appTimings(page)).filter((t) => t.name === 'sumlens:open').length;
-    await profiler.start();
+    const before = await appTimings(page);
+    const opens = before.filter((t) => t.name === 'sumlens:open').length;
+    const calibrated = before.filter((t) => t.name === 'sumlens:calibration').length;
     start = await now(page);
     await page.getByTestId('run-open').first().click();
     await waitForAppTiming(page, 'sumlens:open', opens + 1, 120_000);
+    await waitForAppTiming(page, 'sumlens:calibration', calibrated + 1, 120_000);
     await page.getByTestId('calibration-table').waitFor({ timeout: 120_000 });
     end = await settle(page);
     phases.push({ name: 'open (click)', start, end });
-    await profiler.stop('open-click');
 
+    const trace = await browser.stopTracing();
+    if (args.trace) log(`trace: ${args.trace}`);
     const tasks = await page.evaluate(() => window.__sumlensLongTasks ?? []);
+    const cpuTasks = cpuLongTasks(trace);
     const timings = await appTimings(page);
     const calibrations = timings.filter((t) => t.name === 'sumlens:calibration');
 
+    const within = (p: Phase) => (t: LongTask) => t.start >= p.start && t.start < p.end;
     const rows = phases.map((p) =>
-      report(
-        p.name,
-        p.end - p.start,
-        tasks.filter((t) => t.start >= p.start && t.start < p.end),
-      ),
+      report(p.name, p.end - p.start, tasks.filter(within(p)), cpuTasks.filter(within(p))),
     );
-    const outside = tasks.filter((t) => !phases.some((p) => t.start >= p.start && t.start < p.end));
-    if (outside.length > 0) rows.push(report('between phases', 0, outside));
-    const overlapping = tasks.filter((t) =>
-      calibrations.some((c) => t.start < c.end && t.start + t.duration > c.start),
-    );
+    const outside = (t: LongTask) => !phases.some((p) => within(p)(t));
+    if (tasks.some(outside) || cpuTasks.some(outside)) {
+      rows.push(report('between phases', 0, tasks.filter(outside), cpuTasks.filter(outside)));
+    }
+    const overlaps = (t: LongTask) =>
+      calibrations.some((c) => t.start < c.end && t.start + t.duration > c.start);
     rows.push(
       report(
         'of which during calibration',
-        calibrations.reduce((s, c) => s + (c.end - c.start), 0),
-        overlapping,
+        calibrations.reduce((sum, c) => sum + (c.end - c.start), 0),
+        tasks.filter(overlaps),
+        cpuTasks.filter(overlaps),
       ),
     );
 
     const row = await page.getByTestId('calibration-row').count();
-    printTable(rows, calibrations.length, row);
+    printTable(rows, calibrations.length, row, startLoad);
     if (errors.length > 0) log(`page errors: ${errors.join(' | ')}`);
     if (args.json) {
-      writeFileSync(args.json, JSON.stringify({ rows: ROWS, phases: rows, tasks }, null, 2));
+      writeFileSync(
+        args.json,
+        JSON.stringify({ rows: ROWS, phases: rows, tasks, cpuTasks }, null, 2),
+      );
     }
   } finally {
     await browser.close();
@@ -334,8 +386,13 @@ async function main(): Promise<void> {
   }
 }
 
-function printTable(rows: readonly PhaseReport[], calibrations: number, pairs: number): void {
-  const ms = (v: number) => (v === 0 ? '0' : v.toFixed(0));
+function printTable(
+  rows: readonly PhaseReport[],
+  calibrations: number,
+  pairs: number,
+  startLoad: string,
+): void {
+  const ms = (v: number) => v.toFixed(0);
   const header = [
     'phase',
     'wall ms',
@@ -343,6 +400,8 @@ function printTable(rows: readonly PhaseReport[], calibrations: number, pairs: n
     'longest ms',
     'in long tasks ms',
     'blocking ms',
+    `tasks > ${LONG_TASK_MS} ms CPU`,
+    'longest CPU ms',
   ];
   const lines = rows.map((r) => [
     r.phase,
@@ -351,24 +410,50 @@ function printTable(rows: readonly PhaseReport[], calibrations: number, pairs: n
     ms(r.longestMs),
     ms(r.totalMs),
     ms(r.blockingMs),
+    String(r.cpuLongTasks),
+    ms(r.longestCpuMs),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const fmt = (cells: string[]) =>
     `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
+  const load = loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
   console.log(`\nMain-thread long tasks (> ${LONG_TASK_MS} ms), ${ROWS} rows, offline metrics`);
+  console.log(`Chromium ${CHROMIUM_PATH}, calibration computed ${calibrations}× (${pairs} pairs)`);
   console.log(
-    `Chromium ${CHROMIUM_PATH}, calibration computed ${calibrations}× (${pairs} pairs)\n`,
+    `${cpus().length} CPUs, load average (1, 5, 15 min) ${startLoad} at the start, ${load} at the end\n`,
   );
   console.log(fmt(header));
   console.log(
     `| ${widths.map((w, i) => (i === 0 ? '-'.repeat(w) : `${'-'.repeat(w - 1)}:`)).join(' | ')} |`,
   );
   for (const l of lines) console.log(fmt(l));
-  const over = rows.filter((r) => r.phase !== 'of which during calibration' && r.longTasks > 0);
+  const phases = rows.filter((r) => r.phase !== 'of which during calibration');
+  const over = phases.filter((r) => r.longTasks > 0);
+  const overCpu = phases.filter((r) => r.cpuLongTasks > 0);
+  const list = (
+    selected: PhaseReport[],
+    count: (r: PhaseReport) => number,
+    longest: (r: PhaseReport) => number,
+  ) => selected.map((r) => `${r.phase} (${count(r)}, longest ${ms(longest(r))} ms)`).join('; ');
   console.log(
     over.length === 0
       ? `\nNo main-thread task over ${LONG_TASK_MS} ms in any phase.`
-      : `\nTasks over ${LONG_TASK_MS} ms: ${over.map((r) => `${r.phase} (${r.longTasks}, longest ${ms(r.longestMs)} ms)`).join('; ')}.`,
+      : `\nTasks over ${LONG_TASK_MS} ms: ${list(
+          over,
+          (r) => r.longTasks,
+          (r) => r.longestMs,
+        )}.`,
+  );
+  console.log(
+    overCpu.length === 0
+      ? `No main-thread task used more than ${LONG_TASK_MS} ms of CPU in any phase.`
+      : `Tasks over ${LONG_TASK_MS} ms of CPU: ${list(
+          overCpu,
+          (r) => r.cpuLongTasks,
+          (r) => r.longestCpuMs,
+        )}.`,
   );
 }
 
