@@ -57,6 +57,11 @@ describe('data sets in the page', () => {
     await page.getByTestId('run-open').first().click();
     const summary = await page.getByTestId('run-summary').innerText();
     expect(summary).toMatch(/rouge-l\s+0\.\d+\s+0\.\d+\s+600\s/u);
+    // The row table is built a few rows per task: a page of 100 of the 600, then one more.
+    await expect.poll(() => page.getByTestId('run-row').count()).toBe(100);
+    expect(await page.getByTestId('run-view').innerText()).toMatch(/first 100 of 600/u);
+    await page.getByTestId('run-rows-more').click();
+    await expect.poll(() => page.getByTestId('run-row').count()).toBe(200);
 
     const pair = page.locator(
       '[data-testid="calibration-row"][data-metric="rouge-l"][data-human="expert_relevance"]',

@@ -38,17 +38,19 @@ import {
 } from '../storage/datasets.ts';
 import type { StoredDataset, StoredRun } from '../storage/schema.ts';
 import {
+  calibrationInput,
   exportFileName,
   importRunExport,
   loadRunData,
   parseRunExport,
-  runCalibration,
   runToCsv,
   runToJson,
   runToMarkdown,
 } from '../datasets/export.ts';
 import type { RunData } from '../datasets/export.ts';
 import type { Calibration } from '../datasets/calibration.ts';
+import type { CalibrationClient } from '../datasets/calibration-protocol.ts';
+import { startCalibrationWorker } from '../datasets/calibration-client.ts';
 import { storageEstimate } from '../storage/quota.ts';
 import type { StorageEstimateInfo } from '../storage/quota.ts';
 import type { MetricSettings } from '../metrics/settings.ts';
@@ -161,6 +163,8 @@ export class DatasetSession {
   /** The run whose table and charts are shown. */
   openRun = $state.raw<RunData | undefined>();
   calibration = $state.raw<Calibration | undefined>();
+  /** The open run's calibration is being computed (in its worker). */
+  calibrating = $state(false);
   storage = $state.raw<StorageEstimateInfo | undefined>();
   error = $state<string | undefined>();
   loadingStage = $state<string | undefined>();
@@ -179,6 +183,9 @@ export class DatasetSession {
   get judge(): JudgeSession | undefined {
     return this.#scoring?.judge;
   }
+  #calibrator: CalibrationClient | undefined;
+  /** Counts `open` calls, so that a slow one never overwrites a later one's run. */
+  #opening = 0;
 
   async init(): Promise<void> {
     await this.refresh();
@@ -634,12 +641,32 @@ export class DatasetSession {
   }
 
   async open(runId: string): Promise<void> {
+    // User Timing, for DevTools and bench/responsive.ts.
+    performance.mark('sumlens:open');
+    const opening = ++this.#opening;
     try {
       const data = await loadRunData(runId);
+      if (opening !== this.#opening) return;
+      // The same run opened again keeps its figures on screen until the new ones arrive.
+      if (this.openRun?.run.id !== runId) this.calibration = undefined;
       this.openRun = data;
-      this.calibration = data.dataset.humanColumns.length > 0 ? runCalibration(data) : undefined;
+      if (data.dataset.humanColumns.length === 0) {
+        this.calibration = undefined;
+        return;
+      }
+      this.calibrating = true;
+      const started = performance.now();
+      // Let the view of the run render first: the rows for the worker are built in a task of
+      // their own.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      this.#calibrator ??= startCalibrationWorker();
+      const calibration = await this.#calibrator.calibrate(calibrationInput(data));
+      performance.measure('sumlens:calibration', { start: started });
+      if (opening === this.#opening) this.calibration = calibration;
     } catch (error) {
-      this.error = messageOf(error);
+      if (opening === this.#opening) this.error = messageOf(error);
+    } finally {
+      if (opening === this.#opening) this.calibrating = false;
     }
   }
 
@@ -660,7 +687,11 @@ export class DatasetSession {
     const data = this.openRun;
     if (!data) return;
     const text =
-      kind === 'json' ? runToJson(data) : kind === 'csv' ? runToCsv(data) : runToMarkdown(data);
+      kind === 'json'
+        ? runToJson(data)
+        : kind === 'csv'
+          ? runToCsv(data)
+          : runToMarkdown(data, this.calibration ? { calibration: this.calibration } : {});
     const type =
       kind === 'json' ? 'application/json' : kind === 'csv' ? 'text/csv' : 'text/markdown';
     const url = URL.createObjectURL(new Blob([text], { type: `${type};charset=utf-8` }));

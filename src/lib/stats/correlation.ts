@@ -74,32 +74,81 @@ export function spearman(x: readonly number[], y: readonly number[]): number | n
 /**
  * Kendall's τ-b: (concordant − discordant) / √((n0 − n1)(n0 − n2)), with n0 = n(n−1)/2 and n1, n2
  * the pairs tied in x and in y. Pairs tied in both count in n1 and n2 but not in the numerator.
- * O(n²), fine for the few thousand rows of a data set.
+ *
+ * Knight's O(n log n) algorithm (Knight 1966, "A computer method for calculating Kendall's tau
+ * with ungrouped data"; what scipy.stats.kendalltau does): sort by x, then y; count the ties in x
+ * (n1) and in both (n3); a merge sort of the y values counts the discordant pairs as it swaps them
+ * (pairs tied in x are already in y order and pairs tied in y are never swapped, so each swap is a
+ * pair strictly reversed); the sorted y gives n2. Then concordant − discordant =
+ * n0 − n1 − n2 + n3 − 2·discordant. Every count is an exact integer, so the value is the one the
+ * pair-by-pair definition gives, bit for bit (tests/unit/stats/kendall.test.ts checks that); a
+ * data set of 100,000 rows takes milliseconds instead of minutes.
  */
 export function kendallTauB(x: readonly number[], y: readonly number[]): number | null {
   checkPaired(x, y);
   const n = x.length;
   if (n < 2) return null;
-  let concordant = 0;
-  let discordant = 0;
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => x[a] - x[b] || y[a] - y[b]);
+  // Equal values compare equal (0 === -0), as the pairwise sign of a difference does.
   let tiedX = 0;
+  let tiedBoth = 0;
+  let runX = 1;
+  let runBoth = 1;
+  for (let k = 1; k < n; k++) {
+    const sameX = x[order[k]] === x[order[k - 1]];
+    runX = sameX ? runX + 1 : 1;
+    runBoth = sameX && y[order[k]] === y[order[k - 1]] ? runBoth + 1 : 1;
+    // A run of length r adds r − 1 new pairs with its latest member.
+    tiedX += runX - 1;
+    tiedBoth += runBoth - 1;
+  }
+  const ys = Float64Array.from(order, (i) => y[i]);
+  const discordant = mergeSortCountingSwaps(ys);
   let tiedY = 0;
-  for (let i = 0; i < n; i++) {
-    for (let j = i + 1; j < n; j++) {
-      const dx = Math.sign(x[i] - x[j]);
-      const dy = Math.sign(y[i] - y[j]);
-      if (dx === 0) tiedX++;
-      if (dy === 0) tiedY++;
-      if (dx !== 0 && dy !== 0) {
-        if (dx === dy) concordant++;
-        else discordant++;
-      }
-    }
+  let runY = 1;
+  for (let k = 1; k < n; k++) {
+    runY = ys[k] === ys[k - 1] ? runY + 1 : 1;
+    tiedY += runY - 1;
   }
   const n0 = (n * (n - 1)) / 2;
   const denominator = Math.sqrt((n0 - tiedX) * (n0 - tiedY));
   if (denominator === 0) return null;
-  return Math.max(-1, Math.min(1, (concordant - discordant) / denominator));
+  const concordantMinusDiscordant = n0 - tiedX - tiedY + tiedBoth - 2 * discordant;
+  return Math.max(-1, Math.min(1, concordantMinusDiscordant / denominator));
+}
+
+/**
+ * Sorts `values` ascending in place (bottom-up merge sort, stable) and returns the number of
+ * pairs i < j with values[i] > values[j] it had: the inversions, ties not counted.
+ */
+export function mergeSortCountingSwaps(values: Float64Array): number {
+  const n = values.length;
+  let from: Float64Array = values;
+  let to: Float64Array = new Float64Array(n);
+  let swaps = 0;
+  for (let width = 1; width < n; width *= 2) {
+    for (let left = 0; left < n; left += 2 * width) {
+      const mid = Math.min(left + width, n);
+      const right = Math.min(left + 2 * width, n);
+      let i = left;
+      let j = mid;
+      let k = left;
+      while (i < mid && j < right) {
+        if (from[j] < from[i]) {
+          // from[j] jumps ahead of every value left in the left half: each is a reversed pair.
+          swaps += mid - i;
+          to[k++] = from[j++];
+        } else {
+          to[k++] = from[i++];
+        }
+      }
+      while (i < mid) to[k++] = from[i++];
+      while (j < right) to[k++] = from[j++];
+    }
+    [from, to] = [to, from];
+  }
+  if (from !== values) values.set(from);
+  return swaps;
 }
 
 export function correlate(

@@ -1,8 +1,10 @@
 import 'fake-indexeddb/auto';
 import Papa from 'papaparse';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
+  calibrationInput,
   exportFileName,
+  finiteValues,
   importRunExport,
   loadRunData,
   parseRunExport,
@@ -10,10 +12,16 @@ import {
   runToCsv,
   runToJson,
   runToMarkdown,
+  RUN_READ_BATCH,
+  scoreColumns,
+  scoreTable,
+  sortedIndexes,
   spreadsheetSafe,
   summarizeScores,
+  valuePairs,
   type RunData,
 } from '../../../src/lib/datasets/export.ts';
+import { calibrate, scoreKey, scoresOf } from '../../../src/lib/datasets/calibration.ts';
 import { createBatchRun } from '../../../src/lib/datasets/batch.ts';
 import type { DatasetRow } from '../../../src/lib/datasets/formats.ts';
 import { DEFAULT_SETTINGS } from '../../../src/lib/metrics/settings.ts';
@@ -270,5 +278,212 @@ describe('Markdown report', () => {
       'geval-custom:Tone',
     ]);
     expect(exportFileName(data, 'md')).toBe('sumlens-SummEval-sample-md-2026-01-03.md');
+  });
+});
+
+describe('loading a run for the page', () => {
+  it('reads rows and results a small batch at a time, all of them, in row order', async () => {
+    const many: DatasetRow[] = Array.from({ length: 2 * RUN_READ_BATCH + 17 }, (_, i) => ({
+      row: i + 1,
+      kind: 'case',
+      group: `doc${i % 7}`,
+      input: { source: `Source ${i}.`, summary: `Summary ${i}.` },
+      human: { relevance: (i % 5) + 1 },
+    }));
+    const dataset = await saveDataset(
+      {
+        id: 'ds-many',
+        name: 'Many rows',
+        createdAt: 1,
+        kind: 'case',
+        mapping: { kind: 'case', source: 'source', summary: 'summary', human: [] },
+        problems: { count: 0, examples: [] },
+      },
+      many,
+    );
+    const run = await createBatchRun({
+      dataset,
+      metrics: ['rouge-l'],
+      settings: { metrics: DEFAULT_SETTINGS },
+      appVersion: 'test',
+      id: 'run-many',
+    });
+    // Every other row scored.
+    for (const row of many.filter((r) => r.row % 2 === 0)) {
+      await putRowResult({
+        runId: run.id,
+        row: row.row,
+        status: 'done',
+        results: [metric('rouge-l', row.row / 1000)],
+        finishedAt: 1,
+        elapsedMs: 1,
+      });
+    }
+    const counts: Array<number | undefined> = [];
+    const realGetAll = IDBObjectStore.prototype.getAll;
+    const spy = vi.spyOn(IDBObjectStore.prototype, 'getAll').mockImplementation(function (
+      this: IDBObjectStore,
+      ...args
+    ) {
+      counts.push(args[1]);
+      return realGetAll.apply(this, args);
+    });
+    const data = await loadRunData(run.id);
+    spy.mockRestore();
+    expect(data.rows).toEqual(many);
+    expect(data.results.map((r) => r.row)).toEqual(
+      many.filter((r) => r.row % 2 === 0).map((r) => r.row),
+    );
+    // 217 rows in 3 reads, 108 results in 2: none larger than the batch.
+    expect(counts).toHaveLength(5);
+    expect(counts.every((c) => c === RUN_READ_BATCH)).toBe(true);
+  });
+
+  it('gives the calibration worker numbers only, and the same calibration as the run', async () => {
+    const data = await makeRun('input');
+    const input = calibrationInput(data);
+    expect(input.map((r) => r.row)).toEqual([1, 2, 3, 4]);
+    expect(input[0]).toEqual({
+      row: 1,
+      group: 'doc1',
+      scores: { 'rouge-l': 0.5, 'geval-custom:Tone': 3.5 },
+      human: { relevance: 4, coherence: 3 },
+    });
+    expect(JSON.stringify(input)).not.toContain('Source one');
+    expect(calibrate(input)).toEqual(runCalibration(data));
+  });
+
+  it('writes a given calibration into the Markdown report instead of computing one', async () => {
+    const data = await makeRun('given');
+    const computed = runCalibration(data);
+    const given = {
+      ...computed,
+      pairs: computed.pairs.map((p) => ({
+        ...p,
+        pooled: { ...p.pooled, values: { ...p.pooled.values, spearman: 0.123456 } },
+      })),
+    };
+    const md = runToMarkdown(data, { calibration: given });
+    const line = md.split('\n').find((l) => l.startsWith('| ROUGE-L | relevance |'))!;
+    expect(line).toContain('| 3 | 0.123 |');
+  });
+});
+
+describe('summarizeScores in one pass', () => {
+  /** The column-by-column definition it replaced. */
+  function perColumn(data: Pick<RunData, 'run' | 'results'>) {
+    return scoreColumns(data.run, data.results).map((column) => {
+      const values: number[] = [];
+      let notApplicable = 0;
+      let errors = 0;
+      for (const r of data.results) {
+        if (r.task && `task:${r.task.task}` === column) values.push(r.task.score);
+        for (const m of r.results) {
+          if (scoreKey(m) !== column) continue;
+          if (m.status === 'ok' && m.score !== null && Number.isFinite(m.score)) {
+            values.push(m.score);
+          } else if (m.status === 'n/a') notApplicable++;
+          else errors++;
+        }
+      }
+      values.sort((a, b) => a - b);
+      const mean = values.length > 0 ? values.reduce((s, v) => s + v, 0) / values.length : null;
+      const mid = Math.floor(values.length / 2);
+      const median =
+        values.length === 0
+          ? null
+          : values.length % 2 === 1
+            ? values[mid]
+            : (values[mid - 1] + values[mid]) / 2;
+      return { column, n: values.length, mean, median, notApplicable, errors };
+    });
+  }
+
+  it('gives what the per-column definition gives, with n/a, errors, custom criteria and tasks', async () => {
+    const data = await makeRun('summary');
+    const results = [
+      ...data.results,
+      {
+        ...data.results[0],
+        row: 9,
+        results: [
+          metric('rouge-l', Number.NaN),
+          { ...metric('rouge-l', null), status: 'error' as const },
+          metric('geval-custom', 1, { details: { criterion: 'Brevity' } }),
+        ],
+        task: { task: 'trec', metric: 'classification', score: 1, perAnswer: [1] },
+      },
+    ];
+    const mixed = { run: data.run, results };
+    expect(summarizeScores(mixed.run, mixed.results)).toEqual(perColumn(mixed));
+    expect(summarizeScores(mixed.run, mixed.results).map((s) => s.column)).toEqual([
+      'rouge-l',
+      'geval-custom:Tone',
+      'geval-custom:Brevity',
+      'task:trec',
+    ]);
+  });
+});
+
+describe('the run view’s score table', () => {
+  async function mixedRun(suffix: string) {
+    const data = await makeRun(suffix);
+    const results = [
+      ...data.results,
+      {
+        ...data.results[0],
+        row: 9,
+        status: 'failed' as const,
+        results: [
+          metric('rouge-l', Number.NaN),
+          metric('geval-custom', 1, { details: { criterion: 'Brevity' } }),
+        ],
+        task: { task: 'trec', metric: 'classification', score: 0.5, perAnswer: [0.5] },
+      },
+    ];
+    return { run: data.run, results };
+  }
+
+  it('holds each result’s scores by column, as scoresOf reads them, NaN where there is none', async () => {
+    const { run, results } = await mixedRun('table');
+    const table = scoreTable(run, results);
+    expect(table.columns).toEqual(scoreColumns(run, results));
+    expect(table.rows).toEqual([1, 2, 3, 4, 9]);
+    expect(table.failed).toEqual([false, false, false, false, true]);
+    results.forEach((r, i) => {
+      const scores: Record<string, number | null> = scoresOf(r.results);
+      if (r.task) scores[`task:${r.task.task}`] = r.task.score;
+      for (const column of table.columns) {
+        const expected = scores[column];
+        const got = table.values.get(column)![i];
+        if (expected === null || expected === undefined) expect(got, column).toBeNaN();
+        else expect(got, column).toBe(expected);
+      }
+    });
+    expect(table.summary).toEqual(summarizeScores(run, results));
+  });
+
+  it('gives the histogram, the scatter and the sorted table their inputs', async () => {
+    const { run, results } = await mixedRun('inputs');
+    const table = scoreTable(run, results);
+    // rouge-l: 0.5, 0.25, n/a, 0.75, NaN.
+    expect(finiteValues(table, 'rouge-l')).toEqual([0.5, 0.25, 0.75]);
+    expect(finiteValues(table, 'no such column')).toEqual([]);
+    expect(valuePairs(table, 'rouge-l', 'geval-custom:Tone')).toEqual([
+      { x: 0.5, y: 3.5 },
+      { x: 0.25, y: 2 },
+      { x: 0.75, y: 4.5 },
+    ]);
+    // Descending: the scored rows by score, then the rows without one in their order.
+    expect(sortedIndexes(table, 'rouge-l', true).map((i) => table.rows[i])).toEqual([
+      4, 1, 2, 3, 9,
+    ]);
+    expect(sortedIndexes(table, 'rouge-l', false).map((i) => table.rows[i])).toEqual([
+      3, 9, 2, 1, 4,
+    ]);
+    expect(sortedIndexes(table, 'row', true).map((i) => table.rows[i])).toEqual([9, 4, 3, 2, 1]);
+    expect(sortedIndexes(table, 'task:trec', true).map((i) => table.rows[i])).toEqual([
+      9, 1, 2, 3, 4,
+    ]);
   });
 });

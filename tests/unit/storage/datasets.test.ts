@@ -11,6 +11,7 @@ import {
   getDatasetRows,
   getRun,
   iterateDatasetRows,
+  iterateRunResults,
   listDatasets,
   listRunResults,
   listRuns,
@@ -105,6 +106,8 @@ describe('data sets', () => {
     const progress: number[] = [];
     const saved = await saveDataset(meta('a'), rows(10), {
       batchSize: 3,
+      // No time slicing: a slow step on a busy machine would split a batch (tested below).
+      sliceMs: Infinity,
       onProgress: (n) => progress.push(n),
     });
     expect(progress).toEqual([3, 6, 9, 10]);
@@ -136,6 +139,57 @@ describe('data sets', () => {
     expect((await getDatasetRows('async')).length).toBe(5);
   });
 
+  it('commits a transaction once it has queued rows for its time slice, and goes on in the next', async () => {
+    // A clock that moves 5 ms per reading: a 12 ms slice queues 3 rows (0, 5, 10 < 12; 15 is not).
+    let now = 0;
+    const clock = () => (now += 5);
+    const progress: number[] = [];
+    const saved = await saveDataset(meta('sliced'), rows(10), {
+      sliceMs: 12,
+      clock,
+      onProgress: (n) => progress.push(n),
+    });
+    expect(progress).toEqual([3, 6, 9, 10]);
+    expect(saved.rowCount).toBe(10);
+    expect(await getDatasetRows('sliced')).toEqual(rows(10));
+
+    // Every transaction takes at least one row, however slow the clock.
+    const one: number[] = [];
+    await saveDataset(meta('one'), rows(3), { sliceMs: 0, onProgress: (n) => one.push(n) });
+    expect(one).toEqual([1, 2, 3]);
+    // The batch size still caps a transaction when the slice is generous.
+    const capped: number[] = [];
+    await saveDataset(meta('capped'), rows(5), {
+      batchSize: 2,
+      sliceMs: 1000,
+      clock,
+      onProgress: (n) => capped.push(n),
+    });
+    expect(capped).toEqual([2, 4, 5]);
+  });
+
+  it('rolls back a sliced import that fails half way, naming the first row not saved', async () => {
+    let now = 0;
+    let puts = 0;
+    const realPut = IDBObjectStore.prototype.put;
+    vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(function (
+      this: IDBObjectStore,
+      ...args: Parameters<IDBObjectStore['put']>
+    ) {
+      if (++puts > 7) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      return realPut.apply(this, args);
+    });
+    const error = await saveDataset(meta('half'), rows(10), {
+      sliceMs: 12,
+      clock: () => (now += 5),
+    }).catch((e: unknown) => e);
+    vi.restoreAllMocks();
+    // Slices of 3: rows 1–3 and 4–6 stored, the put of row 8 fails in the slice that starts at 7.
+    expect((error as Error).message).toMatch(/at row 7 after 6 rows/u);
+    expect(await getDataset('half')).toBeUndefined();
+    expect(await getDatasetRows('half')).toEqual([]);
+  });
+
   it('removes a half-written data set when storage is full, and says what was not saved', async () => {
     let puts = 0;
     const realPut = IDBObjectStore.prototype.put;
@@ -146,9 +200,10 @@ describe('data sets', () => {
       if (++puts > 4) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
       return realPut.apply(this, args);
     });
-    const error = await saveDataset(meta('full'), rows(10), { batchSize: 3 }).catch(
-      (e: unknown) => e,
-    );
+    const error = await saveDataset(meta('full'), rows(10), {
+      batchSize: 3,
+      sliceMs: Infinity,
+    }).catch((e: unknown) => e);
     vi.restoreAllMocks();
     expect(error).toBeInstanceOf(StorageFullError);
     expect((error as Error).message).toMatch(/"Data set full" was not saved/u);
@@ -213,6 +268,12 @@ describe('runs', () => {
     expect(stored.backends.perMetric).toEqual({ 'rouge-l': ['b1', 'b2'] });
     expect((await listRunResults('r1')).map((r) => r.row)).toEqual([2, 3, 4, 5]);
     expect((await listRunResults('r1', 4)).map((r) => r.row)).toEqual([4, 5]);
+    const iterated: number[] = [];
+    for await (const r of iterateRunResults('r1', 3)) iterated.push(r.row);
+    expect(iterated).toEqual([2, 3, 4, 5]);
+    const exact: number[] = [];
+    for await (const r of iterateRunResults('r1', 2)) exact.push(r.row);
+    expect(exact).toEqual([2, 3, 4, 5]);
     expect([...(await doneRows('r1'))].sort()).toEqual([2, 3, 4, 5]);
 
     const pending: number[] = [];
