@@ -110,6 +110,11 @@ function parseJob<T>(
   }).finally(() => worker.terminate());
 }
 
+/** An import that has read nothing of `file` yet. */
+function freshImportState(file: File): ImportState {
+  return { fileName: file.name, bytes: 0, total: file.size, rows: 0, problems: [], done: false };
+}
+
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -229,14 +234,7 @@ export class DatasetSession {
     this.error = undefined;
     this.#lastImport = undefined;
     const job = ++this.#importJob;
-    const state: ImportState = {
-      fileName: file.name,
-      bytes: 0,
-      total: file.size,
-      rows: 0,
-      problems: [],
-      done: false,
-    };
+    const state = freshImportState(file);
     const show = () => {
       if (job === this.#importJob) this.importing = { ...state };
     };
@@ -328,15 +326,7 @@ export class DatasetSession {
     if (!last) return undefined;
     const { file } = last;
     this.error = undefined;
-    const state: ImportState = {
-      fileName: file.name,
-      bytes: 0,
-      total: file.size,
-      rows: 0,
-      problems: [],
-      detected: last.detected,
-      done: false,
-    };
+    const state: ImportState = { ...freshImportState(file), detected: last.detected };
     const show = () => {
       if (job === this.#importJob) this.importing = { ...state };
     };
