@@ -17,7 +17,7 @@
  * rows in flight (their partial work is dropped, as with a crash); stored rows stay, and a
  * cancelled run can still be resumed.
  *
- * Rate and time left come from a moving window (`RATE_WINDOW_MS`) of this session's completions,
+ * Rate and time left come from a moving window (lanes.ts `RateMeter`) of this session's completions,
  * restarted on resume so that a pause does not read as a slow-down.
  */
 import type { JudgePlan } from '../metrics/judge/plan.ts';
@@ -46,6 +46,14 @@ import type {
 } from '../storage/schema.ts';
 import { createRun, getRun, indexedDbRunStore, pendingRows } from '../storage/datasets.ts';
 import { isCaseRow, missingPredictionMessage, type DatasetRow } from './formats.ts';
+import {
+  callListener,
+  RATE_WINDOW_MS,
+  RateMeter,
+  RunAbort,
+  runLanes,
+  type PauseSignal,
+} from './lanes.ts';
 import { needsWordSegmenter, resolveTask, scoreTinyEvalRow } from './tinyeval.ts';
 
 // ---- Which metrics run where ----
@@ -192,54 +200,8 @@ export function planBatch(
 
 // ---- Pause ----
 
-/** The runner's view of a pause switch. */
-export interface PauseSignal {
-  readonly paused: boolean;
-  /** Resolves once not paused (at once when not paused). */
-  whenResumed(): Promise<void>;
-  /** Called on every change; returns an unsubscribe function. */
-  subscribe(listener: (paused: boolean) => void): () => void;
-}
-
-/** Pause and resume a run, like an AbortController for pausing; it is its own signal. */
-export class PauseController implements PauseSignal {
-  #paused = false;
-  #waiters: Array<() => void> = [];
-  #listeners = new Set<(paused: boolean) => void>();
-
-  get signal(): PauseSignal {
-    return this;
-  }
-
-  get paused(): boolean {
-    return this.#paused;
-  }
-
-  whenResumed(): Promise<void> {
-    if (!this.#paused) return Promise.resolve();
-    return new Promise<void>((resolve) => this.#waiters.push(resolve));
-  }
-
-  subscribe(listener: (paused: boolean) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  }
-
-  pause(): void {
-    if (this.#paused) return;
-    this.#paused = true;
-    for (const l of this.#listeners) l(true);
-  }
-
-  resume(): void {
-    if (!this.#paused) return;
-    this.#paused = false;
-    const waiters = this.#waiters;
-    this.#waiters = [];
-    for (const w of waiters) w();
-    for (const l of this.#listeners) l(false);
-  }
-}
+// The runners share these (lanes.ts); pages, workers and tests import them from here.
+export { PauseController, RATE_WINDOW_MS, type PauseSignal } from './lanes.ts';
 
 // ---- The runner ----
 
@@ -318,15 +280,8 @@ export interface BatchOptions {
   rateWindowMs?: number;
 }
 
-/** The moving window of the rate: the last 30 seconds of completions. */
-export const RATE_WINDOW_MS = 30_000;
-
 function toOutcome(value: MetricResult[] | RowOutcome): RowOutcome {
   return Array.isArray(value) ? { results: value } : value;
-}
-
-function abortError(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('The run was cancelled.', 'AbortError');
 }
 
 /**
@@ -337,56 +292,31 @@ function abortError(signal: AbortSignal): unknown {
 export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
   const { runId, store, scoreRow, total } = options;
   const clock = options.clock ?? (() => performance.now());
-  const windowMs = options.rateWindowMs ?? RATE_WINDOW_MS;
-  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
   const pause = options.pause;
-
-  // One controller aborts the rows in flight, on cancel or on a storage failure.
-  const inner = new AbortController();
-  const onCancel = () => inner.abort(abortError(options.signal!));
-  if (options.signal?.aborted) onCancel();
-  else options.signal?.addEventListener('abort', onCancel, { once: true });
+  const meter = new RateMeter(clock, options.rateWindowMs ?? RATE_WINDOW_MS);
+  // Aborts the rows in flight, on cancel or on a storage failure.
+  const abort = new RunAbort<{ message: string; error: Error }>(options.signal);
 
   let done = options.alreadyDone ?? 0;
   let failed = options.alreadyFailed ?? 0;
   let scored = 0;
   let inFlight = 0;
-  let stop: { message: string; error: Error } | undefined;
-  const seen = new Set<number>();
-  const completions: number[] = [];
-  let activeSince = clock();
 
   const state = (): BatchState => {
-    if (options.signal?.aborted) return 'cancelling';
+    if (abort.cancelled) return 'cancelling';
     if (pause?.paused) return inFlight > 0 ? 'pausing' : 'paused';
     return 'running';
   };
-  const rate = (): number | null => {
-    const now = clock();
-    const from = Math.max(activeSince, now - windowMs);
-    while (completions.length > 0 && completions[0] < from) completions.shift();
-    const seconds = (now - from) / 1000;
-    if (completions.length === 0 || seconds <= 0) return null;
-    return completions.length / seconds;
-  };
-  const emit = (progress: BatchProgress) => {
-    try {
-      options.onProgress?.(progress);
-    } catch {
-      // A broken progress bar must not stop the run.
-    }
-  };
+  const emit = (progress: BatchProgress) => callListener(() => options.onProgress?.(progress));
   const report = () => {
     if (!options.onProgress) return;
-    const r = rate();
-    const left = Math.max(0, total - done);
     emit({
       done,
       total,
       failed,
       inFlight,
-      ratePerSec: r,
-      etaSec: left === 0 ? 0 : r ? left / r : null,
+      ratePerSec: meter.rate(),
+      etaSec: meter.eta(Math.max(0, total - done)),
       state: state(),
     });
   };
@@ -397,143 +327,91 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
       // The status is a convenience for the list; the rows and counters are what count.
     }
   };
+  const halt = (message: string, error: Error) => abort.halt({ message, error }, error);
 
   const unsubscribe = pause?.subscribe((paused) => {
-    if (!paused) {
-      // A pause is not a slow-down: measure the rate afresh.
-      activeSince = clock();
-      completions.length = 0;
-    }
+    if (!paused) meter.restart();
     void setStatus(paused ? 'paused' : 'running');
     report();
   });
 
-  // Pulls are serialised: one `next()` at a time, whatever the iterable.
-  const iterator =
-    Symbol.asyncIterator in options.rows
-      ? (options.rows as AsyncIterable<DatasetRow>)[Symbol.asyncIterator]()
-      : (options.rows as Iterable<DatasetRow>)[Symbol.iterator]();
-  let pulling: Promise<unknown> = Promise.resolve();
-  let exhausted = false;
-  const pull = (): Promise<IteratorResult<DatasetRow>> => {
-    const next = pulling.then(() =>
-      exhausted ? ({ done: true, value: undefined } as const) : iterator.next(),
-    );
-    pulling = next.catch(() => undefined);
-    return next.then((r) => {
-      if (r.done) exhausted = true;
-      return r;
-    });
-  };
-
-  const waitWhilePaused = async (): Promise<void> => {
-    if (!pause?.paused) return;
+  const scoreAndStore = async (row: DatasetRow): Promise<void> => {
+    inFlight++;
     report();
-    await new Promise<void>((resolve) => {
-      const finish = () => {
-        inner.signal.removeEventListener('abort', finish);
-        resolve();
+    const started = clock();
+    let stored: StoredRunResult;
+    try {
+      const outcome = toOutcome(await scoreRow(row, abort.signal));
+      stored = {
+        runId,
+        row: row.row,
+        status: 'done',
+        results: outcome.results,
+        ...(outcome.task ? { task: outcome.task } : {}),
+        ...(outcome.judge ? { judge: outcome.judge } : {}),
+        finishedAt: Date.now(),
+        elapsedMs: Math.round(clock() - started),
       };
-      inner.signal.addEventListener('abort', finish, { once: true });
-      void pause.whenResumed().then(finish);
-    });
-  };
-
-  const halt = (message: string, error: Error) => {
-    if (stop) return;
-    stop = { message, error };
-    inner.abort(error);
-  };
-
-  const lane = async (): Promise<void> => {
-    for (;;) {
-      await waitWhilePaused();
-      if (inner.signal.aborted) return;
-      let next: IteratorResult<DatasetRow>;
-      try {
-        next = await pull();
-      } catch (error) {
-        halt(
-          `Reading the data set's rows failed (${describeError(error)}); the run was paused.`,
-          error instanceof Error ? error : new Error(String(error)),
-        );
-        return;
-      }
-      if (next.done || inner.signal.aborted) return;
-      const row = next.value;
-      if (seen.has(row.row)) continue;
-      seen.add(row.row);
-
-      inFlight++;
-      report();
-      const started = clock();
-      let stored: StoredRunResult;
-      try {
-        const outcome = toOutcome(await scoreRow(row, inner.signal));
-        stored = {
-          runId,
-          row: row.row,
-          status: 'done',
-          results: outcome.results,
-          ...(outcome.task ? { task: outcome.task } : {}),
-          ...(outcome.judge ? { judge: outcome.judge } : {}),
-          finishedAt: Date.now(),
-          elapsedMs: Math.round(clock() - started),
-        };
-      } catch (error) {
-        if (inner.signal.aborted) {
-          // Cancelled or halted mid-row: nothing of the row is stored, as after a crash. (An
-          // AbortError of the row's own making, a timeout, is a failed row like any other.)
-          inFlight--;
-          return;
-        }
-        stored = {
-          runId,
-          row: row.row,
-          status: 'failed',
-          results: [],
-          error: describeError(error),
-          finishedAt: Date.now(),
-          elapsedMs: Math.round(clock() - started),
-        };
-      }
-      try {
-        const added = await store.putResult(stored);
-        if (added) {
-          done++;
-          scored++;
-          if (stored.status === 'failed') failed++;
-          completions.push(clock());
-          try {
-            options.onRow?.(stored);
-          } catch {
-            // The row is stored; a failing listener changes nothing.
-          }
-        }
-      } catch (error) {
+    } catch (error) {
+      if (abort.signal.aborted) {
+        // Cancelled or halted mid-row: nothing of the row is stored, as after a crash. (An
+        // AbortError of the row's own making, a timeout, is a failed row like any other.)
         inFlight--;
-        const e = error instanceof Error ? error : new Error(String(error));
-        halt(e.message, e);
         return;
       }
-      inFlight--;
-      report();
+      stored = {
+        runId,
+        row: row.row,
+        status: 'failed',
+        results: [],
+        error: describeError(error),
+        finishedAt: Date.now(),
+        elapsedMs: Math.round(clock() - started),
+      };
     }
+    try {
+      const added = await store.putResult(stored);
+      if (added) {
+        done++;
+        scored++;
+        if (stored.status === 'failed') failed++;
+        meter.complete();
+        callListener(() => options.onRow?.(stored));
+      }
+    } catch (error) {
+      inFlight--;
+      const e = error instanceof Error ? error : new Error(String(error));
+      halt(e.message, e);
+      return;
+    }
+    inFlight--;
+    report();
   };
 
   await setStatus('running', null);
   report();
-  await Promise.all(Array.from({ length: concurrency }, () => lane()));
+  await runLanes({
+    rows: options.rows,
+    concurrency: options.concurrency ?? 1,
+    signal: abort.signal,
+    pause,
+    onPauseWait: report,
+    onReadError: (error) =>
+      halt(
+        `Reading the data set's rows failed (${describeError(error)}); the run was paused.`,
+        error instanceof Error ? error : new Error(String(error)),
+      ),
+    work: scoreAndStore,
+  });
   unsubscribe?.();
-  options.signal?.removeEventListener('abort', onCancel);
-  // Let an async generator close its reads.
-  if (!exhausted) await Promise.resolve(iterator.return?.()).catch(() => undefined);
+  abort.release();
 
+  const stop = abort.stop;
   let status: BatchOutcome['status'];
   if (stop) {
     status = 'paused';
     await setStatus('paused', stop.message);
-  } else if (options.signal?.aborted) {
+  } else if (abort.cancelled) {
     status = 'cancelled';
     await setStatus('cancelled');
   } else {
@@ -551,7 +429,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
       total,
       failed,
       inFlight: 0,
-      ratePerSec: rate(),
+      ratePerSec: meter.rate(),
       etaSec: status === 'done' ? 0 : null,
       state: status === 'paused' ? 'stopped' : status,
     });

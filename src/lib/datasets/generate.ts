@@ -40,7 +40,6 @@ import {
   storeGeneratedPrediction,
   storeGenerationFailure,
 } from '../storage/predictions.ts';
-import { RATE_WINDOW_MS, type PauseSignal } from './batch.ts';
 import {
   hashText,
   needsPrediction,
@@ -48,6 +47,14 @@ import {
   type GenerationRecord,
   type PredictionRow,
 } from './formats.ts';
+import {
+  callListener,
+  RATE_WINDOW_MS,
+  RateMeter,
+  RunAbort,
+  runLanes,
+  type PauseSignal,
+} from './lanes.ts';
 import { fillPromptTemplate, parsePromptConfig, templateFields } from './tinyeval.ts';
 
 // ---- Settings ----
@@ -471,110 +478,51 @@ export async function generatePredictions(options: GenerateOptions): Promise<Gen
   const { judge, settings, store, total } = options;
   const clock = options.clock ?? (() => performance.now());
   const now = options.now ?? (() => Date.now());
-  const windowMs = options.rateWindowMs ?? RATE_WINDOW_MS;
-  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
   const pause = options.pause;
   const templateHash = hashText(settings.template);
-
-  const inner = new AbortController();
-  const onCancel = () => inner.abort(options.signal?.reason);
-  if (options.signal?.aborted) onCancel();
-  else options.signal?.addEventListener('abort', onCancel, { once: true });
+  const meter = new RateMeter(clock, options.rateWindowMs ?? RATE_WINDOW_MS);
+  const abort = new RunAbort<{ message: string; kind?: LlmErrorKind }>(options.signal);
 
   let generated = 0;
   let failed = 0;
   let cut = 0;
   let inFlight = 0;
   const usage = { input: 0, output: 0 };
-  let stop: { message: string; kind?: LlmErrorKind } | undefined;
-  const seen = new Set<number>();
-  const completions: number[] = [];
-  let activeSince = clock();
 
   const cost = () => estimateCost(usage, judge.provider, judge.model, options.prices);
   const state = (): GenerationState => {
-    if (stop) return 'stopped';
-    if (options.signal?.aborted) return 'cancelling';
+    if (abort.stop) return 'stopped';
+    if (abort.cancelled) return 'cancelling';
     if (pause?.paused) return inFlight > 0 ? 'pausing' : 'paused';
     return 'running';
   };
-  const rate = (): number | null => {
-    const t = clock();
-    const from = Math.max(activeSince, t - windowMs);
-    while (completions.length > 0 && completions[0]! < from) completions.shift();
-    const seconds = (t - from) / 1000;
-    if (completions.length === 0 || seconds <= 0) return null;
-    return completions.length / seconds;
-  };
   const emit = (final?: GenerationState) => {
     if (!options.onProgress) return;
-    const r = rate();
     const done = generated + failed;
     const left = Math.max(0, total - done);
-    try {
-      options.onProgress({
-        total,
-        generated,
-        failed,
-        done,
-        inFlight: final ? 0 : inFlight,
-        cut,
-        usage: { ...usage },
-        cost: cost(),
-        ratePerSec: r,
-        etaSec: final === 'done' || left === 0 ? 0 : final ? null : r ? left / r : null,
-        state: final ?? state(),
-      });
-    } catch {
-      // A broken progress bar must not stop the run.
-    }
+    const progress: GenerationProgress = {
+      total,
+      generated,
+      failed,
+      done,
+      inFlight: final ? 0 : inFlight,
+      cut,
+      usage: { ...usage },
+      cost: cost(),
+      ratePerSec: meter.rate(),
+      etaSec: final === 'done' || left === 0 ? 0 : final ? null : meter.eta(left),
+      state: final ?? state(),
+    };
+    callListener(() => options.onProgress?.(progress));
   };
 
   const unsubscribe = pause?.subscribe((paused) => {
-    if (!paused) {
-      // A pause is not a slow-down: measure the rate afresh.
-      activeSince = clock();
-      completions.length = 0;
-    }
+    if (!paused) meter.restart();
     emit();
   });
 
-  const halt = (message: string, kind?: LlmErrorKind) => {
-    if (stop) return;
-    stop = { message, ...(kind ? { kind } : {}) };
-    inner.abort(new Error(message));
-  };
-
-  const iterator =
-    Symbol.asyncIterator in options.rows
-      ? (options.rows as AsyncIterable<DatasetRow>)[Symbol.asyncIterator]()
-      : (options.rows as Iterable<DatasetRow>)[Symbol.iterator]();
-  let pulling: Promise<unknown> = Promise.resolve();
-  let exhausted = false;
-  // One `next()` at a time, whatever the iterable.
-  const pull = (): Promise<IteratorResult<DatasetRow>> => {
-    const next = pulling.then(() =>
-      exhausted ? ({ done: true, value: undefined } as const) : iterator.next(),
-    );
-    pulling = next.catch(() => undefined);
-    return next.then((r) => {
-      if (r.done) exhausted = true;
-      return r;
-    });
-  };
-
-  const waitWhilePaused = async (): Promise<void> => {
-    if (!pause?.paused) return;
-    emit();
-    await new Promise<void>((resolve) => {
-      const finish = () => {
-        inner.signal.removeEventListener('abort', finish);
-        resolve();
-      };
-      inner.signal.addEventListener('abort', finish, { once: true });
-      void pause.whenResumed().then(finish);
-    });
-  };
+  const halt = (message: string, kind?: LlmErrorKind) =>
+    abort.halt({ message, ...(kind ? { kind } : {}) }, new Error(message));
 
   const record = (prompt: BuiltPrompt | undefined): GenerationRecord => ({
     provider: judge.provider,
@@ -592,7 +540,7 @@ export async function generatePredictions(options: GenerateOptions): Promise<Gen
     try {
       prompt = buildPrompt(row, settings.template, settings.promptTokens);
       const response = await judge.complete(
-        generationRequest(prompt.text, settings.maxNewTokens, inner.signal),
+        generationRequest(prompt.text, settings.maxNewTokens, abort.signal),
       );
       usage.input += response.usage.input;
       usage.output += response.usage.output;
@@ -610,7 +558,7 @@ export async function generatePredictions(options: GenerateOptions): Promise<Gen
       };
     } catch (error) {
       // Cancelled or stopped mid-call: the row stays as it was, to be generated next time.
-      if (inner.signal.aborted) return;
+      if (abort.signal.aborted) return;
       if (error instanceof LlmError && STOPPING_ERROR_KINDS.has(error.kind)) {
         halt(error.message, error.kind);
         return;
@@ -634,46 +582,34 @@ export async function generatePredictions(options: GenerateOptions): Promise<Gen
     } else {
       failed++;
     }
-    completions.push(clock());
-    try {
-      options.onRow?.(outcome);
-    } catch {
-      // The row is stored; a failing listener changes nothing.
-    }
+    meter.complete();
+    callListener(() => options.onRow?.(outcome));
   };
 
-  const lane = async (): Promise<void> => {
-    for (;;) {
-      await waitWhilePaused();
-      if (inner.signal.aborted) return;
-      let next: IteratorResult<DatasetRow>;
-      try {
-        next = await pull();
-      } catch (error) {
-        halt(`Reading the data set's rows failed (${asError(error).message}).`);
-        return;
-      }
-      if (next.done || inner.signal.aborted) return;
-      const row = next.value;
-      if (seen.has(row.row) || !needsPrediction(row)) continue;
-      seen.add(row.row);
+  emit();
+  await runLanes({
+    rows: options.rows,
+    concurrency: options.concurrency ?? 1,
+    signal: abort.signal,
+    pause,
+    onPauseWait: () => emit(),
+    onReadError: (error) => halt(`Reading the data set's rows failed (${asError(error).message}).`),
+    work: async (row) => {
+      if (!needsPrediction(row)) return;
       inFlight++;
       emit();
       await generateRow(row);
       inFlight--;
       emit();
-    }
-  };
-
-  emit();
-  await Promise.all(Array.from({ length: concurrency }, () => lane()));
+    },
+  });
   unsubscribe?.();
-  options.signal?.removeEventListener('abort', onCancel);
-  if (!exhausted) await Promise.resolve(iterator.return?.()).catch(() => undefined);
+  abort.release();
 
+  const stop = abort.stop;
   const status: GenerationOutcome['status'] = stop
     ? 'stopped'
-    : options.signal?.aborted
+    : abort.cancelled
       ? 'cancelled'
       : 'done';
   emit(status);

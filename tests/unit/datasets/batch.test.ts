@@ -265,6 +265,31 @@ describe('runBatch', () => {
     expect(store.statuses.at(-1)![0]).toBe('cancelled');
   });
 
+  it('ends on a cancel while pausing, once the row in flight finishes, without a resume', async () => {
+    const store = new MemoryStore();
+    const pause = new PauseController();
+    const cancel = new AbortController();
+    const outcome = await runBatch({
+      runId: 'r',
+      rows: caseRows(3),
+      total: 3,
+      store,
+      pause,
+      signal: cancel.signal,
+      // A scorer that does not listen to the signal: its row completes and is stored.
+      scoreRow: async (row) => {
+        pause.pause();
+        cancel.abort();
+        await tick(5);
+        return ok(row.row);
+      },
+    });
+    expect(outcome).toMatchObject({ status: 'cancelled', done: 1, scored: 1 });
+    expect([...store.results.keys()]).toEqual([1]);
+    expect(pause.paused).toBe(true);
+    expect(store.statuses.at(-1)![0]).toBe('cancelled');
+  });
+
   it('stops as paused with a message naming the row when storage is full; nothing lost', async () => {
     const store = new MemoryStore();
     store.failOn.add(3);

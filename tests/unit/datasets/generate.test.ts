@@ -511,6 +511,37 @@ describe('generating', () => {
     expect(cancelled).toMatchObject({ status: 'cancelled', generated: 1 });
     expect(second.predictions.size).toBe(1);
   });
+
+  it('a cancel while paused ends the run without a resume, the call in flight dropped', async () => {
+    const rows = trecRows();
+    const pause = new PauseController();
+    const cancel = new AbortController();
+    const store = new MemoryPredictions();
+    const states: string[] = [];
+    const running = generatePredictions({
+      rows,
+      total: rows.length,
+      judge: new ScriptedJudge(trecResponder, { delay: () => 20 }),
+      settings: SETTINGS,
+      store,
+      pause: pause.signal,
+      signal: cancel.signal,
+      onProgress: (p) => {
+        states.push(p.state);
+        // Pause, then cancel, while the first call is still out (the panel's two buttons).
+        if (p.inFlight === 1 && !pause.paused) {
+          pause.pause();
+          setTimeout(() => cancel.abort(), 5);
+        }
+      },
+    });
+    const outcome = await running;
+    expect(outcome).toMatchObject({ status: 'cancelled', generated: 0, failed: 0 });
+    expect(pause.paused).toBe(true);
+    expect(store.predictions.size + store.failures.size).toBe(0);
+    expect(states).toContain('pausing');
+    expect(states.at(-1)).toBe('cancelled');
+  });
 });
 
 describe('stored data sets: resume where it stopped, nothing twice', () => {
