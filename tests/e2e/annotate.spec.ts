@@ -10,8 +10,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Papa from 'papaparse';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { APP_ORIGIN, launchBrowser, recordErrors, recordRequests } from './support/browser.ts';
+import type { Page } from 'playwright-core';
+import { openApp, type App } from './support/browser.ts';
+import { importDataset } from './support/datasets.ts';
 import { readJsonl } from '../helpers/shared.ts';
 
 interface SummEvalRecord {
@@ -62,24 +63,15 @@ const COHERENCE = [3, 4, 2, 5, 3, 1, 4, 3];
 const CONSISTENCY = [5, 5, 4, 2, 3, 1, 2, 4];
 
 describe('annotating a data set in the page', () => {
-  let browser: Browser;
-  let context: BrowserContext;
+  let app: App;
   let page: Page;
-  let errors: string[];
-  let requests: ReturnType<typeof recordRequests>;
 
   beforeAll(async () => {
-    browser = await launchBrowser();
-    context = await browser.newContext({ acceptDownloads: true });
-    requests = recordRequests(context);
-    page = await context.newPage();
-    errors = recordErrors(page);
-    await page.goto(APP_ORIGIN);
+    app = await openApp({ context: { acceptDownloads: true } });
+    page = app.page;
   });
 
-  afterAll(async () => {
-    await browser?.close();
-  });
+  afterAll(() => app?.close());
 
   const view = () => page.getByTestId('annotate-view');
   const dim = (name: string) => page.getByTestId(`annotate-dim-${name}`);
@@ -103,9 +95,9 @@ describe('annotating a data set in the page', () => {
     const file = join(dir, 'annotate-cases.jsonl');
     writeFileSync(file, cases.map((c) => JSON.stringify(c)).join('\n'));
 
-    await page.getByTestId('dataset-file').setInputFiles(file);
+    await importDataset(page, file);
     const item = page.getByTestId('dataset-item').filter({ hasText: 'annotate-cases' });
-    await expect.poll(() => item.count(), { timeout: 60_000 }).toBe(1);
+    expect(await item.count()).toBe(1);
     expect(await item.innerText()).toMatch(/case\s+12\s+—/u);
 
     await openAnnotator('annotate-cases');
@@ -261,7 +253,7 @@ describe('annotating a data set in the page', () => {
       Number(await pair('rouge-l', 'rated_coherence').getAttribute('data-spearman')),
     ).toBeCloseTo(spearman(rougeL9, [...COHERENCE, 2]), 12);
 
-    expect(requests.foreign()).toEqual([]);
-    expect(errors.filter((e) => !/Failed to load resource/u.test(e))).toEqual([]);
+    expect(app.requests.foreign()).toEqual([]);
+    expect(app.errors.filter((e) => !/Failed to load resource/u.test(e))).toEqual([]);
   });
 });

@@ -11,8 +11,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Papa from 'papaparse';
-import type { Browser, Page } from 'playwright-core';
-import { APP_ORIGIN, launchBrowser, recordErrors, recordRequests } from './support/browser.ts';
+import type { Page } from 'playwright-core';
+import { openApp, type App } from './support/browser.ts';
 import { sharedPath } from '../helpers/shared.ts';
 
 /** What IndexedDB holds for the data sets (read in the page, as the app stored them). */
@@ -103,23 +103,15 @@ const reviews = [
 ];
 
 describe('the mapping editor', () => {
-  let browser: Browser;
+  let app: App;
   let page: Page;
-  let errors: string[];
-  let requests: ReturnType<typeof recordRequests>;
 
   beforeAll(async () => {
-    browser = await launchBrowser();
-    const context = await browser.newContext();
-    requests = recordRequests(context);
-    page = await context.newPage();
-    errors = recordErrors(page);
-    await page.goto(APP_ORIGIN);
+    app = await openApp();
+    page = app.page;
   });
 
-  afterAll(async () => {
-    await browser?.close();
-  });
+  afterAll(() => app?.close());
 
   it('maps unknown columns, flags a wrong mapping, imports, runs, and changes the mapping', async () => {
     const file = join(dir, 'reviews.csv');
@@ -250,8 +242,8 @@ describe('the mapping editor', () => {
     expect(await editor.count()).toBe(0);
     expect(await page.getByTestId('mapping-read-as').innerText()).toMatch(/Read as: Cases/u);
 
-    expect(requests.foreign()).toEqual([]);
-    expect(errors.filter((e) => !/Failed to load resource/u.test(e))).toEqual([]);
+    expect(app.requests.foreign()).toEqual([]);
+    expect(app.errors.filter((e) => !/Failed to load resource/u.test(e))).toEqual([]);
   });
 
   it('asks for the task of a prediction file whose name names none, and scores it', async () => {

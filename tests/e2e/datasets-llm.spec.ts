@@ -9,9 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { APP_ORIGIN, launchBrowser, recordErrors, recordRequests } from './support/browser.ts';
+import type { Page } from 'playwright-core';
+import { openApp, type App } from './support/browser.ts';
 import { importDataset } from './support/datasets.ts';
+import { configureProvider, type ProviderChoice } from './support/llm.ts';
 import { startFakeLlm } from '../helpers/fake-llm.ts';
 import type { FakeLlm } from '../helpers/fake-llm.ts';
 import { oracleHandler } from '../helpers/judge-oracle.ts';
@@ -43,15 +44,7 @@ const ROWS = [
   },
 ];
 
-async function configureJudge(page: Page, fake: FakeLlm): Promise<void> {
-  const provider = page.getByTestId('provider-settings');
-  if ((await provider.getAttribute('open')) === null) await provider.locator('summary').click();
-  await page.getByTestId('provider-kind').selectOption('openai');
-  await page.getByTestId('provider-model').fill('gpt-4o-mini');
-  await page.getByTestId('provider-base-url').fill(fake.url);
-  await page.getByTestId('provider-key').fill('sk-e2e-batch-secret');
-  await page.getByTestId('provider-key-save').click();
-}
+const JUDGE: ProviderChoice = { kind: 'openai', model: 'gpt-4o-mini', key: 'sk-e2e-batch-secret' };
 
 async function setupRun(page: Page, judgeIds: readonly string[]): Promise<void> {
   await page.getByTestId('run-configure').last().click();
@@ -65,12 +58,9 @@ function firstRun(page: Page): Promise<string> {
 }
 
 describe('data-set runs with LLM metrics', () => {
-  let browser: Browser;
-  let context: BrowserContext;
+  let app: App;
   let page: Page;
   let fake: FakeLlm;
-  let errors: string[];
-  let requests: ReturnType<typeof recordRequests>;
   const dir = mkdtempSync(join(tmpdir(), 'sumlens-llm-batch-'));
   const file = join(dir, 'bridge-cases.jsonl');
 
@@ -78,21 +68,17 @@ describe('data-set runs with LLM metrics', () => {
     writeFileSync(file, ROWS.map((r) => JSON.stringify(r)).join('\n') + '\n');
     fake = await startFakeLlm();
     fake.setHandler(oracleHandler(3));
-    browser = await launchBrowser();
-    context = await browser.newContext({ acceptDownloads: true });
-    requests = recordRequests(context);
-    page = await context.newPage();
-    errors = recordErrors(page);
-    await page.goto(APP_ORIGIN);
+    app = await openApp({ context: { acceptDownloads: true } });
+    page = app.page;
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await app?.close();
     await fake?.close();
   });
 
   it('plans, runs the judge metrics on every row, caches them, and exports/imports the run', async () => {
-    await configureJudge(page, fake);
+    await configureProvider(page, fake, JUDGE);
     await importDataset(page, file);
 
     await setupRun(page, ['vagueness', 'repetitiveness']);
@@ -170,8 +156,8 @@ describe('data-set runs with LLM metrics', () => {
 
     // No request left the machine except to the fake provider on loopback; the key is in no export.
     expect(readFileSync(exported, 'utf8')).not.toContain('sk-e2e-batch-secret');
-    expect(requests.foreign().every((u) => u.startsWith(fake.url))).toBe(true);
-    expect(errors).toEqual([]);
+    expect(app.requests.foreign().every((u) => u.startsWith(fake.url))).toBe(true);
+    expect(app.errors).toEqual([]);
   });
 
   it('a reload mid-run pauses an LLM run until its key is back, then it resumes', async () => {
@@ -191,11 +177,11 @@ describe('data-set runs with LLM metrics', () => {
     await expect.poll(() => firstRun(page), { timeout: 30_000 }).toMatch(/paused/u);
     expect(await page.getByTestId('run-message').first().innerText()).toMatch(/No API key/u);
     const stored = Number(/(\d)\/3 rows/u.exec(await firstRun(page))?.[1]);
-    await configureJudge(page, fake);
+    await configureProvider(page, fake, JUDGE);
     fake.setHandler(oracleHandler(3));
     await page.getByTestId('run-resume').first().click();
     await expect.poll(() => firstRun(page), { timeout: 90_000 }).toMatch(/done · 3\/3 rows/u);
     expect(stored).toBeLessThan(3);
-    expect(errors).toEqual([]);
+    expect(app.errors).toEqual([]);
   });
 });

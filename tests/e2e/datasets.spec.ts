@@ -8,8 +8,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Papa from 'papaparse';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { APP_ORIGIN, launchBrowser, recordErrors, recordRequests } from './support/browser.ts';
+import type { Page } from 'playwright-core';
+import { openApp, type App } from './support/browser.ts';
 import { importDataset } from './support/datasets.ts';
 import { sharedPath } from '../helpers/shared.ts';
 
@@ -18,24 +18,15 @@ function runText(page: Page): Promise<string> {
 }
 
 describe('data sets in the page', () => {
-  let browser: Browser;
-  let context: BrowserContext;
+  let app: App;
   let page: Page;
-  let errors: string[];
-  let requests: ReturnType<typeof recordRequests>;
 
   beforeAll(async () => {
-    browser = await launchBrowser();
-    context = await browser.newContext({ acceptDownloads: true });
-    requests = recordRequests(context);
-    page = await context.newPage();
-    errors = recordErrors(page);
-    await page.goto(APP_ORIGIN);
+    app = await openApp({ context: { acceptDownloads: true } });
+    page = app.page;
   });
 
-  afterAll(async () => {
-    await browser?.close();
-  });
+  afterAll(() => app?.close());
 
   it('imports dev.jsonl, resumes a run after a reload, and calibrates against the experts', async () => {
     await importDataset(page, sharedPath('data/summeval/dev.jsonl'));
@@ -102,8 +93,8 @@ describe('data sets in the page', () => {
     expect(await page.getByTestId('summary-input').inputValue()).not.toBe('');
     expect(await page.getByTestId('metric-rouge-l').getAttribute('data-status')).toBe('ok');
 
-    expect(requests.foreign()).toEqual([]);
-    expect(errors.filter((e) => !/Failed to load resource/u.test(e))).toEqual([]);
+    expect(app.requests.foreign()).toEqual([]);
+    expect(app.errors.filter((e) => !/Failed to load resource/u.test(e))).toEqual([]);
   });
 
   it('lists a broken row by number and loads the rest', async () => {

@@ -9,8 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { APP_ORIGIN, launchBrowser, recordErrors, recordRequests } from './support/browser.ts';
+import type { Page } from 'playwright-core';
+import { openApp, type App } from './support/browser.ts';
+import { importDataset } from './support/datasets.ts';
+import { configureProvider } from './support/llm.ts';
 import { fakeError, startFakeLlm, textReply, type FakeLlm } from '../helpers/fake-llm.ts';
 import { readJson, sharedPath } from '../helpers/shared.ts';
 import {
@@ -33,14 +35,6 @@ function trecItem(page: Page) {
   return page.getByTestId('dataset-item').filter({ hasText: 'trec' });
 }
 
-async function configureProvider(page: Page, fake: FakeLlm): Promise<void> {
-  const provider = page.getByTestId('provider-settings');
-  if ((await provider.getAttribute('open')) === null) await provider.locator('summary').click();
-  await page.getByTestId('provider-kind').selectOption('openai-compatible');
-  await page.getByTestId('provider-model').fill(MODEL);
-  await page.getByTestId('provider-base-url').fill(fake.url);
-}
-
 async function waitForGeneration(page: Page): Promise<void> {
   await expect
     .poll(() => page.getByTestId('generate-progress').getAttribute('data-state'), {
@@ -50,12 +44,9 @@ async function waitForGeneration(page: Page): Promise<void> {
 }
 
 describe('generate, then evaluate', () => {
-  let browser: Browser;
-  let context: BrowserContext;
+  let app: App;
   let page: Page;
   let fake: FakeLlm;
-  let errors: string[];
-  let requests: ReturnType<typeof recordRequests>;
   /** The question whose first request fails (a per-row error), once. */
   let failOnce: TrecItem | undefined = TREC_ITEMS[3];
 
@@ -71,16 +62,12 @@ describe('generate, then evaluate', () => {
       }
       return textReply(req, item.reply);
     });
-    browser = await launchBrowser();
-    context = await browser.newContext();
-    requests = recordRequests(context);
-    page = await context.newPage();
-    errors = recordErrors(page);
-    await page.goto(APP_ORIGIN);
+    app = await openApp();
+    page = app.page;
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await app?.close();
     await fake?.close();
   });
 
@@ -88,8 +75,8 @@ describe('generate, then evaluate', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sumlens-generate-'));
     const file = join(dir, 'trec.jsonl');
     writeFileSync(file, trecJsonl());
-    await page.getByTestId('dataset-file').setInputFiles(file);
-    await expect.poll(() => trecItem(page).count(), { timeout: 60_000 }).toBe(1);
+    await importDataset(page, file);
+    expect(await trecItem(page).count()).toBe(1);
 
     // Five rows without predictions: the run button says to generate them first.
     expect(await trecItem(page).getAttribute('data-missing')).toBe('5');
@@ -97,7 +84,7 @@ describe('generate, then evaluate', () => {
     expect(await run.isDisabled()).toBe(true);
     expect(await run.innerText()).toBe('Generate predictions first');
 
-    await configureProvider(page, fake);
+    await configureProvider(page, fake, { kind: 'openai-compatible', model: MODEL });
     await trecItem(page).getByTestId('generate-open').click();
     const panel = page.getByTestId('generate-panel');
     await expect.poll(() => panel.isVisible()).toBe(true);
@@ -182,7 +169,7 @@ describe('generate, then evaluate', () => {
 
     // Nothing but the fake provider was contacted, and the page logged no errors beyond the
     // failed request's own console line.
-    expect(requests.foreign().every((u) => u.startsWith(fake.url))).toBe(true);
-    expect(errors.filter((e) => !/Failed to load resource/u.test(e))).toEqual([]);
+    expect(app.requests.foreign().every((u) => u.startsWith(fake.url))).toBe(true);
+    expect(app.errors.filter((e) => !/Failed to load resource/u.test(e))).toEqual([]);
   });
 });

@@ -4,15 +4,15 @@
  * (tests/helpers/judge-oracle.ts). Never a real provider.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import {
-  APP_ORIGIN,
   cardState,
   launchBrowser,
-  recordErrors,
-  recordRequests,
+  openPage,
   waitForScores,
+  type AppPage,
 } from './support/browser.ts';
+import { configureProvider, type ProviderChoice } from './support/llm.ts';
 import { fakeError, startFakeLlm, textReply } from '../helpers/fake-llm.ts';
 import type { FakeLlm } from '../helpers/fake-llm.ts';
 import { oracleHandler, promptOfWire } from '../helpers/judge-oracle.ts';
@@ -29,6 +29,12 @@ const INSTRUCTIONS = 'Decision: State what was decided.\nMood: Overall mood. [ca
 
 const LLM_IDS = JUDGE_METRIC_IDS.filter((id) => id !== 'geval-custom');
 
+const OPENAI: ProviderChoice = {
+  kind: 'openai',
+  model: 'gpt-4o-mini',
+  key: 'sk-e2e-openai-secret',
+};
+
 async function waitForJudge(page: Page, timeout = 90_000): Promise<void> {
   await page.waitForFunction(
     (ids) =>
@@ -43,22 +49,8 @@ async function waitForJudge(page: Page, timeout = 90_000): Promise<void> {
   );
 }
 
-async function configure(
-  page: Page,
-  fake: FakeLlm,
-  kind: 'openai' | 'anthropic' | 'gemini' | 'openai-compatible',
-  model: string,
-  key?: string,
-): Promise<void> {
-  const provider = page.getByTestId('provider-settings');
-  if ((await provider.getAttribute('open')) === null) await provider.locator('summary').click();
-  await page.getByTestId('provider-kind').selectOption(kind);
-  await page.getByTestId('provider-model').fill(model);
-  await page.getByTestId('provider-base-url').fill(fake.url);
-  if (key) {
-    await page.getByTestId('provider-key').fill(key);
-    await page.getByTestId('provider-key-save').click();
-  }
+async function configure(page: Page, fake: FakeLlm, provider: ProviderChoice): Promise<void> {
+  await configureProvider(page, fake, provider);
   const panel = page.getByTestId('judge-panel');
   if ((await panel.getAttribute('open')) === null) await panel.locator('summary').click();
   if (!(await page.getByTestId('judge-enabled').isChecked())) {
@@ -77,11 +69,9 @@ async function fillCase(page: Page): Promise<void> {
 
 describe('the LLM judge from the page', () => {
   let browser: Browser;
-  let context: BrowserContext;
+  let app: AppPage;
   let page: Page;
   let fake: FakeLlm;
-  let requests: ReturnType<typeof recordRequests>;
-  let errors: string[];
 
   beforeAll(async () => {
     fake = await startFakeLlm({ requireOpenAiKey: false });
@@ -94,26 +84,23 @@ describe('the LLM judge from the page', () => {
   });
 
   beforeEach(async () => {
-    await context?.close();
-    context = await browser.newContext();
-    requests = recordRequests(context);
-    page = await context.newPage();
-    errors = recordErrors(page);
-    await page.goto(APP_ORIGIN);
+    await app?.context.close();
+    app = await openPage(browser);
+    page = app.page;
     fake.reset();
     fake.setHandler(oracleHandler(3));
   });
 
-  const providers = [
-    { kind: 'openai', model: 'gpt-4o-mini', key: 'sk-e2e-openai-secret' },
+  const providers: ProviderChoice[] = [
+    OPENAI,
     { kind: 'anthropic', model: 'claude-haiku-4-5', key: 'sk-ant-e2e-secret' },
     { kind: 'gemini', model: 'gemini-2.5-flash-lite', key: 'AIza-e2e-gemini-secret' },
-    { kind: 'openai-compatible', model: 'llama3.1', key: undefined },
-  ] as const;
+    { kind: 'openai-compatible', model: 'llama3.1' },
+  ];
 
   for (const p of providers) {
     it(`${p.kind}: every LLM metric scores from the page, with plan and cost; a re-run makes zero requests`, async () => {
-      await configure(page, fake, p.kind, p.model, p.key);
+      await configure(page, fake, p);
       await fillCase(page);
       // The plan is shown before running.
       await expect.poll(() => page.getByTestId('judge-plan-calls').innerText()).toMatch(/^\d+$/u);
@@ -141,19 +128,19 @@ describe('the LLM judge from the page', () => {
 
       // The key never travels in a body, and nothing but the provider was contacted.
       if (p.key) for (const r of fake.requests) expect(JSON.stringify(r.body)).not.toContain(p.key);
-      expect(requests.foreign().every((u) => u.startsWith(fake.url))).toBe(true);
+      expect(app.requests.foreign().every((u) => u.startsWith(fake.url))).toBe(true);
 
       // Same case, same model, same settings: every answer comes from the cache.
       await page.getByTestId('score-button').click();
       await waitForJudge(page);
       await expect.poll(() => page.getByTestId('judge-report-http').innerText()).toBe('0');
       expect(fake.requests.length).toBe(sent);
-      expect(errors.filter((e) => !/Failed to load resource/u.test(e))).toEqual([]);
+      expect(app.errors.filter((e) => !/Failed to load resource/u.test(e))).toEqual([]);
     });
   }
 
   it('highlights the source sentence behind a claim', async () => {
-    await configure(page, fake, 'openai', 'gpt-4o-mini', 'sk-e2e-openai-secret');
+    await configure(page, fake, OPENAI);
     await fillCase(page);
     await page.getByTestId('score-button').click();
     await waitForJudge(page);
@@ -178,7 +165,7 @@ describe('the LLM judge from the page', () => {
       }
       return oracle(req);
     });
-    await configure(page, fake, 'openai', 'gpt-4o-mini', 'sk-e2e-openai-secret');
+    await configure(page, fake, OPENAI);
     await fillCase(page);
     await page.getByTestId('score-button').click();
     await waitForJudge(page);
@@ -190,7 +177,7 @@ describe('the LLM judge from the page', () => {
     fake.setHandler((req) =>
       promptOfWire(req) ? fakeError('openai', 'bad-key') : textReply(req, '7'),
     );
-    await configure(page, fake, 'openai', 'gpt-4o-mini', 'sk-e2e-wrong-key');
+    await configure(page, fake, { ...OPENAI, key: 'sk-e2e-wrong-key' });
     await fillCase(page);
     await page.getByTestId('score-button').click();
     await waitForScores(page);
@@ -207,7 +194,7 @@ describe('the LLM judge from the page', () => {
   it('cancels mid-run: no card keeps spinning and no request is sent after', async () => {
     const oracle = oracleHandler(3);
     fake.setHandler(async (req) => ({ ...(await oracle(req)), delayMs: 1500 }));
-    await configure(page, fake, 'openai', 'gpt-4o-mini', 'sk-e2e-openai-secret');
+    await configure(page, fake, OPENAI);
     await fillCase(page);
     await page.getByTestId('score-button').click();
     await expect.poll(() => fake.requests.length).toBeGreaterThan(0);

@@ -12,9 +12,9 @@ import {
   OFFLINE_METRIC_IDS,
   cardState,
   launchBrowser,
-  recordErrors,
-  recordRequests,
+  openApp,
   waitForScores,
+  type App,
 } from './support/browser.ts';
 
 const SOURCE = `The city council of Marlow Bay voted on Tuesday to close the old harbour bridge to cars from March.
@@ -73,11 +73,8 @@ async function fetchStatus(page: Page, path: string): Promise<string> {
 }
 
 describe('offline after the first visit (service worker)', () => {
-  let browser: Browser;
-  let context: BrowserContext;
+  let app: App;
   let page: Page;
-  let errors: string[];
-  let requests: ReturnType<typeof recordRequests>;
   const failed: { url: string; error: string; offline: boolean }[] = [];
   let offline = false;
   let online: Record<string, Card>;
@@ -85,18 +82,16 @@ describe('offline after the first visit (service worker)', () => {
   beforeAll(async () => {
     mkdirSync(PROBE_DIR, { recursive: true });
     writeFileSync(resolve(PROBE_DIR, 'config.json'), PROBE_BODY);
-    browser = await launchBrowser();
-    context = await browser.newContext();
-    requests = recordRequests(context);
-    context.on('requestfailed', (request: Request) =>
+    // Not visited yet: the first test checks what the first visit installs.
+    app = await openApp({ visit: false });
+    page = app.page;
+    app.context.on('requestfailed', (request: Request) =>
       failed.push({ url: request.url(), error: request.failure()?.errorText ?? '?', offline }),
     );
-    page = await context.newPage();
-    errors = recordErrors(page);
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await app?.close();
     rmSync(PROBE_DIR, { recursive: true, force: true });
   });
 
@@ -168,7 +163,7 @@ describe('offline after the first visit (service worker)', () => {
 
   it('reloads offline from the cache, still cross-origin isolated, and scores the same', async () => {
     offline = true;
-    await context.setOffline(true);
+    await app.context.setOffline(true);
     await page.reload();
     expect(await page.evaluate(() => navigator.onLine)).toBe(false);
     expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
@@ -193,18 +188,18 @@ describe('offline after the first visit (service worker)', () => {
 
     const appFailures = failed.filter((f) => f.offline && new URL(f.url).origin === APP_ORIGIN);
     expect(appFailures).toEqual([]);
-    expect(errors).toEqual([]);
+    expect(app.errors).toEqual([]);
   });
 
   it('is really offline: a model file that is not cached fails', async () => {
     const uncached = await fetchStatus(page, '/models/sumlens-e2e-probe/tokenizer.json');
     expect(uncached).toMatch(/^failed/u);
-    await context.setOffline(false);
+    await app.context.setOffline(false);
     offline = false;
   });
 
   it('sent no request outside the page origin', () => {
-    expect(requests.foreign()).toEqual([]);
+    expect(app.requests.foreign()).toEqual([]);
   });
 });
 

@@ -2,16 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import {
   APP_ORIGIN,
   OFFLINE_METRIC_IDS,
   cardState,
-  launchBrowser,
   launchPersistent,
-  recordErrors,
-  recordRequests,
+  openApp,
   waitForScores,
+  type App,
 } from './support/browser.ts';
 
 const SOURCE = `The European Space Agency launched its Juice probe from Kourou, French Guiana, on 14 April 2023.
@@ -36,24 +35,15 @@ async function fillCase(
 }
 
 describe('offline scoring in Chromium', () => {
-  let browser: Browser;
-  let context: BrowserContext;
+  let app: App;
   let page: Page;
-  let requests: ReturnType<typeof recordRequests>;
-  let errors: string[];
 
   beforeAll(async () => {
-    browser = await launchBrowser();
-    context = await browser.newContext();
-    requests = recordRequests(context);
-    page = await context.newPage();
-    errors = recordErrors(page);
-    await page.goto(APP_ORIGIN);
+    app = await openApp();
+    page = app.page;
   });
 
-  afterAll(async () => {
-    await browser?.close();
-  });
+  afterAll(() => app?.close());
 
   it('offers an example on an empty page, and scores it', async () => {
     await page.getByTestId('example-button').click();
@@ -86,7 +76,7 @@ describe('offline scoring in Chromium', () => {
     await expect
       .poll(() => page.getByTestId('metric-rouge-1').locator('table').textContent())
       .toMatch(/Precision[\s\S]*Recall[\s\S]*F/u);
-    expect(errors).toEqual([]);
+    expect(app.errors).toEqual([]);
   });
 
   it('says n/a with a reason when there is no reference or too few sentences', async () => {
@@ -119,7 +109,9 @@ describe('offline scoring in Chromium', () => {
     const rouge1 = await cardState(page, 'rouge-1');
     expect(rouge1.status).toBe('ok');
     expect(Number(rouge1.score)).toBeGreaterThan(0.3);
-    expect(requests.urls.some((u) => u.endsWith('/vendor/jieba/jieba_rs_wasm_bg.wasm'))).toBe(true);
+    expect(app.requests.urls.some((u) => u.endsWith('/vendor/jieba/jieba_rs_wasm_bg.wasm'))).toBe(
+      true,
+    );
   });
 
   it('refuses empty and binary input with a specific message, without scoring', async () => {
@@ -177,8 +169,8 @@ describe('offline scoring in Chromium', () => {
   });
 
   it('sent no request outside the page origin', () => {
-    expect(requests.urls.length).toBeGreaterThan(0);
-    expect(requests.foreign()).toEqual([]);
+    expect(app.requests.urls.length).toBeGreaterThan(0);
+    expect(app.requests.foreign()).toEqual([]);
   });
 });
 

@@ -7,16 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import {
-  APP_ORIGIN,
-  WEBGPU_ARGS,
-  cardState,
-  launchBrowser,
-  recordErrors,
-  recordRequests,
-  waitForScores,
-} from './support/browser.ts';
+import type { Page } from 'playwright-core';
+import { WEBGPU_ARGS, cardState, openApp, waitForScores, type App } from './support/browser.ts';
 import { startFakeHub } from '../helpers/fake-hub.ts';
 import type { FakeHub } from '../helpers/fake-hub.ts';
 import { repoRoot } from '../helpers/shared.ts';
@@ -109,24 +101,15 @@ async function scoreCase(page: Page): Promise<void> {
 }
 
 describe('transformer models in workers', () => {
-  let browser: Browser;
-  let context: BrowserContext;
+  let app: App;
   let page: Page;
-  let requests: ReturnType<typeof recordRequests>;
-  let errors: string[];
 
   beforeAll(async () => {
-    browser = await launchBrowser(WEBGPU_ARGS);
-    context = await browser.newContext();
-    requests = recordRequests(context);
-    page = await context.newPage();
-    errors = recordErrors(page);
-    await page.goto(APP_ORIGIN);
+    app = await openApp({ args: WEBGPU_ARGS });
+    page = app.page;
   });
 
-  afterAll(async () => {
-    await browser?.close();
-  });
+  afterAll(() => app?.close());
 
   let wasmResults: Record<string, StoredResult>;
 
@@ -162,12 +145,12 @@ describe('transformer models in workers', () => {
     expect(historyText).toContain('tiny-embedding fp32 WASM');
 
     // Nothing left the page's origin: models, ORT files and vectors are all self-hosted.
-    expect(requests.foreign()).toEqual([]);
-    expect(requests.urls.some((u) => u.includes(`/models/${EMBEDDING}/onnx/model.onnx`))).toBe(
+    expect(app.requests.foreign()).toEqual([]);
+    expect(app.requests.urls.some((u) => u.includes(`/models/${EMBEDDING}/onnx/model.onnx`))).toBe(
       true,
     );
-    expect(requests.urls.some((u) => u.includes('/vendor/ort/'))).toBe(true);
-    expect(appErrors(errors)).toEqual([]);
+    expect(app.requests.urls.some((u) => u.includes('/vendor/ort/'))).toBe(true);
+    expect(appErrors(app.errors)).toEqual([]);
   });
 
   it('runs the same models on WebGPU and agrees with WASM within 1e-4', async () => {
@@ -197,8 +180,8 @@ describe('transformer models in workers', () => {
       wasmResults['entity-density']!.details.entities,
     );
     expect(gpuResults['entity-density']!.raw).toBe(wasmResults['entity-density']!.raw);
-    expect(requests.foreign()).toEqual([]);
-    expect(appErrors(errors)).toEqual([]);
+    expect(app.requests.foreign()).toEqual([]);
+    expect(appErrors(app.errors)).toEqual([]);
   });
 
   it('remembers the model choice across a reload', async () => {
@@ -234,7 +217,7 @@ describe('transformer models in workers', () => {
     await scoreCase(page);
     expect((await latestResults(page))['entity-density']!.backend).toMatch(/tiny-ner/u);
 
-    await context.setOffline(true);
+    await app.context.setOffline(true);
     try {
       await page.reload();
       await scoreCase(page);
@@ -245,29 +228,24 @@ describe('transformer models in workers', () => {
         expect.stringMatching(/could not be used/u),
       );
     } finally {
-      await context.setOffline(false);
+      await app.context.setOffline(false);
     }
   });
 });
 
 describe('models from a hub (a loopback mirror), with consent', () => {
-  let browser: Browser;
-  let context: BrowserContext;
+  let app: App;
   let page: Page;
   let hub: FakeHub;
-  let requests: ReturnType<typeof recordRequests>;
 
   beforeAll(async () => {
     hub = await startFakeHub({ root: resolve(repoRoot, 'tests/fixtures/models') });
-    browser = await launchBrowser();
-    context = await browser.newContext();
-    requests = recordRequests(context);
-    page = await context.newPage();
-    await page.goto(APP_ORIGIN);
+    app = await openApp();
+    page = app.page;
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await app?.close();
     await hub?.close();
   });
 
@@ -298,7 +276,7 @@ describe('models from a hub (a loopback mirror), with consent', () => {
     expect(results['entity-density']!.backend).toBe(`transformers.js ${NER} · q8 · WASM`);
     expect(hub.requests.some((r) => r.includes(`/${EMBEDDING}/resolve/main/onnx/`))).toBe(true);
     // The only other origin reached is the mirror the user typed.
-    expect(requests.foreign().every((u) => u.startsWith(hub.url))).toBe(true);
+    expect(app.requests.foreign().every((u) => u.startsWith(hub.url))).toBe(true);
 
     await page.getByRole('button', { name: 'Refresh' }).click();
     await expect

@@ -3,7 +3,13 @@
  * and records every request the page and its workers make.
  */
 import { chromium } from 'playwright-core';
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import type {
+  Browser,
+  BrowserContext,
+  BrowserContextOptions,
+  Page,
+  Request,
+} from 'playwright-core';
 import { METRICS } from '../../../src/lib/metrics/registry.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../../scripts/chromium.ts';
 
@@ -57,6 +63,51 @@ export function recordErrors(page: Page): string[] {
     if (message.type() === 'error') errors.push(`console: ${message.text()}`);
   });
   return errors;
+}
+
+/** One page of the app in a fresh context, with what it requested and the errors it logged. */
+export interface AppPage {
+  context: BrowserContext;
+  page: Page;
+  requests: RequestLog;
+  errors: string[];
+}
+
+export interface AppPageOptions {
+  /** For instance `{ acceptDownloads: true }` where a test reads an export. */
+  context?: BrowserContextOptions;
+  /** False leaves the page blank, for a test that checks what the first visit does. */
+  visit?: boolean;
+}
+
+/** Opens a context of `browser` with its requests and page errors recorded, and loads the app. */
+export async function openPage(browser: Browser, options: AppPageOptions = {}): Promise<AppPage> {
+  const context = await browser.newContext(options.context);
+  const requests = recordRequests(context);
+  const page = await context.newPage();
+  const errors = recordErrors(page);
+  if (options.visit ?? true) await page.goto(APP_ORIGIN);
+  return { context, page, requests, errors };
+}
+
+/** The app in a browser of its own; `close()` ends the browser. */
+export interface App extends AppPage {
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+/** Launches Chromium (with `args` besides the usual flags) and opens the app in it. */
+export async function openApp(
+  options: AppPageOptions & { args?: readonly string[] } = {},
+): Promise<App> {
+  const browser = await launchBrowser(options.args);
+  try {
+    return { browser, ...(await openPage(browser, options)), close: () => browser.close() };
+  } catch (error) {
+    // Nothing would close it otherwise: the suite's afterAll has no app to close.
+    await browser.close();
+    throw error;
+  }
 }
 
 export const OFFLINE_METRIC_IDS = METRICS.filter((m) => m.needs !== 'llm').map((m) => m.id);

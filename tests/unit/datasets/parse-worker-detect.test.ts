@@ -7,32 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { sharedPath } from '../../helpers/shared.ts';
-import { serveDatasetParse, type ParseWorkerScope } from '../../../workers/dataset-parse.worker.ts';
-import type { ParseReply, ParseSampleReply } from '../../../src/lib/datasets/parse-protocol.ts';
+import { fakeParseScope } from './_parse-worker.ts';
+import type { ParseSampleReply } from '../../../src/lib/datasets/parse-protocol.ts';
 import { DETECT_SAMPLE } from '../../../src/lib/datasets/detect.ts';
 import { PREVIEW_CHARS } from '../../../src/lib/datasets/mapping.ts';
-
-function fakeScope() {
-  let listener: ((event: MessageEvent<unknown>) => void) | undefined;
-  const replies: ParseReply[] = [];
-  const waiters: Array<() => void> = [];
-  const scope: ParseWorkerScope = {
-    addEventListener: (_type, l) => {
-      listener = l;
-    },
-    postMessage: (m) => {
-      replies.push(m);
-      for (const w of waiters.splice(0)) w();
-    },
-  };
-  serveDatasetParse(scope);
-  const send = (data: unknown) => listener!({ data } as MessageEvent<unknown>);
-  const until = async (pred: (r: ParseReply) => boolean) => {
-    while (!replies.some(pred)) await new Promise<void>((resolve) => waiters.push(resolve));
-    return replies.find(pred)!;
-  };
-  return { replies, send, until };
-}
 
 /** A Blob whose stream hands out `chunk` bytes at a time and counts what was pulled. */
 function chunkedBlob(bytes: Uint8Array<ArrayBuffer>, chunk: number) {
@@ -59,7 +37,7 @@ const dev = new Uint8Array(readFileSync(sharedPath('data/summeval/dev.jsonl')));
 
 describe('dataset-parse worker: detect', () => {
   it('reads only the first records of a large file and sends the detection with a sample', async () => {
-    const { replies, send, until } = fakeScope();
+    const { replies, send, until } = fakeParseScope();
     const { blob, pulled } = chunkedBlob(dev, 64 * 1024);
     send({ type: 'detect', id: 'd1', file: blob, fileName: 'dev.jsonl' });
     const reply = (await until((r) => r.id === 'd1' && r.type !== 'progress')) as ParseSampleReply;
@@ -81,7 +59,7 @@ describe('dataset-parse worker: detect', () => {
   });
 
   it('a file read whole in its first chunk is counted, while the checks keep to the sample', async () => {
-    const { send, until } = fakeScope();
+    const { send, until } = fakeParseScope();
     send({ type: 'detect', id: 'd0', file: new Blob([dev]), fileName: 'dev.jsonl' });
     const reply = (await until((r) => r.id === 'd0' && r.type !== 'progress')) as ParseSampleReply;
     expect(reply.sample).toMatchObject({ records: DETECT_SAMPLE, fileRecords: 600 });
@@ -90,7 +68,7 @@ describe('dataset-parse worker: detect', () => {
   });
 
   it('answers for a file whose columns cannot be mapped, read whole with its row count', async () => {
-    const { send, until } = fakeScope();
+    const { send, until } = fakeParseScope();
     const csv = [
       'article_body,model_output,gold_summary,grader_a',
       '"The council approved a park, on Monday.",A park was approved.,The council approved a park.,4',
@@ -117,7 +95,7 @@ describe('dataset-parse worker: detect', () => {
   });
 
   it('a file without a readable row gives an empty sample with its bad rows', async () => {
-    const { send, until } = fakeScope();
+    const { send, until } = fakeParseScope();
     send({ type: 'detect', id: 'd3', file: new Blob(['{"a": 1\n{"b":\n']), fileName: 'x.jsonl' });
     const reply = (await until((r) => r.id === 'd3' && r.type !== 'progress')) as ParseSampleReply;
     expect(reply.sample.records).toBe(0);
@@ -126,7 +104,7 @@ describe('dataset-parse worker: detect', () => {
   });
 
   it('rejects a malformed detect request, and cancels one by id', async () => {
-    const { replies, send, until } = fakeScope();
+    const { replies, send, until } = fakeParseScope();
     send({ type: 'detect', id: 'bad' });
     expect(replies[0]).toMatchObject({ type: 'error', id: 'bad' });
     expect((replies[0] as { message: string }).message).toMatch(

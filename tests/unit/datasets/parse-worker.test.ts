@@ -6,35 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { sharedPath } from '../../helpers/shared.ts';
-import { serveDatasetParse, type ParseWorkerScope } from '../../../workers/dataset-parse.worker.ts';
-import type { ParseReply } from '../../../src/lib/datasets/parse-protocol.ts';
-
-function fakeScope() {
-  let listener: ((event: MessageEvent<unknown>) => void) | undefined;
-  const replies: ParseReply[] = [];
-  const waiters: Array<() => void> = [];
-  const scope: ParseWorkerScope = {
-    addEventListener: (_type, l) => {
-      listener = l;
-    },
-    postMessage: (m) => {
-      replies.push(m);
-      for (const w of waiters.splice(0)) w();
-    },
-  };
-  serveDatasetParse(scope);
-  const send = (data: unknown) => listener!({ data } as MessageEvent<unknown>);
-  const until = async (pred: (r: ParseReply) => boolean) => {
-    while (!replies.some(pred)) await new Promise<void>((resolve) => waiters.push(resolve));
-  };
-  return { replies, send, until };
-}
+import { fakeParseScope } from './_parse-worker.ts';
 
 const dev = readFileSync(sharedPath('data/summeval/dev.jsonl'));
 
 describe('dataset-parse worker', () => {
   it('streams a file: progress, detected, rows in batches, done with the summary', async () => {
-    const { replies, send, until } = fakeScope();
+    const { replies, send, until } = fakeParseScope();
     const file = new Blob([dev]);
     send({ type: 'parse', id: 'j1', file, fileName: 'dev.jsonl', batchSize: 250 });
     await until((r) => r.type === 'done' || r.type === 'error');
@@ -65,7 +43,7 @@ describe('dataset-parse worker', () => {
   });
 
   it('bad rows arrive as problems; a file that cannot be mapped is an error with the detection', async () => {
-    const { replies, send, until } = fakeScope();
+    const { replies, send, until } = fakeParseScope();
     const text = '{"source":"S.","summary":"A."}\nnot json\n{"source":"S.","summary":"B."}\n';
     send({ type: 'parse', id: 'j2', file: new Blob([text]) });
     await until((r) => r.type === 'done');
@@ -92,7 +70,7 @@ describe('dataset-parse worker', () => {
   });
 
   it('rejects a malformed request, and cancels a job by id', async () => {
-    const { replies, send, until } = fakeScope();
+    const { replies, send, until } = fakeParseScope();
     send({ type: 'parse', id: 'bad', file: 'not a blob' });
     expect(replies[0]).toMatchObject({ type: 'error', id: 'bad' });
     expect((replies[0] as { message: string }).message).toMatch(
