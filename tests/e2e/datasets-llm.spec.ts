@@ -147,7 +147,15 @@ describe('data-set runs with LLM metrics', () => {
     const exported = join(dir, 'run.json');
     await json.saveAs(exported);
     const before = await page.getByTestId('run-summary').innerText();
-    await page.getByRole('button', { name: 'Delete' }).first().click();
+    // Deleting asks first, naming what goes with the data set.
+    await page.getByTestId('dataset-delete').first().click();
+    await page.getByRole('button', { name: 'Keep' }).click();
+    expect(await page.getByTestId('run-item').count()).toBe(2);
+    await page.getByTestId('dataset-delete').first().click();
+    expect(await page.getByTestId('dataset-item').first().innerText()).toMatch(
+      /Delete bridge-cases: 3 rows, 2 runs and their results\?/u,
+    );
+    await page.getByTestId('dataset-delete-confirm').click();
     await expect.poll(() => page.getByTestId('run-item').count()).toBe(0);
     await page.getByTestId('run-import-file').setInputFiles(exported);
     await expect.poll(() => page.getByTestId('run-item').count()).toBe(1);

@@ -168,6 +168,8 @@ export class DatasetSession {
   /** The run whose table and charts are shown. */
   openRun = $state.raw<RunData | undefined>();
   calibration = $state.raw<Calibration | undefined>();
+  /** The run being read for the view, until it is shown. */
+  openingRun = $state<string | undefined>();
   /** The open run's calibration is being computed (in its worker). */
   calibrating = $state(false);
   storage = $state.raw<StorageEstimateInfo | undefined>();
@@ -634,12 +636,18 @@ export class DatasetSession {
     // User Timing, for DevTools and bench/responsive.ts.
     performance.mark('sumlens:open');
     const opening = ++this.#opening;
+    // Another run's figures must not stand under this one's name while it is read: the same run
+    // opened again keeps its figures on screen until the new ones arrive.
+    if (this.openRun && this.openRun.run.id !== runId) {
+      this.openRun = undefined;
+      this.calibration = undefined;
+    }
+    this.openingRun = runId;
     try {
       const data = await loadRunData(runId);
       if (opening !== this.#opening) return;
-      // The same run opened again keeps its figures on screen until the new ones arrive.
-      if (this.openRun?.run.id !== runId) this.calibration = undefined;
       this.openRun = data;
+      this.openingRun = undefined;
       if (data.dataset.humanColumns.length === 0) {
         this.calibration = undefined;
         return;
@@ -656,17 +664,25 @@ export class DatasetSession {
     } catch (error) {
       if (opening === this.#opening) this.error = messageOf(error);
     } finally {
-      if (opening === this.#opening) this.calibrating = false;
+      if (opening === this.#opening) {
+        this.calibrating = false;
+        this.openingRun = undefined;
+      }
     }
   }
 
   async removeRun(runId: string): Promise<void> {
+    // A run still scoring would otherwise fail its next row against a record that is gone.
+    if (this.isRunning(runId)) this.cancel(runId);
     await deleteRun(runId);
     if (this.openRun?.run.id === runId) this.openRun = undefined;
     await this.refresh();
   }
 
   async removeDataset(datasetId: string): Promise<void> {
+    for (const run of this.runs) {
+      if (run.datasetId === datasetId && this.isRunning(run.id)) this.cancel(run.id);
+    }
     await deleteDataset(datasetId);
     if (this.openRun?.dataset.id === datasetId) this.openRun = undefined;
     await this.refresh();
