@@ -4,7 +4,9 @@
  * it, sees specific problems (and no import) while a required field is mapped wrong, imports,
  * runs the offline metrics and sees the rows; "Change mapping" re-imports the file in place of the
  * data set. A prediction file whose name names no task asks for one; with trec chosen, the run's
- * task score equals the one computed here from the file.
+ * task score equals the one computed here from the file. A QA data file without predictions whose
+ * prompt columns have names detection does not know imports once the user ticks them as prompt
+ * fields, its rows waiting for predictions to be generated.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -301,5 +303,79 @@ describe('the mapping editor', () => {
     expect(summary, summary).toMatch(
       new RegExp(`task:trec\\s+${expected.replace('.', '\\.')}\\s`, 'u'),
     );
+  });
+  it('reads unknown prompt columns as prompt fields, so rows without a prediction import', async () => {
+    const qa = [
+      {
+        passage: 'The bridge opened in 1932 after six years of work.',
+        question: 'When did the bridge open?',
+        answers: ['1932', 'in 1932'],
+      },
+      {
+        passage: 'The museum holds 4,000 paintings, most of them Dutch.',
+        question: 'How many paintings does the museum hold?',
+        answers: ['4,000'],
+      },
+      {
+        passage: 'The ferry leaves at seven and takes forty minutes to cross.',
+        question: 'How long does the crossing take?',
+        answers: ['forty minutes', '40 minutes'],
+      },
+    ];
+    const file = join(dir, 'qa-data.jsonl');
+    writeFileSync(file, qa.map((r) => JSON.stringify(r)).join('\n') + '\n');
+
+    await page.getByTestId('dataset-file').setInputFiles(file);
+    const editor = page.getByTestId('mapping-editor');
+    await editor.waitFor({ timeout: 30_000 });
+    await page.getByTestId('mapping-kind').selectOption('prediction');
+    await page.getByTestId('mapping-field-answers').selectOption('answers');
+    const problems = page.getByTestId('mapping-problems');
+    expect(await problems.innerText()).toContain(
+      "Choose the column that holds the model's prediction (required), or tick the prompt fields to generate predictions from.",
+    );
+    // A column read as a field is not offered as a prompt field.
+    expect(await page.getByTestId('mapping-prompt-field-answers').isDisabled()).toBe(true);
+
+    await page.getByTestId('mapping-prompt-field-passage').check();
+    const passageName = page.getByTestId('mapping-prompt-name-passage');
+    expect(await passageName.inputValue()).toBe('passage');
+    await passageName.fill('the context');
+    expect(await problems.innerText()).toContain(
+      "Prompt field name 'the context' (column 'passage') may hold only letters, digits and _",
+    );
+    await passageName.fill('context');
+    await page.getByTestId('mapping-prompt-field-question').check();
+    const questionName = page.getByTestId('mapping-prompt-name-question');
+    await questionName.fill('context');
+    expect(await problems.innerText()).toContain(
+      "Columns 'passage' and 'question' are both named prompt field 'context': rename one.",
+    );
+    expect(await page.getByTestId('mapping-import').isDisabled()).toBe(true);
+    await questionName.fill('input');
+    await page.getByTestId('mapping-task').selectOption('custom:token-f1');
+    expect(await problems.getAttribute('data-count')).toBe('0');
+
+    const preview = page.getByTestId('mapping-preview');
+    expect(await preview.locator('thead').innerText()).toMatch(
+      /row\s+Answers\s+\{context\}\s+\{input\}/u,
+    );
+    expect(await preview.getByTestId('mapping-preview-row').first().innerText()).toContain(
+      qa[0]!.question,
+    );
+
+    await page.getByTestId('mapping-import').click();
+    const item = page.getByTestId('dataset-item').filter({ hasText: 'qa-data' });
+    await expect.poll(() => item.count(), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => item.innerText()).toMatch(/3, 3 without prediction/u);
+    expect(await item.getByTestId('generate-open').count()).toBe(1);
+    const stored = (await storedDatasets(page)).find((d) => d.name === 'qa-data');
+    expect(stored).toMatchObject({
+      kind: 'prediction',
+      task: 'custom:token-f1',
+      rowCount: 3,
+      mapping: { answers: 'answers', fields: { context: 'passage', input: 'question' } },
+    });
+    expect(stored?.mapping).not.toHaveProperty('prediction');
   });
 });

@@ -297,6 +297,115 @@ export function fieldOfColumn(
   return KIND_FIELDS[mapping.kind].find((f) => mapping[f] === column);
 }
 
+// ---------------------------------------------------------------- prompt fields
+
+/**
+ * A column read as a prompt-template field (`{name}`) of prediction rows. The editor holds these
+ * as a list, not as `ColumnMapping.fields` (keyed by name), so that a name being typed may clash
+ * with another or be invalid for a moment and be reported, without one field overwriting another.
+ */
+export interface PromptField {
+  column: string;
+  name: string;
+}
+
+/** What a `{name}` placeholder may be called (as `fillPromptTemplate` reads it: `\w+`). */
+const PLACEHOLDER_NAME = /^\w+$/u;
+
+/** The mapping's prompt fields, in the file's column order. */
+export function promptFieldsOf(mapping: ColumnMapping, columns: readonly string[]): PromptField[] {
+  const at = (column: string) => {
+    const i = columns.indexOf(column);
+    return i < 0 ? columns.length : i;
+  };
+  return Object.entries(mapping.fields ?? {})
+    .map(([name, column]) => ({ column, name }))
+    .sort((a, b) => at(a.column) - at(b.column));
+}
+
+/**
+ * The prompt fields with `column` read as the field `name` (ticked, or renamed in place), or not
+ * read as one when `name` is undefined.
+ */
+export function withPromptField(
+  fields: readonly PromptField[],
+  column: string,
+  name: string | undefined,
+): PromptField[] {
+  if (name === undefined) return fields.filter((f) => f.column !== column);
+  if (!fields.some((f) => f.column === column)) return [...fields, { column, name }];
+  return fields.map((f) => (f.column === column ? { column, name } : f));
+}
+
+/** The prompt fields less the columns the mapping reads otherwise (as a field of its kind or a rating). */
+export function freePromptFields(
+  fields: readonly PromptField[],
+  mapping: ColumnMapping,
+): PromptField[] {
+  const used = new Set<string>((mapping.human ?? []).map((h) => h.column));
+  for (const field of KIND_FIELDS[mapping.kind]) {
+    const column = mapping[field];
+    if (column !== undefined) used.add(column);
+  }
+  return fields.filter((f) => !used.has(f.column));
+}
+
+/** The mapping with these prompt fields (names trimmed); other kinds than prediction keep theirs. */
+export function withPromptFields(
+  mapping: ColumnMapping,
+  fields: readonly PromptField[],
+): ColumnMapping {
+  const m = copyMapping(mapping);
+  if (mapping.kind !== 'prediction') return m;
+  delete m.fields;
+  if (fields.length > 0) {
+    m.fields = Object.fromEntries(fields.map((f) => [f.name.trim(), f.column]));
+  }
+  return m;
+}
+
+/**
+ * Why these prompt fields cannot be imported, each naming the column at fault: a column not in
+ * the file or empty in every sampled row, a missing or invalid name, two fields of one name.
+ */
+export function promptFieldProblems(
+  fields: readonly PromptField[],
+  columns: readonly string[],
+  sample: DatasetSample,
+): string[] {
+  const problems: string[] = [];
+  const known = new Set(columns);
+  const named = new Map<string, string[]>();
+  for (const { column, name } of fields) {
+    if (!known.has(column)) {
+      problems.push(`Prompt field column '${column}' is not in the file.`);
+      continue;
+    }
+    const trimmed = name.trim();
+    if (trimmed === '') {
+      problems.push(`Prompt field from column '${column}' needs a name.`);
+    } else if (!PLACEHOLDER_NAME.test(trimmed)) {
+      problems.push(
+        `Prompt field name '${trimmed}' (column '${column}') may hold only letters, digits and _: the template names it as {${trimmed}}.`,
+      );
+    } else {
+      named.set(trimmed, [...(named.get(trimmed) ?? []), column]);
+    }
+    if (sample.profiles[column]?.filled === 0) {
+      problems.push(
+        `Prompt field column '${column}' is empty in all ${plural(sample.records, 'sampled row')}.`,
+      );
+    }
+  }
+  for (const [name, shared] of named) {
+    if (shared.length < 2) continue;
+    problems.push(
+      `Columns ${shared.map((c) => `'${c}'`).join(' and ')} are both named prompt field '${name}': rename one.`,
+    );
+  }
+  return problems;
+}
+
 // ---------------------------------------------------------------- checks
 
 function plural(n: number, word: string): string {
@@ -333,7 +442,11 @@ export function choiceProblems(
     const label = lower(FIELD_LABELS[field]);
     if (column === undefined) {
       if (required.has(field)) {
-        problems.push(`Choose the column that holds ${label} (required).`);
+        problems.push(
+          field === 'prediction' && mapping.kind === 'prediction'
+            ? `Choose the column that holds ${label} (required), or tick the prompt fields to generate predictions from.`
+            : `Choose the column that holds ${label} (required).`,
+        );
       }
       continue;
     }
@@ -446,7 +559,10 @@ export function settledChoice(choice: MappingChoice): MappingChoice {
 // ---------------------------------------------------------------- the preview
 
 export interface PreviewTable {
-  /** Column headings: the mapped fields of the kind, then "Ratings" when there are any. */
+  /**
+   * Column headings: the mapped fields of the kind, the prompt fields of prediction rows
+   * (`{context}`), then "Ratings" when there are any.
+   */
   headings: string[];
   rows: Array<{ row: number; cells: string[] } | { row: number; problem: string }>;
 }
@@ -523,17 +639,24 @@ export function previewTable(sample: DatasetSample, mapping: ColumnMapping): Pre
     (f) => mapping[f] !== undefined || required.has(f),
   );
   const unmapped = fields.some((f) => mapping[f] === undefined);
+  // SFT rows show their template fields as the instruction and input already.
+  const prompt = mapping.kind === 'prediction' ? Object.entries(mapping.fields ?? {}) : [];
   const human = mapping.human ?? [];
   const withRatings = human.length > 0;
-  const headings = [...fields.map((f) => FIELD_LABELS[f]), ...(withRatings ? [RATINGS] : [])];
+  const headings = [
+    ...fields.map((f) => FIELD_LABELS[f]),
+    ...prompt.map(([name]) => `{${name}}`),
+    ...(withRatings ? [RATINGS] : []),
+  ];
   const rows = sample.preview.map(({ row, record }) => {
     if (unmapped) {
       const cells = fields.map((f) => {
         const column = mapping[f];
         return column === undefined ? '(choose a column)' : cell(rawText(record[column]));
       });
+      const promptCells = prompt.map(([, column]) => cell(rawText(record[column])));
       const ratings = human.map((h) => `${h.name} ${rawText(record[h.column]) ?? '—'}`).join(' · ');
-      return { row, cells: [...cells, ...(withRatings ? [cell(ratings)] : [])] };
+      return { row, cells: [...cells, ...promptCells, ...(withRatings ? [cell(ratings)] : [])] };
     }
     const built = toRow(record, row, mapping);
     if ('reason' in built) return { row, problem: `row ${row}: ${built.reason}` };
@@ -541,9 +664,14 @@ export function previewTable(sample: DatasetSample, mapping: ColumnMapping): Pre
     const ratings = Object.entries(r.human)
       .map(([name, v]) => ratingText(name, v))
       .join(' · ');
+    const promptFields: Record<string, string> = isCaseRow(r) ? {} : (r.input.fields ?? {});
     return {
       row,
-      cells: [...fields.map((f) => cell(fieldText(r, f))), ...(withRatings ? [cell(ratings)] : [])],
+      cells: [
+        ...fields.map((f) => cell(fieldText(r, f))),
+        ...prompt.map(([name]) => cell(promptFields[name])),
+        ...(withRatings ? [cell(ratings)] : []),
+      ],
     };
   });
   return { headings, rows };

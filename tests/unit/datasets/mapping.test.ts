@@ -10,10 +10,13 @@ import {
   buildSample,
   choiceProblems,
   describeChoice,
+  freePromptFields,
   PREVIEW_CHARS,
   previewRecord,
   previewTable,
   profileColumns,
+  promptFieldProblems,
+  promptFieldsOf,
   reviewReasons,
   settledChoice,
   taskOptions,
@@ -21,8 +24,11 @@ import {
   withHuman,
   withHumanName,
   withKind,
+  withPromptField,
+  withPromptFields,
   type DatasetSample,
   type MappingChoice,
+  type PromptField,
 } from '../../../src/lib/datasets/mapping.ts';
 import { columnsOf } from '../../../src/lib/datasets/detect.ts';
 import type { ColumnMapping } from '../../../src/lib/datasets/formats.ts';
@@ -346,5 +352,121 @@ describe('the preview rows as the mapping reads them', () => {
       row: 3,
       cells: ['Name the capital of Italy.', '—', 'Rome', 'Milan'],
     });
+  });
+});
+
+describe('prompt fields of prediction rows', () => {
+  /** A QA data file whose prompt columns have names detection does not know, and no prediction. */
+  const qa = [
+    {
+      passage: 'The bridge opened in 1932 after six years of work.',
+      question: 'When did the bridge open?',
+      answers: ['1932', 'in 1932'],
+      notes: '',
+    },
+    {
+      passage: 'The museum holds 4,000 paintings, most of them Dutch.',
+      question: 'How many paintings does the museum hold?',
+      answers: ['4,000'],
+      notes: '',
+    },
+  ];
+  const qaColumns = columnsOf(qa);
+  const qaSample = sampleOf(qa);
+  const asked: PromptField[] = [
+    { column: 'passage', name: 'context' },
+    { column: 'question', name: 'input' },
+  ];
+  const choiceOf = (fields: readonly PromptField[]): MappingChoice => ({
+    mapping: withPromptFields(qaSample.proposals.prediction, fields),
+    task: 'custom:token-f1',
+  });
+
+  it('are ticked with the column name, renamed in place and unticked', () => {
+    let fields = withPromptField([], 'question', 'question');
+    fields = withPromptField(fields, 'passage', 'passage');
+    fields = withPromptField(fields, 'passage', 'context');
+    expect(fields).toEqual([
+      { column: 'question', name: 'question' },
+      { column: 'passage', name: 'context' },
+    ]);
+    expect(withPromptField(fields, 'question', undefined)).toEqual([
+      { column: 'passage', name: 'context' },
+    ]);
+  });
+
+  it("become the mapping's fields (names trimmed) and are read back in column order", () => {
+    const m = withPromptFields(qaSample.proposals.prediction, [
+      { column: 'question', name: ' input ' },
+      { column: 'passage', name: 'context' },
+    ]);
+    expect(m.fields).toEqual({ input: 'question', context: 'passage' });
+    expect(promptFieldsOf(m, qaColumns)).toEqual(asked);
+    expect(withPromptFields(m, []).fields).toBeUndefined();
+    // Only prediction rows take them: SFT rows read theirs from the instruction and input.
+    const sft: ColumnMapping = {
+      kind: 'sft',
+      output: 'answers',
+      instruction: 'question',
+      human: [],
+    };
+    expect(withPromptFields(sft, asked)).toEqual(sft);
+  });
+
+  it('drop the columns the mapping reads as another field or a rating', () => {
+    const m = withHuman(withField(qaSample.proposals.prediction, 'id', 'question'), 'notes', true);
+    expect(freePromptFields([...asked, { column: 'notes', name: 'notes' }], m)).toEqual([
+      { column: 'passage', name: 'context' },
+    ]);
+  });
+
+  it('let rows without a prediction load as needing one, shown in the preview', () => {
+    expect(qaSample.proposals.prediction.prediction).toBeUndefined();
+    expect(choiceProblems(choiceOf([]), qaColumns, qaSample)).toEqual([
+      "Choose the column that holds the model's prediction (required), or tick the prompt fields to generate predictions from.",
+    ]);
+    const choice = choiceOf(asked);
+    expect(choiceProblems(choice, qaColumns, qaSample)).toEqual([]);
+    expect(promptFieldProblems(asked, qaColumns, qaSample)).toEqual([]);
+    expect(describeChoice(choice, qaSample)).toMatch(
+      /^TinyEval\/LongBench data without predictions/u,
+    );
+
+    const table = previewTable(qaSample, choice.mapping);
+    expect(table.headings).toEqual(['Answers', '{context}', '{input}']);
+    expect(table.rows[0]).toEqual({
+      row: 1,
+      cells: ['1932 | in 1932', qa[0]!.passage, qa[0]!.question],
+    });
+    // The import reads the same rows: fields named as the user named them, no prediction yet.
+    const settled = settledChoice(choice);
+    expect(settled.mapping.fields).toEqual({ context: 'passage', input: 'question' });
+  });
+
+  it('need a valid, distinct name and a column with text', () => {
+    const problems = (fields: PromptField[]) => promptFieldProblems(fields, qaColumns, qaSample);
+    expect(problems([{ column: 'passage', name: '  ' }])).toEqual([
+      "Prompt field from column 'passage' needs a name.",
+    ]);
+    expect(problems([{ column: 'passage', name: 'the text' }])).toEqual([
+      "Prompt field name 'the text' (column 'passage') may hold only letters, digits and _: the template names it as {the text}.",
+    ]);
+    expect(problems([{ column: 'passage', name: 'ctx}' }])[0]).toContain(
+      "Prompt field name 'ctx}' (column 'passage')",
+    );
+    expect(
+      problems([
+        { column: 'passage', name: 'context' },
+        { column: 'question', name: 'context' },
+      ]),
+    ).toEqual([
+      "Columns 'passage' and 'question' are both named prompt field 'context': rename one.",
+    ]);
+    expect(problems([{ column: 'notes', name: 'notes' }])).toEqual([
+      "Prompt field column 'notes' is empty in all 2 sampled rows.",
+    ]);
+    expect(problems([{ column: 'summary', name: 'summary' }])).toEqual([
+      "Prompt field column 'summary' is not in the file.",
+    ]);
   });
 });
