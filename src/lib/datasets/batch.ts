@@ -48,6 +48,7 @@ import { createRun, getRun, indexedDbRunStore, pendingRows } from '../storage/da
 import { isCaseRow, missingPredictionMessage, type DatasetRow } from './formats.ts';
 import {
   callListener,
+  exclusively,
   RATE_WINDOW_MS,
   RateMeter,
   RunAbort,
@@ -618,11 +619,6 @@ export interface StoredBatchOptions {
   store?: BatchStore;
 }
 
-/** The Web Locks API where there is one (pages and workers; not Node). */
-function lockManager(): LockManager | undefined {
-  return (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
-}
-
 /**
  * Starts or resumes a stored run: reads the run, feeds `runBatch` the rows of its data set that
  * have no results yet, and stores each finished row. The same call after a reload or a crash goes
@@ -636,16 +632,11 @@ export async function runStoredBatch(
   runId: string,
   options: StoredBatchOptions,
 ): Promise<BatchOutcome> {
-  const locks = lockManager();
-  if (!locks) return runStoredBatchUnlocked(runId, options);
-  return locks.request(`sumlens-run:${runId}`, { ifAvailable: true }, async (lock) => {
-    if (!lock) {
-      throw new Error(
-        'This run is already running in another tab or window: pause or close it there first.',
-      );
-    }
-    return runStoredBatchUnlocked(runId, options);
-  });
+  return exclusively(
+    `sumlens-run:${runId}`,
+    'This run is already running in another tab or window: pause or close it there first.',
+    () => runStoredBatchUnlocked(runId, options),
+  );
 }
 
 async function runStoredBatchUnlocked(

@@ -49,6 +49,7 @@ import {
 } from './formats.ts';
 import {
   callListener,
+  exclusively,
   RATE_WINDOW_MS,
   RateMeter,
   RunAbort,
@@ -643,11 +644,6 @@ export type StoredGenerateOptions = Omit<GenerateOptions, 'rows' | 'total' | 'st
   store?: PredictionStore;
 };
 
-/** The Web Locks API where there is one (pages and workers; not Node). */
-function lockManager(): LockManager | undefined {
-  return (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
-}
-
 /**
  * Generates the missing predictions of a stored data set: the rows still without one, each
  * stored as it arrives. The same call after a reload or a stop goes on where it stopped. One
@@ -666,14 +662,9 @@ export async function generateStoredPredictions(
       store: options.store ?? indexedDbPredictionStore(datasetId),
     });
   };
-  const locks = lockManager();
-  if (!locks) return run();
-  return locks.request(`sumlens-generate:${datasetId}`, { ifAvailable: true }, async (lock) => {
-    if (!lock) {
-      throw new Error(
-        'Predictions for this data set are being generated in another tab or window: pause or close it there first.',
-      );
-    }
-    return run();
-  });
+  return exclusively(
+    `sumlens-generate:${datasetId}`,
+    'Predictions for this data set are being generated in another tab or window: pause or close it there first.',
+    run,
+  );
 }

@@ -269,3 +269,28 @@ export async function runLanes<T extends { readonly row: number }>(
   await Promise.all(Array.from({ length: concurrency }, () => lane()));
   await rows.close();
 }
+
+// ---- One place at a time ----
+
+/** The Web Locks API where there is one (pages and workers; not Node). */
+function lockManager(): LockManager | undefined {
+  return (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
+}
+
+/**
+ * Runs `work` while holding the Web Lock `name`, or refuses with `busy` when another tab, window
+ * or worker holds it, so that two of them never process (or pay for) the same rows. Without the
+ * API (Node: the command line, tests) `work` simply runs.
+ */
+export async function exclusively<T>(
+  name: string,
+  busy: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  const locks = lockManager();
+  if (!locks) return work();
+  return locks.request(name, { ifAvailable: true }, async (lock) => {
+    if (!lock) throw new Error(busy);
+    return work();
+  });
+}

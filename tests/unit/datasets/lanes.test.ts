@@ -3,8 +3,9 @@
  * clock, one pull at a time from any iterable, waiting out a pause (and not a cancelled one),
  * cancel and halt of the work in flight, and the lanes that tie them together.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  exclusively,
   callListener,
   PauseController,
   RateMeter,
@@ -421,5 +422,37 @@ describe('runLanes', () => {
     });
     expect(handled).toEqual([1]);
     expect(readErrors).toEqual([new Error('IndexedDB went away')]);
+  });
+});
+
+describe('exclusively', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  /** A Web Locks manager holding the names given, as another tab would. */
+  function locksHeld(...held: string[]) {
+    return {
+      request: (
+        name: string,
+        _options: { ifAvailable: boolean },
+        callback: (lock: { name: string } | null) => Promise<unknown>,
+      ) => callback(held.includes(name) ? null : { name }),
+    };
+  }
+
+  it('runs the work while the lock is free, and refuses with the message when it is held', async () => {
+    vi.stubGlobal('navigator', { locks: locksHeld('sumlens-run:b') });
+    await expect(exclusively('sumlens-run:a', 'busy', async () => 7)).resolves.toBe(7);
+    let ran = false;
+    await expect(
+      exclusively('sumlens-run:b', 'This run is already running elsewhere.', async () => {
+        ran = true;
+      }),
+    ).rejects.toThrow('This run is already running elsewhere.');
+    expect(ran).toBe(false);
+  });
+
+  it('simply runs where there is no Web Locks API (Node: the command line)', async () => {
+    vi.stubGlobal('navigator', {});
+    await expect(exclusively('any', 'busy', async () => 'done')).resolves.toBe('done');
   });
 });
