@@ -49,6 +49,7 @@ import { isCaseRow, missingPredictionMessage, type DatasetRow } from './formats.
 import {
   callListener,
   exclusively,
+  type RunState,
   RATE_WINDOW_MS,
   RateMeter,
   RunAbort,
@@ -225,9 +226,7 @@ export interface BatchStore {
   setStatus(runId: string, status: RunStatus, message?: string | null): Promise<void>;
 }
 
-/** 'pausing'/'cancelling': rows in flight are finishing; the last three are final. */
-export type BatchState =
-  'running' | 'pausing' | 'paused' | 'cancelling' | 'done' | 'cancelled' | 'stopped';
+export type BatchState = RunState;
 
 export interface BatchProgress {
   /** Rows stored, this session and before it. */
@@ -604,20 +603,19 @@ async function judgeRow(
 
 // ---- Runs stored in IndexedDB ----
 
-export interface StoredBatchOptions {
+/**
+ * `runBatch`'s options that a stored run does not take from its record: `scoreRow` replaces
+ * `offlineRowScorer` (the page: `pageRowScorer` for LLM metrics), `store` defaults to IndexedDB.
+ */
+export type StoredBatchOptions = Partial<
+  Pick<
+    BatchOptions,
+    'scoreRow' | 'concurrency' | 'onProgress' | 'onRow' | 'signal' | 'pause' | 'clock' | 'store'
+  >
+> & {
   /** The offline backends for the run's settings (worker: GloVe, compromise, jieba, models). */
   backends?: (settings: MetricSettings) => OfflineBackends;
-  /** Scores rows instead of `offlineRowScorer` (the page: `pageRowScorer` for LLM metrics). */
-  scoreRow?: RowScorer;
-  concurrency?: number;
-  onProgress?(progress: BatchProgress): void;
-  onRow?(result: StoredRunResult): void;
-  signal?: AbortSignal;
-  pause?: PauseSignal;
-  clock?: () => number;
-  /** Default: IndexedDB (storage/datasets.ts). */
-  store?: BatchStore;
-}
+};
 
 /**
  * Starts or resumes a stored run: reads the run, feeds `runBatch` the rows of its data set that

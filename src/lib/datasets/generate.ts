@@ -50,6 +50,7 @@ import {
 import {
   callListener,
   exclusively,
+  type RunState,
   RATE_WINDOW_MS,
   RateMeter,
   RunAbort,
@@ -397,9 +398,7 @@ export interface PredictionStore {
   fail(row: number, generation: GenerationRecord & { error: string }): Promise<boolean>;
 }
 
-/** 'pausing'/'cancelling': calls in flight are finishing; the last three are final. */
-export type GenerationState =
-  'running' | 'pausing' | 'paused' | 'cancelling' | 'done' | 'cancelled' | 'stopped';
+export type GenerationState = RunState;
 
 export interface GenerationProgress {
   /** Rows that needed a prediction when the run started. */

@@ -8,6 +8,10 @@
 /** The moving window of the rate: the last 30 seconds of completions. */
 export const RATE_WINDOW_MS = 30_000;
 
+/** A runner's state: 'pausing'/'cancelling' while rows in flight finish; the last three are final. */
+export type RunState =
+  'running' | 'pausing' | 'paused' | 'cancelling' | 'done' | 'cancelled' | 'stopped';
+
 // ---- Pause ----
 
 /** The runner's view of a pause switch. */
