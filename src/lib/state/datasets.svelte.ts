@@ -3,7 +3,6 @@
  * data sets and runs, a batch run of the offline metrics in its own worker (rows stored as they
  * finish, so a reload resumes), and the finished run's table, charts, calibration and exports.
  */
-import type { DatasetDescription, DatasetRow, RowProblem } from '../datasets/formats.ts';
 import type { ParseReply, ParseRequest } from '../datasets/parse-protocol.ts';
 import type { ParseSummary } from '../datasets/parse.ts';
 import {
@@ -24,7 +23,13 @@ import {
   runStoredBatch,
 } from '../datasets/batch.ts';
 import type { BatchPlan, BatchProgress } from '../datasets/batch.ts';
-import { isCaseRow } from '../datasets/formats.ts';
+import {
+  isCaseRow,
+  type CaseRow,
+  type DatasetDescription,
+  type DatasetRow,
+  type RowProblem,
+} from '../datasets/formats.ts';
 import {
   deleteDataset,
   getDatasetRows,
@@ -179,6 +184,7 @@ export class DatasetSession {
   #batch: BatchWorkerClient | undefined;
   readonly #scoring: PageScoring | undefined;
   readonly #pageRuns = new Map<string, PageRun>();
+  readonly #planSamples = new Map<string, Promise<CaseRow | undefined>>();
   /** Bumped when a page run starts or ends: `isRunning` reads a plain map. */
   #pageRunsVersion = $state(0);
 
@@ -437,14 +443,7 @@ export class DatasetSession {
     const chosen = predictions ? [] : [...metrics];
     const judgeIds = chosen.filter(isJudgeMetric);
     if (judgeIds.length === 0 || !this.#scoring) return planBatch(dataset.rowCount, chosen);
-    const sample = (await getDatasetRows(dataset.id, -Infinity, PLAN_SAMPLE_ROWS)).filter(
-      isCaseRow,
-    );
-    const lengthOf = (r: (typeof sample)[number]) =>
-      r.input.source.length + r.input.summary.length + (r.input.reference?.length ?? 0);
-    const median = [...sample].sort((a, b) => lengthOf(a) - lengthOf(b))[
-      Math.floor(sample.length / 2)
-    ];
+    const median = await this.#planSample(dataset.id);
     const judge = this.#scoring.judge;
     const planned = median ? judge.plan(median.input, judgeIds) : undefined;
     return planBatch(
@@ -459,6 +458,26 @@ export class DatasetSession {
           }
         : undefined,
     );
+  }
+
+  /**
+   * The row of median length among the first ones, read once per data set: the setup re-plans on
+   * every choice, and the rows do not change.
+   */
+  #planSample(datasetId: string): Promise<CaseRow | undefined> {
+    let sample = this.#planSamples.get(datasetId);
+    if (!sample) {
+      sample = getDatasetRows(datasetId, -Infinity, PLAN_SAMPLE_ROWS).then((rows) => {
+        const cases = rows.filter(isCaseRow);
+        const lengthOf = (r: CaseRow) =>
+          r.input.source.length + r.input.summary.length + (r.input.reference?.length ?? 0);
+        return cases.sort((a, b) => lengthOf(a) - lengthOf(b))[Math.floor(cases.length / 2)];
+      });
+      // A failed read is tried again next time rather than remembered.
+      sample.catch(() => this.#planSamples.delete(datasetId));
+      this.#planSamples.set(datasetId, sample);
+    }
+    return sample;
   }
 
   /**
