@@ -7,12 +7,13 @@ import type { CaseInput, MetricId, MetricResult } from './types.ts';
 import { failed } from './types.ts';
 import type { MetricSettings } from './settings.ts';
 import type { EntityRecognizer, SentenceEmbedder } from './semantic/backends.ts';
-import { throwIfAborted } from './semantic/backends.ts';
+import { sharingEmbeddings, throwIfAborted } from './semantic/backends.ts';
 import { scoreReferenceMetrics } from './lexical/reference-metrics.ts';
 import { intlSegmenterFallback, type WordSegmenter } from './lexical/cjk-words.ts';
 import { hasCjk } from './text/tokenize.ts';
 import { scoreCoherence } from './semantic/coherence.ts';
 import { scoreEntityDensity } from './semantic/entity-density.ts';
+import { scoreRepetition } from './lexical/repetition.ts';
 
 /** Lazily loaded backends; a worker provides only those its metrics need. */
 export interface OfflineBackends {
@@ -77,12 +78,18 @@ export async function computeMetrics(
     }
   }
 
+  const embedder = backends.embedder;
+  let caseEmbedder: Promise<SentenceEmbedder> | undefined;
+  const caseBackends: OfflineBackends = {
+    ...backends,
+    ...(embedder ? { embedder: () => (caseEmbedder ??= embedder().then(sharingEmbeddings)) } : {}),
+  };
   for (const id of ids) {
     const needs = metricInfo(id).needs;
     if (needs === 'reference') continue;
     throwIfAborted(signal);
     const started = performance.now();
-    const result = await computeModelMetric(id, input, settings, backends, signal);
+    const result = await computeModelMetric(id, input, settings, caseBackends, signal);
     onResult({ ...result, elapsedMs: performance.now() - started });
   }
 }
@@ -100,6 +107,25 @@ async function computeModelMetric(
         if (!backends.embedder) return failed(id, 'none', 'No embedding backend here.', {});
         const embedder = await backends.embedder();
         return withNotes(await scoreCoherence(input.summary, embedder, signal), embedder.notes);
+      }
+      case 'repetition-offline': {
+        // The score is lexical; the embedder only adds the most similar sentence pair, so a
+        // backend that cannot load costs that pair, not the score.
+        let embedder: SentenceEmbedder | undefined;
+        let loadNote: string | undefined;
+        if (backends.embedder) {
+          try {
+            embedder = await backends.embedder();
+          } catch (error) {
+            if (isAbort(error)) throw error;
+            loadNote = `No embedding pair: the embedding backend did not load (${describeError(error)}).`;
+          }
+        }
+        const result = withNotes(
+          await scoreRepetition(input.summary, embedder, signal),
+          embedder?.notes,
+        );
+        return loadNote ? withNotes(result, [loadNote]) : result;
       }
       case 'entity-density': {
         if (!backends.recognizer) return failed(id, 'none', 'No entity recogniser here.', {});

@@ -13,6 +13,7 @@ export const OFFLINE_METRIC_IDS = [
   'rouge-lsum',
   'bleu',
   'token-f1',
+  'repetition-offline',
 ] as const;
 
 /** Metrics that need an LLM judge (SPEC §3); 'geval-custom' cards hold user-defined criteria. */

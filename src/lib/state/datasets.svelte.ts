@@ -137,11 +137,12 @@ export interface PageScoring {
     models: ModelSource,
     signal: AbortSignal,
   ): Promise<MetricResult[]>;
-  providerCoherence(
+  providerEmbeddingMetrics(
+    ids: readonly MetricId[],
     input: CaseInput,
     settings: MetricSettings,
     signal: AbortSignal,
-  ): Promise<MetricResult | undefined>;
+  ): Promise<MetricResult[]>;
   readonly judge: JudgeSession;
   /** Where transformer models come from, for runs resumed without the page's choice. */
   readonly models: ModelSource;
@@ -593,10 +594,7 @@ export class DatasetSession {
       settings,
       offline: (ids, input, signal) =>
         scoring.scoreInWorkers(ids, input, settings, modelSource, signal),
-      extra: async (_ids, input, signal) => {
-        const result = await scoring.providerCoherence(input, settings, signal);
-        return result ? [result] : [];
-      },
+      extra: (ids, input, signal) => scoring.providerEmbeddingMetrics(ids, input, settings, signal),
       ...(judge ? { judge } : {}),
     });
     const handle: PageRun = { cancel: new AbortController(), pause: new PauseController() };

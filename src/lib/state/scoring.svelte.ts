@@ -33,7 +33,6 @@ import { JudgeSession } from './judge.svelte.ts';
 import type { JudgeRunReport } from './judge.svelte.ts';
 import { parseInstructions } from '../input/instructions.ts';
 import { createProviderEmbedder } from '../llm/embeddings.ts';
-import { scoreCoherence } from '../metrics/semantic/coherence.ts';
 
 export type CardStatus = 'idle' | 'running' | 'ok' | 'n/a' | 'error';
 
@@ -261,7 +260,7 @@ export class ScoringSession {
     });
     if (this.judge.enabled) jobs.push(this.#runJudge(caseInput, run.signal, results));
     if (providerEmbedding)
-      jobs.push(this.#providerCoherence(caseInput, settings, run.signal, results));
+      jobs.push(this.#providerEmbeddingMetrics(caseInput, settings, run.signal, results));
     await Promise.all(jobs);
     if (run.signal.aborted) return;
     this.running = false;
@@ -326,17 +325,20 @@ export class ScoringSession {
     }
   }
 
-  /** Coherence on the provider's embedding API (SPEC §2 backend 3), from the page. */
-  async #providerCoherence(
+  /** The embedding metrics on the provider's embedding API (SPEC §2 backend 3), from the page. */
+  async #providerEmbeddingMetrics(
     input: CaseInput,
     settings: MetricSettings,
     signal: AbortSignal,
     results: MetricResult[],
   ): Promise<void> {
-    const result = await this.providerCoherence(input, settings, signal);
-    if (!result || signal.aborted) return;
-    results.push(result);
-    this.#setCard('coherence', { status: result.status, result });
+    const ids = METRICS.filter((m) => m.needs === 'embedding').map((m) => m.id);
+    const scored = await this.providerEmbeddingMetrics(ids, input, settings, signal);
+    if (signal.aborted) return;
+    for (const result of scored) {
+      results.push(result);
+      this.#setCard(result.id, { status: result.status, result });
+    }
   }
 
   /**
@@ -380,35 +382,44 @@ export class ScoringSession {
     return results;
   }
 
-  /** Coherence on the provider's embeddings for one case; undefined when cancelled or not chosen. */
-  async providerCoherence(
+  /**
+   * The embedding metrics `ids` (coherence, the repetition pair) of one case on the provider's
+   * embeddings, through one shared embedder so the sentences are paid for once. Empty when
+   * cancelled or when provider embeddings are not chosen.
+   */
+  async providerEmbeddingMetrics(
+    ids: readonly MetricId[],
     input: CaseInput,
     settings: MetricSettings,
     signal: AbortSignal,
-  ): Promise<MetricResult | undefined> {
+  ): Promise<MetricResult[]> {
     const choice = settings.backends.embedding;
-    if (choice.kind !== 'provider') return undefined;
-    const started = performance.now();
-    let result: MetricResult;
-    try {
-      const config = this.judge.config();
+    if (choice.kind !== 'provider') return [];
+    const backend = `provider:${this.judge.provider.kind}/${choice.model}`;
+    const config = this.judge.config();
+    const embedder = async () => {
       if (!config.apiKey && config.kind !== 'openai-compatible') {
         throw new Error(
           `Provider embeddings use the judge's key, and there is none for ${config.kind}: add it under "LLM judge provider".`,
         );
       }
-      const embedder = createProviderEmbedder(config, choice.model);
-      result = await scoreCoherence(input.summary, embedder, signal);
+      return createProviderEmbedder(config, choice.model);
+    };
+    const results: MetricResult[] = [];
+    try {
+      // Loaded on first use: the page itself otherwise never runs offline metrics.
+      const { computeMetrics } = await import('../metrics/offline.ts');
+      await computeMetrics(ids, input, settings, { embedder }, (r) => results.push(r), signal);
     } catch (error) {
-      if (signal.aborted) return undefined;
-      result = errorResult(
-        'coherence',
-        messageOf(error),
-        `provider:${this.judge.provider.kind}/${choice.model}`,
-      );
+      if (signal.aborted) return [];
+      for (const id of ids) {
+        if (!results.some((r) => r.id === id))
+          results.push(errorResult(id, messageOf(error), backend));
+      }
     }
-    if (signal.aborted) return undefined;
-    return { ...result, elapsedMs: performance.now() - started };
+    if (signal.aborted) return [];
+    // A failure before the embedder existed names no backend; the user chose this one.
+    return results.map((r) => (r.backend === 'none' ? { ...r, backend } : r));
   }
 
   #storedJudgeReport() {

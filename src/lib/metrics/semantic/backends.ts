@@ -25,3 +25,26 @@ export interface EntityRecognizer {
 export function throwIfAborted(signal?: AbortSignal): void {
   if (signal?.aborted) throw new DOMException('The operation was cancelled.', 'AbortError');
 }
+
+/**
+ * One embedding per sentence list and case: coherence and the repetition pair embed the same
+ * sentences, and a provider embedder would otherwise be paid twice for them.
+ */
+export function sharingEmbeddings(embedder: SentenceEmbedder): SentenceEmbedder {
+  const done = new Map<string, Promise<Float32Array[]>>();
+  return {
+    backend: embedder.backend,
+    ...(embedder.notes ? { notes: embedder.notes } : {}),
+    embed(sentences, signal) {
+      const key = JSON.stringify(sentences);
+      let vectors = done.get(key);
+      if (!vectors) {
+        vectors = embedder.embed(sentences, signal);
+        done.set(key, vectors);
+        // A failed or cancelled call must not be served again.
+        vectors.catch(() => done.delete(key));
+      }
+      return vectors;
+    },
+  };
+}
