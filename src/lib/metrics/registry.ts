@@ -129,7 +129,7 @@ export const METRICS: readonly MetricInfo[] = [
     label: 'Repetition (offline)',
     needs: 'embedding',
     meaning:
-      '1 − the share of words that repeat a phrase of two or more words said earlier in the summary (1 = no repeats); no model. Chosen on SummEval dev, where it tracks expert coherence at summary-level Spearman 0.36 and fluency at 0.34. It sees word-for-word repeats only, not paraphrases, and long texts repeat common word pairs more.',
+      '1 − the share of words that repeat a phrase of two or more words said earlier in the summary (1 = no repeats); no model. Chosen on SummEval dev, where it tracks expert coherence at summary-level Spearman 0.36 and fluency at 0.33. It sees word-for-word repeats only, not paraphrases, and long texts repeat common word pairs more.',
     citation: 'SumLens; distinct-n after Li et al. 2016, measured on SummEval (Fabbri et al. 2021)',
     range: [0, 1],
   },

@@ -1,0 +1,165 @@
+/**
+ * How well each metric tracks people, as measured by `npm run validity` (scripts/validity.ts) on
+ * SummEval dev, and nothing more: the cards link to these rows and the README carries the same
+ * table, rendered by `validityMarkdown` from the same JSON, so the three cannot drift apart.
+ */
+import report from './validity-summeval.json';
+import type { MetricId } from './types.ts';
+
+export const HUMAN_DIMENSIONS = ['coherence', 'consistency', 'fluency', 'relevance'] as const;
+export type HumanDimension = (typeof HUMAN_DIMENSIONS)[number];
+
+export interface ValidityCell {
+  /** Spearman per article over its summaries, averaged over the articles where it is defined. */
+  summarySpearman: number | null;
+  /** Kendall τ-b, the same way. */
+  summaryKendall: number | null;
+  /** Spearman over every scored summary at once. */
+  pooledSpearman: number | null;
+  /** Articles whose correlation was defined (of `ValidityReport.dataset.articles`). */
+  articles: number;
+}
+
+export interface ValidityRow {
+  /** Stable anchor: metric id plus backend family (`coherence-glove`). */
+  key: string;
+  /** The metrics whose cards link here (one, or the four G-Eval criteria of the judge row). */
+  metrics: MetricId[];
+  label: string;
+  /** The backend string the metric results carry; cards match on it. */
+  backend: string;
+  /** 'offline': a metric of this app as it runs here; 'reference': against references[0];
+   * 'recorded-judge': replies recorded from a judge model, for scale. */
+  kind: 'offline' | 'reference' | 'recorded-judge';
+  /** Summaries that got a score (the others were n/a: too short, no known words…). */
+  scored: number;
+  cells: Record<HumanDimension, ValidityCell>;
+}
+
+export interface ValidityReport {
+  dataset: {
+    name: string;
+    file: string;
+    summaries: number;
+    articles: number;
+    systems: number;
+    raters: string;
+    origin: string;
+  };
+  rows: ValidityRow[];
+}
+
+export const VALIDITY: ValidityReport = report as ValidityReport;
+
+/**
+ * Below this, in absolute value, on every dimension, a correlation is "near zero": with 50
+ * articles the standard error of a summary-level Spearman is about 0.04–0.05, so such a figure
+ * is within noise of no agreement at all.
+ */
+export const NEAR_ZERO = 0.1;
+
+/** Strongest summary-level Spearman of a row, over the four dimensions. */
+export function strongest(row: ValidityRow): { dimension: HumanDimension; value: number } | null {
+  let best: { dimension: HumanDimension; value: number } | null = null;
+  for (const dimension of HUMAN_DIMENSIONS) {
+    const value = row.cells[dimension].summarySpearman;
+    if (value !== null && (!best || Math.abs(value) > Math.abs(best.value))) {
+      best = { dimension, value };
+    }
+  }
+  return best;
+}
+
+export function isNearZero(row: ValidityRow): boolean {
+  const best = strongest(row);
+  return best === null || Math.abs(best.value) < NEAR_ZERO;
+}
+
+/** The device part of a transformers.js backend ("… · q8 · WASM") does not change the scores. */
+function withoutDevice(backend: string): string {
+  return backend.replace(/ · (?:WASM|WebGPU[^·]*|CPU[^·]*)$/u, '');
+}
+
+export function validityRows(metric: MetricId): ValidityRow[] {
+  return VALIDITY.rows.filter((r) => r.metrics.includes(metric));
+}
+
+/** The measured row for a result's backend; undefined when that backend was not measured. */
+export function validityRowFor(metric: MetricId, backend: string): ValidityRow | undefined {
+  const rows = validityRows(metric);
+  return (
+    rows.find((r) => r.backend === backend) ??
+    rows.find((r) => withoutDevice(r.backend) === withoutDevice(backend))
+  );
+}
+
+export function formatCorrelation(value: number | null): string {
+  return value === null ? '—' : value.toFixed(3);
+}
+
+const DIMENSION_TITLES: Record<HumanDimension, string> = {
+  coherence: 'Coherence',
+  consistency: 'Consistency',
+  fluency: 'Fluency',
+  relevance: 'Relevance',
+};
+
+export function dimensionTitle(dimension: HumanDimension): string {
+  return DIMENSION_TITLES[dimension];
+}
+
+/** Below this the agreement is called weak. */
+export const WEAK = 0.2;
+
+export type Agreement = 'none' | 'near-zero' | 'weak' | 'measured';
+
+export function agreementOf(row: ValidityRow): Agreement {
+  const best = strongest(row);
+  if (!best) return 'none';
+  if (Math.abs(best.value) < NEAR_ZERO) return 'near-zero';
+  return Math.abs(best.value) < WEAK ? 'weak' : 'measured';
+}
+
+/** One line a card can show: the strongest figure and on what data, or that it is near zero. */
+export function agreementSummary(row: ValidityRow): string {
+  const best = strongest(row);
+  const data = `${VALIDITY.dataset.name} (${VALIDITY.dataset.summaries} summaries of ${VALIDITY.dataset.articles} English news articles)`;
+  if (!best) return `Not enough scored summaries on ${data} to measure agreement with people.`;
+  const figure = `summary-level Spearman ${formatCorrelation(best.value)} with expert ${best.dimension}`;
+  const inverse = best.value < 0 ? ': higher scores went with lower ratings' : '';
+  switch (agreementOf(row)) {
+    case 'near-zero':
+      return `Near zero agreement with people: on ${data} its strongest figure is ${figure}. Read the score as what it computes, not as a quality rating.`;
+    case 'weak':
+      return `Weak agreement with people: on ${data} its strongest figure is ${figure}${inverse}.`;
+    default:
+      return `On ${data} it reaches ${figure}${inverse}; other data may differ.`;
+  }
+}
+
+/** The README's table (between its validity markers) and what `npm run validity` prints. */
+export function validityMarkdown(r: ValidityReport = VALIDITY): string {
+  const head = [
+    'Metric',
+    'Backend',
+    ...HUMAN_DIMENSIONS.map((d) => `${DIMENSION_TITLES[d]} ρ · τ-b · pooled ρ`),
+    'Scored',
+  ];
+  const lines = [
+    `| ${head.join(' | ')} |`,
+    `| ${head.map((_, i) => (i < 2 ? '---' : '---:')).join(' | ')} |`,
+  ];
+  for (const row of r.rows) {
+    const cells = HUMAN_DIMENSIONS.map((d) => {
+      const c = row.cells[d];
+      return [c.summarySpearman, c.summaryKendall, c.pooledSpearman]
+        .map(formatCorrelation)
+        .join(' · ');
+    });
+    const label = isNearZero(row) ? `${row.label} (near zero)` : row.label;
+    lines.push(
+      `| ${label} | \`${row.backend}\` | ${cells.join(' | ')} | ${row.scored}/${r.dataset.summaries} |`,
+    );
+  }
+  return lines.join('\n');
+}
