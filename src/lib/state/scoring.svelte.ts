@@ -32,7 +32,6 @@ import { loadPreferences, savePreferences } from './preferences.ts';
 import { JudgeSession } from './judge.svelte.ts';
 import type { JudgeRunReport } from './judge.svelte.ts';
 import { parseInstructions } from '../input/instructions.ts';
-import { createProviderEmbedder } from '../llm/embeddings.ts';
 
 export type CardStatus = 'idle' | 'running' | 'ok' | 'n/a' | 'error';
 
@@ -395,31 +394,24 @@ export class ScoringSession {
   ): Promise<MetricResult[]> {
     const choice = settings.backends.embedding;
     if (choice.kind !== 'provider') return [];
-    const backend = `provider:${this.judge.provider.kind}/${choice.model}`;
     const config = this.judge.config();
-    const embedder = async () => {
-      if (!config.apiKey && config.kind !== 'openai-compatible') {
-        throw new Error(
-          `Provider embeddings use the judge's key, and there is none for ${config.kind}: add it under "LLM judge provider".`,
-        );
-      }
-      return createProviderEmbedder(config, choice.model);
-    };
-    const results: MetricResult[] = [];
     try {
       // Loaded on first use: the page itself otherwise never runs offline metrics.
-      const { computeMetrics } = await import('../metrics/offline.ts');
-      await computeMetrics(ids, input, settings, { embedder }, (r) => results.push(r), signal);
+      const { scoreOnProviderEmbeddings } = await import('../llm/embedding-metrics.ts');
+      const results = await scoreOnProviderEmbeddings(
+        ids,
+        input,
+        settings,
+        config,
+        choice.model,
+        signal,
+      );
+      return signal.aborted ? [] : results;
     } catch (error) {
       if (signal.aborted) return [];
-      for (const id of ids) {
-        if (!results.some((r) => r.id === id))
-          results.push(errorResult(id, messageOf(error), backend));
-      }
+      const backend = `provider:${config.kind}/${choice.model}`;
+      return ids.map((id) => errorResult(id, messageOf(error), backend));
     }
-    if (signal.aborted) return [];
-    // A failure before the embedder existed names no backend; the user chose this one.
-    return results.map((r) => (r.backend === 'none' ? { ...r, backend } : r));
   }
 
   #storedJudgeReport() {
