@@ -26,22 +26,23 @@ function openAiEmbeddings(calls: string[]): typeof fetch {
   }) as typeof fetch;
 }
 
-const byId = (results: MetricResult[]) => Object.fromEntries(results.map((r) => [r.id, r]));
+async function score(apiKey: string, calls: string[]): Promise<Record<string, MetricResult>> {
+  const results = await scoreOnProviderEmbeddings(
+    ['coherence', 'repetition-offline'],
+    { source: 'x', summary: SUMMARY },
+    DEFAULT_SETTINGS,
+    { kind: 'openai', model: 'gpt-4o-mini', apiKey },
+    'text-embedding-3-small',
+    new AbortController().signal,
+    openAiEmbeddings(calls),
+  );
+  return Object.fromEntries(results.map((r) => [r.id, r]));
+}
 
 describe('scoreOnProviderEmbeddings', () => {
   it('embeds the sentences once for coherence and the repetition pair', async () => {
     const calls: string[] = [];
-    const results = byId(
-      await scoreOnProviderEmbeddings(
-        ['coherence', 'repetition-offline'],
-        { source: 'x', summary: SUMMARY },
-        DEFAULT_SETTINGS,
-        { kind: 'openai', model: 'gpt-4o-mini', apiKey: 'sk-test-1' },
-        'text-embedding-3-small',
-        new AbortController().signal,
-        openAiEmbeddings(calls),
-      ),
-    );
+    const results = await score('sk-test-1', calls);
     expect(calls).toEqual(['https://api.openai.com/v1/embeddings']);
     expect(results.coherence.status).toBe('ok');
     expect(results.coherence.backend).toBe('provider:openai/text-embedding-3-small');
@@ -59,17 +60,7 @@ describe('scoreOnProviderEmbeddings', () => {
 
   it('without a key: coherence fails naming the provider, repetition still scores', async () => {
     const calls: string[] = [];
-    const results = byId(
-      await scoreOnProviderEmbeddings(
-        ['coherence', 'repetition-offline'],
-        { source: 'x', summary: SUMMARY },
-        DEFAULT_SETTINGS,
-        { kind: 'openai', model: 'gpt-4o-mini', apiKey: '' },
-        'text-embedding-3-small',
-        new AbortController().signal,
-        openAiEmbeddings(calls),
-      ),
-    );
+    const results = await score('', calls);
     expect(calls).toEqual([]);
     expect(results.coherence.status).toBe('error');
     expect(results.coherence.backend).toBe('provider:openai/text-embedding-3-small');
