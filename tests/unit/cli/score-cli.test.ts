@@ -52,6 +52,7 @@ describe('npm run score', () => {
         'bleu',
         'coherence',
         'entity-density',
+        'repetition-offline',
         'rouge-1',
         'rouge-2',
         'rouge-l',
