@@ -79,6 +79,52 @@ describe('offline scoring in Chromium', () => {
     expect(app.errors).toEqual([]);
   });
 
+  it('highlights the phrase a summary repeats, with its sentence pairs', async () => {
+    const summary =
+      'Juice left French Guiana in April 2023 to study the icy moons. It will reach Jupiter in 2031. Juice left French Guiana on a long trip.';
+    // Words: 12 + 6 + 8 = 26. Only "Juice left French Guiana" (4 words) is said again.
+    await fillCase(page, SOURCE, summary);
+    await page.getByTestId('score-button').click();
+    await waitForScores(page);
+    const state = await cardState(page, 'repetition-offline');
+    expect(state.status).toBe('ok');
+    expect(Number(state.score)).toBeCloseTo(1 - 4 / 26, 12);
+    const card = page.getByTestId('metric-repetition-offline');
+    expect(await card.getByTestId('explanation').textContent()).toContain(
+      '4 of 26 words (15%) repeat a phrase said earlier: “Juice left French Guiana” ×2',
+    );
+
+    await card.locator('summary').click();
+    const highlights = card.getByTestId('repetition-highlights');
+    // The summary is shown whole, as text, with the second saying marked as the repeat.
+    expect(await highlights.textContent()).toBe(summary);
+    const repeats = highlights.locator('mark[data-label^="said before"]');
+    expect(await repeats.allTextContents()).toEqual(['Juice left French Guiana']);
+    expect(await repeats.getAttribute('title')).toBe('said before, at word 1');
+    expect(await highlights.locator('mark[data-label^="first said"]').allTextContents()).toEqual([
+      'Juice left French Guiana',
+    ]);
+    expect(await card.getByTestId('repetition-summary').textContent()).toMatch(
+      /^4 of 26 words repeat an earlier phrase \(15%\)/u,
+    );
+    const phrases = card.getByTestId('repetition-phrase');
+    expect(await phrases.count()).toBe(1);
+    expect(await phrases.locator('td').allTextContents()).toEqual([
+      '“Juice left French Guiana”',
+      '4',
+      '2×',
+      'word 1 → 19',
+    ]);
+    expect(await card.getByTestId('repetition-distinct').locator('tbody tr').count()).toBe(3);
+    const overlap = await card.getByTestId('repetition-overlap-pair').textContent();
+    expect(overlap).toMatch(/sentences 1 and 3 · Jaccard 0\.250/u);
+    expect(overlap).toContain('shared: juice, left, french, guiana');
+    expect(await card.getByTestId('repetition-embedding-backend').textContent()).toMatch(
+      /^glove-100d-sif/u,
+    );
+    expect(app.errors).toEqual([]);
+  });
+
   it('says n/a with a reason when there is no reference or too few sentences', async () => {
     await fillCase(page, SOURCE, 'ESA launched Juice in 2023. It goes to Jupiter.');
     await page.keyboard.press('Control+Enter');

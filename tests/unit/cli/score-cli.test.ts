@@ -66,6 +66,8 @@ describe('npm run score', () => {
       expect(metric.backend).toBeTruthy();
     }
     expect(typeof first['entity-density']!.raw).toBe('number');
+    // No two-word phrase of the summary is said twice ("park" alone does not count).
+    expect(first['repetition-offline']).toMatchObject({ score: 1, raw: 0 });
 
     expect(lines[1]!.error).toMatch(/^row 2: not valid JSON/u);
     expect(lines[2]!.error).toBe("row 3: no summary text in column 'summary'");

@@ -7,6 +7,8 @@ import { OFFLINE_METRIC_IDS } from '../../../src/lib/metrics/types.ts';
 import type { CaseInput, MetricResult } from '../../../src/lib/metrics/types.ts';
 import { CompromiseRecognizer } from '../../../src/lib/metrics/semantic/compromise-ner.ts';
 import type { RougeDetails } from '../../../src/lib/metrics/lexical/reference-metrics.ts';
+import type { RepetitionDetails } from '../../../src/lib/metrics/lexical/repetition.ts';
+import type { SentenceEmbedder } from '../../../src/lib/metrics/semantic/backends.ts';
 import { loadGloveEmbedder } from '../../../src/lib/node/load-glove.ts';
 import { ensureEmbeddingAsset } from '../../../scripts/build-embedding-asset.ts';
 
@@ -64,6 +66,61 @@ describe('computeMetrics (the offline pass)', () => {
     const lsum = moved.get('rouge-lsum');
     expect((lsum?.details as RougeDetails).sentenceSplit).toBe('intl-segmenter');
     expect((lsum?.details as RougeDetails).summarySentences).toBe(3);
+  });
+});
+
+describe('repetition in the offline pass', () => {
+  const repeating: CaseInput = {
+    source: 's',
+    summary:
+      'The council approved the new park on Monday. Residents welcomed it. The council approved the new park after a long debate.',
+  };
+
+  it('adds the embedding pair, embedding the sentences once for coherence and repetition', async () => {
+    ensureEmbeddingAsset();
+    const glove = loadGloveEmbedder();
+    const calls: string[][] = [];
+    const counting: SentenceEmbedder = {
+      backend: glove.backend,
+      embed: (sentences, signal) => {
+        calls.push([...sentences]);
+        return glove.embed(sentences, signal);
+      },
+    };
+    const results: MetricResult[] = [];
+    await computeMetrics(
+      ['coherence', 'repetition-offline'],
+      repeating,
+      DEFAULT_SETTINGS,
+      { embedder: async () => counting },
+      (r) => results.push(r),
+    );
+    const [coherence, repetition] = results;
+    expect(coherence.status).toBe('ok');
+    expect(repetition.status).toBe('ok');
+    // "the council approved the new park" (6 of 21 words) is said again.
+    expect(repetition.score).toBeCloseTo(1 - 6 / 21, 12);
+    const details = repetition.details as RepetitionDetails;
+    expect(details.embeddingPair).toMatchObject({ a: 0, b: 2, backend: glove.backend });
+    expect(calls).toHaveLength(1);
+  });
+
+  it('keeps the repetition score when the embedding backend fails to load', async () => {
+    const results: MetricResult[] = [];
+    await computeMetrics(
+      ['coherence', 'repetition-offline'],
+      repeating,
+      DEFAULT_SETTINGS,
+      { embedder: () => Promise.reject(new Error('model file missing')) },
+      (r) => results.push(r),
+    );
+    const [coherence, repetition] = results;
+    expect(coherence).toMatchObject({ status: 'error', reason: 'model file missing' });
+    expect(repetition).toMatchObject({ status: 'ok', score: expect.closeTo(1 - 6 / 21, 12) });
+    expect((repetition.details as RepetitionDetails).embeddingPair).toBeNull();
+    expect(repetition.notes).toEqual([
+      'No embedding pair: the embedding backend did not load (model file missing).',
+    ]);
   });
 });
 
