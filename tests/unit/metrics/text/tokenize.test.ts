@@ -7,6 +7,7 @@ import {
   splitSentences,
   splitTokens,
   splitWords,
+  WORD_CHUNK,
 } from '../../../../src/lib/metrics/text/tokenize.ts';
 
 const texts = (segments: { text: string }[]) => segments.map((s) => s.text);
@@ -98,5 +99,36 @@ describe('script detection and normalisation', () => {
 
   it('normalises width and whitespace', () => {
     expect(normalizeText('  Ｆｕｌｌ\u00a0width\n\ntext ')).toBe('Full width text');
+  });
+});
+
+describe('long texts are segmented piece by piece', () => {
+  /** What one Intl.Segmenter pass over the whole string gives (slow on Node 20's V8). */
+  function wholeWords(text: string, locale?: string) {
+    return [...new Intl.Segmenter(locale, { granularity: 'word' }).segment(text)]
+      .filter((p) => p.isWordLike)
+      .map((p) => ({ text: p.segment, start: p.index, end: p.index + p.segment.length }));
+  }
+
+  const long = (sentence: string) =>
+    sentence.repeat(Math.ceil((WORD_CHUNK * 2.5) / sentence.length));
+
+  it.each([
+    ['English', long('The council approved the budget on Monday, after a debate.  '), undefined],
+    ['Chinese', long('市议会周一批准了预算，辩论持续了很久。'), 'zh'],
+    ['Japanese', long('市議会は月曜日に予算を承認しました。議論は長く続きました！'), 'ja'],
+    ['Thai', long('สภาเมืองอนุมัติงบประมาณในวันจันทร์ '), undefined],
+    ['mixed with emoji', long('Rain 🌧️ fell; 雨が降った。 Ríos crecieron.\n'), undefined],
+  ])('%s: the same words and offsets as one pass', (_name, text, locale) => {
+    expect(text.length).toBeGreaterThan(WORD_CHUNK * 2);
+    expect(splitWords(text, locale)).toEqual(wholeWords(text, locale));
+  });
+
+  it('a token longer than a piece is cut, never inside a surrogate pair, and offsets hold', () => {
+    const blob = '𝔸'.repeat(WORD_CHUNK) + ' tail';
+    const words = splitWords(blob);
+    for (const w of words) expect(blob.slice(w.start, w.end)).toBe(w.text);
+    expect(words.map((w) => w.text).join('')).toBe(blob.replace(' ', ''));
+    expect(words.at(-1)!.text).toBe('tail');
   });
 });
