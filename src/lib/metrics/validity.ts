@@ -80,16 +80,23 @@ function withoutDevice(backend: string): string {
   return backend.replace(/ · (?:WASM|WebGPU[^·]*|CPU[^·]*)$/u, '');
 }
 
-export function validityRows(metric: MetricId): ValidityRow[] {
-  return VALIDITY.rows.filter((r) => r.metrics.includes(metric));
+export function validityRows(
+  metric: MetricId,
+  rows: readonly ValidityRow[] = VALIDITY.rows,
+): ValidityRow[] {
+  return rows.filter((r) => r.metrics.includes(metric));
 }
 
 /** The measured row for a result's backend; undefined when that backend was not measured. */
-export function validityRowFor(metric: MetricId, backend: string): ValidityRow | undefined {
-  const rows = validityRows(metric);
+export function validityRowFor(
+  metric: MetricId,
+  backend: string,
+  rows: readonly ValidityRow[] = VALIDITY.rows,
+): ValidityRow | undefined {
+  const candidates = validityRows(metric, rows);
   return (
-    rows.find((r) => r.backend === backend) ??
-    rows.find((r) => withoutDevice(r.backend) === withoutDevice(backend))
+    candidates.find((r) => r.backend === backend) ??
+    candidates.find((r) => withoutDevice(r.backend) === withoutDevice(backend))
   );
 }
 

@@ -131,6 +131,22 @@ describe('matching a result to its row', () => {
     expect(validityRowFor('rouge-1', 'rouge_score-0.1.2')).toBeUndefined();
   });
 
+  it('a transformer row measured in Node serves the same model and dtype on WASM or WebGPU', () => {
+    const measured = {
+      ...row('coherence-glove'),
+      key: 'coherence-xenova-all-minilm-l6-v2',
+      backend: 'transformers.js Xenova/all-MiniLM-L6-v2 · q8 · CPU (onnxruntime-node)',
+    };
+    const rows = [row('coherence-glove'), measured];
+    const on = (backend: string) => validityRowFor('coherence', backend, rows)?.key;
+    expect(on('transformers.js Xenova/all-MiniLM-L6-v2 · q8 · WASM')).toBe(measured.key);
+    expect(on('transformers.js Xenova/all-MiniLM-L6-v2 · q8 · WebGPU (software adapter)')).toBe(
+      measured.key,
+    );
+    // Another dtype computes other numbers: not measured.
+    expect(on('transformers.js Xenova/all-MiniLM-L6-v2 · fp32 · WASM')).toBeUndefined();
+  });
+
   it('the recorded judge row serves the four G-Eval criteria, never other judge metrics', () => {
     for (const d of HUMAN_DIMENSIONS) {
       expect(validityRows(`geval-${d}`).map((r) => r.key)).toEqual(['geval-recorded-gpt4']);
