@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { calibratePair, type CalibrationRow } from '../src/lib/datasets/calibration.ts';
 import { mean } from '../src/lib/stats/correlation.ts';
+import { findRepeats } from '../src/lib/metrics/lexical/repetition.ts';
 import { splitSentences, splitWords } from '../src/lib/metrics/text/tokenize.ts';
 
 const SHARED = process.env.SUMLENS_SHARED ?? resolve(import.meta.dirname, '../../shared');
@@ -55,29 +56,9 @@ function repeatedCoverage(ws: string[], n: number): number {
   return covered.reduce((a, b) => a + b, 0) / ws.length;
 }
 
-/** Greedy left-to-right parse: a phrase of ≥ 2 words that occurred earlier is one repeat. */
+/** The chosen definition: the metric's own parse (src/lib/metrics/lexical/repetition.ts). */
 function parsedRepeatShare(ws: string[]): number {
-  const starts = new Map<string, number[]>();
-  let repeated = 0;
-  const note = (i: number) => {
-    if (i + 1 >= ws.length) return;
-    const key = ws[i] + '\u0001' + ws[i + 1];
-    const list = starts.get(key);
-    if (list) list.push(i);
-    else starts.set(key, [i]);
-  };
-  for (let i = 0; i < ws.length;) {
-    let best = 0;
-    for (const p of starts.get(ws[i] + '\u0001' + ws[i + 1]) ?? []) {
-      let k = 0;
-      while (i + k < ws.length && ws[p + k] === ws[i + k]) k++;
-      best = Math.max(best, k);
-    }
-    const step = best >= 2 ? best : 1;
-    if (best >= 2) repeated += best;
-    for (let j = i; j < i + step; j++) note(j);
-    i += step;
-  }
+  const repeated = findRepeats(ws).reduce((sum, r) => sum + r.length, 0);
   return ws.length === 0 ? 0 : repeated / ws.length;
 }
 

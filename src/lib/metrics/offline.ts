@@ -121,11 +121,10 @@ async function computeModelMetric(
             loadNote = `No embedding pair: the embedding backend did not load (${describeError(error)}).`;
           }
         }
-        const result = withNotes(
-          await scoreRepetition(input.summary, embedder, signal),
-          embedder?.notes,
-        );
-        return loadNote ? withNotes(result, [loadNote]) : result;
+        return withNotes(await scoreRepetition(input.summary, embedder, signal), [
+          ...(embedder?.notes ?? []),
+          ...(loadNote ? [loadNote] : []),
+        ]);
       }
       case 'entity-density': {
         if (!backends.recognizer) return failed(id, 'none', 'No entity recogniser here.', {});

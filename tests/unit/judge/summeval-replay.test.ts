@@ -26,6 +26,7 @@ import {
   type SummaryLevelResult,
 } from '../../../src/lib/stats/correlation.ts';
 import { readJsonl } from '../../helpers/shared.ts';
+import { recordedRating } from '../../../scripts/validity.ts';
 import { startFakeLlm, textReply, type FakeLlm } from '../../helpers/fake-llm.ts';
 import { NO_LOGPROB_CAPS, ScriptedJudge, promptOf } from './scripted-judge.ts';
 
@@ -75,11 +76,11 @@ function dimensionOf(system: string): Dimension {
   return name as Dimension;
 }
 
-/** The plain regex: the last number of the reply once "/5" and "out of 5" denominators are gone. */
+/** The plain regex reading of a reply (the one `npm run validity` uses), never our G-Eval parser. */
 function directScore(text: string): number {
-  const m = /(\d(?:\.\d+)?)\D*$/u.exec(text.replace(/\s*(?:\/|out of)\s*5\b/gu, ''));
-  if (!m) throw new Error(`no number in: ${text}`);
-  return Number(m[1]);
+  const rating = recordedRating(text);
+  if (rating === null) throw new Error(`no number in: ${text}`);
+  return rating;
 }
 
 function correlations(
