@@ -4,8 +4,8 @@
  * dev pairs. Prints numbers; nothing here asserts a time.
  */
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { externalPath } from '../scripts/external-data.ts';
 import { computeMetrics } from '../src/lib/metrics/offline.ts';
 import { DEFAULT_SETTINGS } from '../src/lib/metrics/settings.ts';
 import { METRICS } from '../src/lib/metrics/registry.ts';
@@ -18,8 +18,7 @@ import { loadJiebaNode } from '../src/lib/metrics/lexical/jieba.ts';
 import { lazy } from '../src/lib/lazy.ts';
 import { countWords } from '../src/lib/metrics/text/tokenize.ts';
 
-const shared = process.env.SUMLENS_SHARED ?? resolve(import.meta.dirname, '../../shared');
-const rows = readFileSync(resolve(shared, 'data/summeval/dev.jsonl'), 'utf8')
+const rows = readFileSync(externalPath('data/summeval/dev.jsonl'), 'utf8')
   .split('\n')
   .filter(Boolean)
   .map((l) => JSON.parse(l) as { id: string; text: string; decoded: string; references: string[] });

@@ -36,9 +36,9 @@ import { parseArgs } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
 import { preview } from 'vite';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/chromium.ts';
+import { externalPath } from '../scripts/external-data.ts';
 
 const repoRoot = resolve(import.meta.dirname, '..');
-const shared = process.env.SUMLENS_SHARED ?? resolve(repoRoot, '../shared');
 const PORT = Number(process.env.SUMLENS_BENCH_PORT ?? 4174);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 /** A task longer than this blocks input noticeably (RAIL; the browser's long-task threshold). */
@@ -89,7 +89,7 @@ function meanRatings(
 }
 
 function casesFile(dir: string): string {
-  const records = readFileSync(resolve(shared, 'data/summeval/dev.jsonl'), 'utf8')
+  const records = readFileSync(externalPath('data/summeval/dev.jsonl'), 'utf8')
     .split('\n')
     .filter(Boolean)
     .map((line) => JSON.parse(line) as SummEvalRecord);

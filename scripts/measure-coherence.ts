@@ -19,6 +19,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildEmbeddingAsset, DEFAULT_OUTPUT, repoRoot } from './build-embedding-asset.ts';
+import { externalPath } from './external-data.ts';
 import {
   GloveSifEmbedder,
   parseGloveAsset,
@@ -32,8 +33,7 @@ import {
 import { splitSentences, type Segment } from '../src/lib/metrics/text/tokenize.ts';
 import type { SentenceEmbedder } from '../src/lib/metrics/semantic/backends.ts';
 
-const SHARED = process.env.SUMLENS_SHARED ?? resolve(repoRoot, '../shared');
-const DEV = resolve(SHARED, 'data/summeval/dev.jsonl');
+const DEV = externalPath('data/summeval/dev.jsonl');
 const SEED = 20_240_601;
 const SHUFFLES = 10;
 const MAX_SENTENCES = 12;

@@ -6,14 +6,13 @@
  * Usage: npx tsx scripts/measure-repetition.ts
  */
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { externalPath } from './external-data.ts';
 import { calibratePair, type CalibrationRow } from '../src/lib/datasets/calibration.ts';
 import { mean } from '../src/lib/stats/correlation.ts';
 import { findRepeats } from '../src/lib/metrics/lexical/repetition.ts';
 import { splitSentences, splitWords } from '../src/lib/metrics/text/tokenize.ts';
 
-const SHARED = process.env.SUMLENS_SHARED ?? resolve(import.meta.dirname, '../../shared');
-const DEV = resolve(SHARED, 'data/summeval/dev.jsonl');
+const DEV = externalPath('data/summeval/dev.jsonl');
 const DIMENSIONS = ['coherence', 'consistency', 'fluency', 'relevance'] as const;
 
 interface Row {

@@ -1,20 +1,15 @@
 /**
- * Where the project's shared data lives: `../shared` beside the repository (as laid out for
- * developers and CI), or SUMLENS_SHARED when set.
+ * The external data tests read: the vendored copies in tests/fixtures/external/ (see its
+ * SOURCES.md), or SUMLENS_SHARED when set.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { externalDataDir, externalPath, repoRoot } from '../../scripts/external-data.ts';
 
-export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export { repoRoot };
 
-export const sharedDir = process.env.SUMLENS_SHARED ?? resolve(repoRoot, '../shared');
+export const sharedDir = externalDataDir;
 
-export function sharedPath(...parts: string[]): string {
-  const p = resolve(sharedDir, ...parts);
-  if (!existsSync(p)) throw new Error(`Shared data file missing: ${p} (set SUMLENS_SHARED)`);
-  return p;
-}
+export const sharedPath = externalPath;
 
 export function readJsonl<T = Record<string, unknown>>(...parts: string[]): T[] {
   return readFileSync(sharedPath(...parts), 'utf8')
