@@ -30,6 +30,8 @@ export const batchRequestSchema = z.discriminatedUnion('type', [
     models: modelSourceSchema.optional(),
     /** Rows scored at the same time; default the run's setting, else 1. */
     concurrency: z.number().int().min(1).max(64).optional(),
+    /** Score the rows stored as failed again too. */
+    retryFailed: z.boolean().optional(),
   }),
   z.object({ type: z.literal('pause'), id }),
   z.object({ type: z.literal('resume'), id }),
@@ -57,6 +59,7 @@ export const batchOutcomeSchema = z.object({
   total: z.number().int().min(0),
   scored: z.number().int().min(0),
   message: z.string().optional(),
+  stoppedBy: z.enum(['storage', 'provider', 'outage', 'offline', 'halted']).optional(),
 });
 
 export const batchReplySchema = z.discriminatedUnion('type', [
@@ -176,6 +179,7 @@ export function serveBatchRuns(
       const outcome: BatchOutcome = await runStoredBatch(runId, {
         backends: (settings) => backendsFor(settings, request.models, report),
         ...(request.concurrency === undefined ? {} : { concurrency: request.concurrency }),
+        ...(request.retryFailed ? { retryFailed: true } : {}),
         onProgress,
         signal: job.cancel.signal,
         pause: job.pause,
@@ -191,6 +195,7 @@ export function serveBatchRuns(
           total: outcome.total,
           scored: outcome.scored,
           ...(outcome.message === undefined ? {} : { message: outcome.message }),
+          ...(outcome.stoppedBy === undefined ? {} : { stoppedBy: outcome.stoppedBy }),
         },
       });
     } catch (error) {
@@ -243,7 +248,7 @@ export class BatchWorkerClient {
   /** Starts or resumes a run; resolves when it is done, cancelled or stopped (never on pause). */
   run(
     runId: string,
-    options: { models?: ModelSource; concurrency?: number } = {},
+    options: { models?: ModelSource; concurrency?: number; retryFailed?: boolean } = {},
     handlers: BatchRunHandlers = {},
   ): Promise<BatchFinished> {
     if (this.#runs.has(runId)) {

@@ -34,7 +34,13 @@ import {
   type CaseInput,
 } from '../metrics/types.ts';
 import { estimateCost, type PriceTable } from '../llm/prices.ts';
-import type { Judge, ProviderKind } from '../llm/types.ts';
+import {
+  PROVIDER_OUTAGE_KINDS,
+  RUN_STOPPING_KINDS,
+  type Judge,
+  type ProviderKind,
+} from '../llm/types.ts';
+import type { JudgeFailure } from '../metrics/judge/run.ts';
 import type {
   JudgeUsage,
   RunSettings,
@@ -44,7 +50,13 @@ import type {
   StoredRunResult,
   TaskRowScore,
 } from '../storage/schema.ts';
-import { createRun, getRun, indexedDbRunStore, pendingRows } from '../storage/datasets.ts';
+import {
+  createRun,
+  failedResults,
+  getRun,
+  indexedDbRunStore,
+  pendingRows,
+} from '../storage/datasets.ts';
 import { isCaseRow, missingPredictionMessage, type DatasetRow } from './formats.ts';
 import {
   callListener,
@@ -207,24 +219,58 @@ export { PauseController, RATE_WINDOW_MS, type PauseSignal } from './lanes.ts';
 
 // ---- The runner ----
 
+/**
+ * Why a row's LLM metrics failed, and what that means for the run:
+ * - 'row': this row failed (a transient error: the provider's 5xx, a cut-off or unusable reply…):
+ *   it is stored as failed with the reason and its other results, and "Retry failed rows" scores
+ *   it again later;
+ * - 'stop': every later row would fail the same way (a dead key, an exhausted quota, an unknown
+ *   model, a prompt that never fits): the run pauses with the reason and the row is not stored,
+ *   so Resume scores it once the cause is fixed;
+ * - 'offline': the browser is offline: the run pauses, the row is not stored, and the page
+ *   resumes the run when the connection is back.
+ */
+export interface RowFailure {
+  effect: 'row' | 'stop' | 'offline';
+  reason: string;
+  /** The provider itself failed (5xx, rate limit, network, timeout) rather than one answer:
+   * `OUTAGE_ROWS` such rows in a row pause the run. */
+  outage?: boolean;
+}
+
 /** What scoring one row gives: its metric results, a task score (prediction rows), judge usage. */
 export interface RowOutcome {
   results: MetricResult[];
   task?: TaskRowScore;
   judge?: JudgeUsage;
+  failure?: RowFailure;
 }
 
+/** `previous`: the row's stored failed result when failed rows are scored again (its good
+ * results may be kept). */
 export type RowScorer = (
   row: DatasetRow,
   signal: AbortSignal,
+  previous?: StoredRunResult,
 ) => Promise<MetricResult[] | RowOutcome>;
 
 /** Where the runner stores rows (storage/datasets.ts `indexedDbRunStore`; tests use a Map). */
 export interface BatchStore {
-  /** Stores a complete row with the counters; false when the row was already stored. */
+  /**
+   * Stores a complete row with the counters; false when the row was already stored. A row
+   * stored as failed may be replaced (failed rows scored again), never a done one.
+   */
   putResult(result: StoredRunResult): Promise<boolean>;
   setStatus(runId: string, status: RunStatus, message?: string | null): Promise<void>;
+  /** Adds judge usage of rows that were not stored (a run paused mid-row) to the run's totals. */
+  addUsage?(runId: string, usage: JudgeUsage): Promise<void>;
 }
+
+/**
+ * Rows in a row that failed with the provider's own errors before the run pauses (PROVIDERS.md
+ * §13 circuit breaking): a provider that is down would otherwise fail every remaining row.
+ */
+export const OUTAGE_ROWS = 3;
 
 export type BatchState = RunState;
 
@@ -244,8 +290,11 @@ export interface BatchProgress {
 }
 
 export interface BatchOutcome {
-  /** 'paused' here means stopped by a storage or read failure (see `message`). */
+  /** 'paused' here means stopped by a storage or read failure, a provider error every row would
+   * meet, an outage or the browser going offline (see `message` and `stoppedBy`). */
   status: 'done' | 'cancelled' | 'paused';
+  /** What paused the run, when it stopped short. */
+  stoppedBy?: StopCause;
   done: number;
   failed: number;
   total: number;
@@ -255,6 +304,9 @@ export interface BatchOutcome {
   message?: string;
   error?: Error;
 }
+
+/** Why a run stopped short of the end. */
+export type StopCause = 'storage' | 'provider' | 'outage' | 'offline' | 'halted';
 
 export interface BatchOptions {
   runId: string;
@@ -274,6 +326,13 @@ export interface BatchOptions {
   onRow?(result: StoredRunResult): void;
   /** Cancels the run. */
   signal?: AbortSignal;
+  /**
+   * Stops the run as paused, with the signal's reason (a string) as the message: the rows in
+   * flight are dropped unsaved and scored on resume (the page halts its runs when it goes offline).
+   */
+  halt?: AbortSignal;
+  /** The stored failed result of a row being scored again (`retryFailed`). */
+  previousResult?(row: number): StoredRunResult | undefined;
   pause?: PauseSignal;
   /** Milliseconds clock (tests pass a fake); default performance.now. */
   clock?: () => number;
@@ -295,7 +354,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
   const pause = options.pause;
   const meter = new RateMeter(clock, options.rateWindowMs ?? RATE_WINDOW_MS);
   // Aborts the rows in flight, on cancel or on a storage failure.
-  const abort = new RunAbort<{ message: string; error: Error }>(options.signal);
+  const abort = new RunAbort<{ message: string; error: Error; cause: StopCause }>(options.signal);
 
   let done = options.alreadyDone ?? 0;
   let failed = options.alreadyFailed ?? 0;
@@ -327,7 +386,25 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
       // The status is a convenience for the list; the rows and counters are what count.
     }
   };
-  const halt = (message: string, error: Error) => abort.halt({ message, error }, error);
+  const halt = (message: string, error: Error, cause: StopCause = 'storage') =>
+    abort.halt({ message, error, cause }, error);
+  const onHalt = () => {
+    const reason = options.halt?.reason;
+    const message = typeof reason === 'string' ? reason : 'The run was paused.';
+    halt(message, new Error(message), 'halted');
+  };
+  if (options.halt?.aborted) onHalt();
+  else options.halt?.addEventListener('abort', onHalt, { once: true });
+  // Consecutive rows that failed with the provider's own errors (the outage breaker).
+  let outageRun = 0;
+  const addUsage = async (usage: JudgeUsage | undefined) => {
+    if (!usage || !store.addUsage) return;
+    try {
+      await store.addUsage(runId, usage);
+    } catch {
+      // The counters are a report; a failed write must not stop the pause it belongs to.
+    }
+  };
 
   const unsubscribe = pause?.subscribe((paused) => {
     if (!paused) meter.restart();
@@ -339,19 +416,41 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
     inFlight++;
     report();
     const started = clock();
+    const previous = options.previousResult?.(row.row);
     let stored: StoredRunResult;
     try {
-      const outcome = toOutcome(await scoreRow(row, abort.signal));
+      const outcome = toOutcome(await scoreRow(row, abort.signal, previous));
+      const failure = outcome.failure;
+      if (failure && failure.effect !== 'row') {
+        // Not stored: the row is scored again on resume; what it spent still counts.
+        inFlight--;
+        await addUsage(outcome.judge);
+        halt(
+          failure.reason,
+          new Error(failure.reason),
+          failure.effect === 'offline' ? 'offline' : 'provider',
+        );
+        return;
+      }
       stored = {
         runId,
         row: row.row,
-        status: 'done',
+        status: failure ? 'failed' : 'done',
         results: outcome.results,
         ...(outcome.task ? { task: outcome.task } : {}),
         ...(outcome.judge ? { judge: outcome.judge } : {}),
+        ...(failure ? { error: failure.reason } : {}),
         finishedAt: Date.now(),
         elapsedMs: Math.round(clock() - started),
       };
+      outageRun = failure?.outage ? outageRun + 1 : 0;
+      if (outageRun >= OUTAGE_ROWS && failure) {
+        halt(
+          `${OUTAGE_ROWS} rows in a row failed because of the provider (last: ${failure.reason}). The run is paused so that it does not spend requests on every remaining row: press Resume when the provider is back; "Retry failed rows" then scores the failed rows again.`,
+          new Error(failure.reason),
+          'outage',
+        );
+      }
     } catch (error) {
       if (abort.signal.aborted) {
         // Cancelled or halted mid-row: nothing of the row is stored, as after a crash. (An
@@ -372,7 +471,9 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
     try {
       const added = await store.putResult(stored);
       if (added) {
-        done++;
+        // A failed row scored again replaces its result: it was counted as done already.
+        if (previous?.status === 'failed') failed--;
+        else done++;
         scored++;
         if (stored.status === 'failed') failed++;
         meter.complete();
@@ -404,6 +505,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
     work: scoreAndStore,
   });
   unsubscribe?.();
+  options.halt?.removeEventListener('abort', onHalt);
   abort.release();
 
   const stop = abort.stop;
@@ -422,6 +524,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
   if (stop) {
     outcome.message = stop.message;
     outcome.error = stop.error;
+    outcome.stoppedBy = stop.cause;
   }
   if (options.onProgress) {
     emit({
@@ -524,6 +627,19 @@ export interface PageRowScorerOptions {
   settings: MetricSettings;
   /** The judge of the LLM metrics: `createJudge` with its cache and per-provider limit. */
   judge?: { judge: Judge; settings: JudgeSettings; prices?: PriceTable };
+  /** Whether the browser is offline now (navigator.onLine false): network failures then pause
+   * the run instead of failing rows. */
+  isOffline?(): boolean;
+}
+
+/** Results of a failed row worth keeping when it is scored again: its offline metrics that
+ * worked (the LLM metrics are asked again; the judge's cache answers the calls that worked). */
+function keptResults(
+  previous: StoredRunResult | undefined,
+  ids: readonly MetricId[],
+): MetricResult[] {
+  if (previous?.status !== 'failed') return [];
+  return previous.results.filter((r) => ids.includes(r.id) && r.status !== 'error');
 }
 
 /**
@@ -535,16 +651,18 @@ export function pageRowScorer(options: PageRowScorerOptions): RowScorer {
   const split = splitMetrics(options.metrics, options.settings);
   const judgeIds = split.page.filter(isJudgeMetric);
   const extraIds = split.page.filter((id) => !isJudgeMetric(id));
-  return async (row, signal) => {
+  return async (row, signal, previous) => {
     signal.throwIfAborted();
     if (!isCaseRow(row)) {
       throw new Error('Prediction rows are scored by their task in the batch worker, not here.');
     }
     const input = row.input;
-    const jobs: Array<Promise<MetricResult[]>> = [];
-    if (split.worker.length > 0) {
+    const kept = keptResults(previous, split.worker);
+    const offlineIds = split.worker.filter((id) => !kept.some((r) => r.id === id));
+    const jobs: Array<Promise<MetricResult[]>> = [Promise.resolve(kept)];
+    if (offlineIds.length > 0) {
       if (!options.offline) throw new Error('No offline scorer was given for the offline metrics.');
-      jobs.push(options.offline(split.worker, input, signal));
+      jobs.push(options.offline(offlineIds, input, signal));
     }
     if (extraIds.length > 0) {
       if (!options.extra) throw new Error(`Nothing computes ${extraIds.join(', ')} in the page.`);
@@ -559,13 +677,65 @@ export function pageRowScorer(options: PageRowScorerOptions): RowScorer {
       jobs.push(judge.then((j) => j.results));
     }
     const results = (await Promise.all(jobs)).flat();
-    return judge ? { results, judge: (await judge).usage } : { results };
+    if (!judge) return { results };
+    const judged = await judge;
+    const failure = rowFailure(judged.failures, options.isOffline?.() ?? false);
+    return { results, judge: judged.usage, ...(failure ? { failure } : {}) };
   };
 }
+
+/** Failures a row cannot escape by being asked again: the item itself is refused. */
+const UNSCORABLE = new Set<JudgeFailure['kind']>(['refusal', 'content-filter']);
+
+/** What the judge's failures on a row mean for the run (see RowFailure). */
+export function rowFailure(
+  failures: readonly JudgeFailure[],
+  offline: boolean,
+): RowFailure | undefined {
+  const stopping = failures.find((f) => f.kind !== 'other' && RUN_STOPPING_KINDS.has(f.kind));
+  if (stopping) {
+    return {
+      effect: 'stop',
+      reason:
+        `The run is paused: ${stopping.message} ${STOP_ADVICE[stopping.kind as keyof typeof STOP_ADVICE] ?? ''}`.trim(),
+    };
+  }
+  if (offline && failures.some((f) => f.kind === 'network')) {
+    return {
+      effect: 'offline',
+      reason:
+        'The browser is offline: the run is paused and goes on by itself when the connection is back.',
+    };
+  }
+  const failing = failures.filter((f) => !UNSCORABLE.has(f.kind));
+  if (failing.length === 0) return undefined;
+  const first = failing[0];
+  const more =
+    failing.length > 1
+      ? ` (and ${failing.length - 1} more failed call${failing.length > 2 ? 's' : ''})`
+      : '';
+  return {
+    effect: 'row',
+    reason: `${first.metrics.join(', ') || 'LLM metrics'}: ${first.message}${more}`,
+    outage: failing.some((f) => f.kind !== 'other' && PROVIDER_OUTAGE_KINDS.has(f.kind)),
+  };
+}
+
+/** What to do about an error that paused the run, after the provider's own words. */
+const STOP_ADVICE = {
+  auth: 'Set a working key under "LLM judge provider", then press Resume.',
+  permission: 'Use a key with access to this model, then press Resume.',
+  quota: 'Add credits or raise the limit with the provider, then press Resume.',
+  'model-not-found':
+    'Press Resume once this key has access to the model (another model needs a new run: one run never mixes two judges).',
+  'context-too-long':
+    'Lower "Context tokens" in the judge settings (Resume uses the lower of the run\'s and the current setting), then press Resume.',
+} as const;
 
 interface JudgedRow {
   results: MetricResult[];
   usage: JudgeUsage;
+  failures: JudgeFailure[];
 }
 
 /** The judge metrics of one row, with the row's tokens, calls and cost. */
@@ -587,6 +757,7 @@ async function judgeRow(
   const cost = estimateCost(summary.usage, j.judge.provider, j.judge.model, j.prices);
   return {
     results: summary.results,
+    failures: summary.failures,
     usage: {
       input: summary.usage.input,
       output: summary.usage.output,
@@ -610,12 +781,30 @@ async function judgeRow(
 export type StoredBatchOptions = Partial<
   Pick<
     BatchOptions,
-    'scoreRow' | 'concurrency' | 'onProgress' | 'onRow' | 'signal' | 'pause' | 'clock' | 'store'
+    | 'scoreRow'
+    | 'concurrency'
+    | 'onProgress'
+    | 'onRow'
+    | 'signal'
+    | 'halt'
+    | 'pause'
+    | 'clock'
+    | 'store'
   >
 > & {
   /** The offline backends for the run's settings (worker: GloVe, compromise, jieba, models). */
   backends?: (settings: MetricSettings) => OfflineBackends;
+  /** Also score again the rows stored as failed (their good offline results are kept). */
+  retryFailed?: boolean;
 };
+
+/** The Web Lock a run holds while it executes (one tab, or the worker, at a time). */
+export function runLockName(runId: string): string {
+  return `sumlens-run:${runId}`;
+}
+
+export const RUN_BUSY_MESSAGE =
+  'This run is already running in another tab or window: pause or close it there first.';
 
 /**
  * Starts or resumes a stored run: reads the run, feeds `runBatch` the rows of its data set that
@@ -630,14 +819,16 @@ export async function runStoredBatch(
   runId: string,
   options: StoredBatchOptions,
 ): Promise<BatchOutcome> {
-  return exclusively(
-    `sumlens-run:${runId}`,
-    'This run is already running in another tab or window: pause or close it there first.',
-    () => runStoredBatchUnlocked(runId, options),
+  return exclusively(runLockName(runId), RUN_BUSY_MESSAGE, () =>
+    runStoredBatchLocked(runId, options),
   );
 }
 
-async function runStoredBatchUnlocked(
+/**
+ * `runStoredBatch` for a caller that holds the run's lock already (the page checks the judge
+ * under the lock, so that a tab that is not running the run never writes its status).
+ */
+export async function runStoredBatchLocked(
   runId: string,
   options: StoredBatchOptions,
 ): Promise<BatchOutcome> {
@@ -657,9 +848,11 @@ async function runStoredBatchUnlocked(
       task: run.settings.task,
       backends: options.backends?.(run.settings.metrics) ?? {},
     });
+  const failedRows = options.retryFailed ? await failedResults(runId) : new Map();
   return runBatch({
     runId,
-    rows: pendingRows(runId),
+    rows: pendingRows(runId, { includeFailed: options.retryFailed ?? false }),
+    ...(failedRows.size > 0 ? { previousResult: (row: number) => failedRows.get(row) } : {}),
     total: run.counts.total,
     alreadyDone: run.counts.done,
     alreadyFailed: run.counts.failed,
@@ -669,6 +862,7 @@ async function runStoredBatchUnlocked(
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.onRow ? { onRow: options.onRow } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.halt ? { halt: options.halt } : {}),
     ...(options.pause ? { pause: options.pause } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
   });

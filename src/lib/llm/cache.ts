@@ -9,6 +9,8 @@ import type { JudgeRequest, JudgeResponse, ProviderConfig } from './types.ts';
 export interface ResponseCache {
   get(key: string): Promise<JudgeResponse | undefined>;
   set(key: string, response: JudgeResponse): Promise<void>;
+  /** Drops an answer the metric could not use (see Judge.forget). */
+  delete?(key: string): Promise<void>;
 }
 
 /** JSON with object keys sorted at every level, so equal values hash equally. */
@@ -64,6 +66,9 @@ export class MemoryResponseCache implements ResponseCache {
   }
   async set(key: string, response: JudgeResponse): Promise<void> {
     this.map.set(key, structuredClone(response));
+  }
+  async delete(key: string): Promise<void> {
+    this.map.delete(key);
   }
   get size(): number {
     return this.map.size;

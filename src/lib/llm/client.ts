@@ -32,6 +32,7 @@ import {
   type JudgeResponse,
   type LlmErrorKind,
   type ProviderConfig,
+  type Spent,
   type TokenUsage,
 } from './types.ts';
 
@@ -53,12 +54,28 @@ export interface JudgeOptions {
   timeoutMs?: number;
   /** Where probe results persist between sessions (the app backs it with IndexedDB). */
   capabilityStore?: CapabilityStore;
+  /**
+   * A data-set run's judge: once one call meets an error that every later call would meet too
+   * (a dead key, an exhausted quota, an unknown model: `LATCHING_KINDS`), every later call fails
+   * at once with it instead of sending a request.
+   */
+  stopOnFatal?: boolean;
 }
+
+/** The run-stopping errors that say nothing about one prompt (unlike context-too-long). */
+const LATCHING_KINDS: ReadonlySet<LlmErrorKind> = new Set([
+  'auth',
+  'permission',
+  'quota',
+  'model-not-found',
+]);
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_ATTEMPTS = 5;
 /** A network failure may be CORS or an edge error that never clears: retry it at most twice. */
 export const MAX_NETWORK_RETRIES = 2;
+/** A body cut off or garbled in transit is asked again once; twice means the server sends it so. */
+export const MAX_BAD_BODY_RETRIES = 1;
 /** Longest server-suggested wait we honour; longer ones fail the item instead of hanging. */
 export const MAX_HINT_MS = 120_000;
 export const BACKOFF_BASE_MS = 1_000;
@@ -100,6 +117,14 @@ function cancelledError(): LlmError {
   return new LlmError('cancelled', 'Cancelled.');
 }
 
+/** An HTTP 2xx whose body was cut off or is not valid JSON: the request may have worked. */
+class BadBodyError extends LlmError {}
+
+/** The requests and tokens one logical call has cost so far, failed attempts included. */
+function newSpent(): Spent {
+  return { httpCalls: 0, usage: { input: 0, output: 0 } };
+}
+
 /** Full-jitter exponential backoff: `min(cap, base·2^(attempt-1)) · random()`. */
 export function backoffDelay(
   attempt: number,
@@ -112,16 +137,19 @@ export function backoffDelay(
 /** Same error with the key (and every known key shape) removed from its message. */
 function scrub(e: unknown, apiKey: string | undefined, provider: ProviderConfig['kind']): LlmError {
   if (e instanceof CapabilityError) {
-    return new CapabilityError(e.param, redact(e.message, [apiKey]), {
+    const out = new CapabilityError(e.param, redact(e.message, [apiKey]), {
       status: e.status,
       provider: e.provider ?? provider,
     });
+    out.spent = e.spent;
+    return out;
   }
   if (e instanceof LlmError) {
     return new LlmError(e.kind, redact(e.message, [apiKey]), {
       status: e.status,
       provider: e.provider ?? provider,
       retryAfterMs: e.retryAfterMs,
+      spent: e.spent,
     });
   }
   const message = e instanceof Error ? e.message : String(e);
@@ -258,6 +286,8 @@ class FetchJudge implements Judge {
   private readonly timeoutMs: number;
   private readonly limiter: ConcurrencyLimiter;
   private readonly host: string;
+  /** The first error that stops every later call (`stopOnFatal`). */
+  private fatal: LlmError | undefined;
   /** A bad base URL is reported by the first call, so building a judge never throws. */
   private readonly configError: LlmError | undefined;
 
@@ -271,7 +301,11 @@ class FetchJudge implements Judge {
     this.sleep = options.sleep ?? defaultSleep;
     this.random = options.random ?? Math.random;
     this.maxAttempts = Math.max(1, options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.timeoutMs =
+      options.timeoutMs ??
+      (config.timeoutSec !== undefined && config.timeoutSec > 0
+        ? config.timeoutSec * 1000
+        : DEFAULT_TIMEOUT_MS);
     let host: string;
     try {
       host = hostOf(config);
@@ -298,6 +332,7 @@ class FetchJudge implements Judge {
 
   private needsKey(): void {
     if (this.configError) throw this.configError;
+    if (this.fatal) throw this.fatal;
     if (this.config.kind !== 'openai-compatible' && !this.config.apiKey) {
       throw new LlmError('auth', `No API key is set for ${this.ctx().name}.`, {
         provider: this.config.kind,
@@ -333,8 +368,20 @@ class FetchJudge implements Judge {
       });
       status = res.status;
       headers = res.headers;
-      text = await res.text();
+      try {
+        text = await res.text();
+      } catch (e) {
+        if (signal?.aborted || timedOut) throw e;
+        // The status line and headers came, the body did not: the server or a proxy dropped the
+        // connection mid-answer. Not a reachability problem, and worth one more try.
+        throw new BadBodyError(
+          'server',
+          `${ctx.name}'s answer was cut off mid-transfer (HTTP ${status}: the connection closed before the whole body arrived).`,
+          { status, provider: ctx.provider },
+        );
+      }
     } catch (e) {
+      if (e instanceof BadBodyError) throw e;
       if (signal?.aborted) throw cancelledError();
       if (timedOut) {
         throw new LlmError(
@@ -358,34 +405,61 @@ class FetchJudge implements Judge {
     }
     if (status < 200 || status >= 300) throw adapter.classifyError(status, text, ctx, headers);
     // DeepSeek may send blank keep-alive lines before the JSON (§1.3).
-    const body = safeJson(text.trim());
-    if (body === undefined) throw unreadableBody(ctx, status);
+    const trimmed = text.trim();
+    const body = safeJson(trimmed);
+    if (body === undefined) {
+      // JSON that breaks off is a body cut or garbled on the way; anything else (an HTML login
+      // page, a proxy's text) is not an API at all, which one more try would not change.
+      if (/^[[{]/u.test(trimmed)) {
+        throw new BadBodyError(
+          'server',
+          `${ctx.name} answered HTTP ${status} with JSON that breaks off or is garbled (${trimmed.length} characters): the reply was cut off on the way.`,
+          { status, provider: ctx.provider },
+        );
+      }
+      throw unreadableBody(ctx, status);
+    }
     return adapter.parseResponse(body, call, ctx);
   }
 
-  /** One logical call with the limiter, retries and backoff. */
-  private async send(call: WireCall, signal: AbortSignal | undefined): Promise<CallResult> {
+  /**
+   * One logical call with the limiter, retries and backoff. Every attempt is counted in `spent`
+   * as it is sent, so that a call that fails in the end still reports what it cost.
+   */
+  private async send(
+    call: WireCall,
+    signal: AbortSignal | undefined,
+    spent: Spent = newSpent(),
+  ): Promise<CallResult> {
     let calls = 0;
     let networkFailures = 0;
+    let badBodies = 0;
     for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) throw cancelledError();
+      if (this.fatal) throw this.fatal;
       const release = await this.limiter.acquire(signal);
       let error: LlmError;
       try {
+        if (this.fatal) throw this.fatal;
         calls++;
+        spent.httpCalls++;
         const parsed = await this.attempt(call, signal);
         this.limiter.onSuccess();
+        spent.usage = addUsage(spent.usage, parsed.usage);
         return { ...parsed, calls };
       } catch (e) {
         error = e instanceof LlmError ? e : new LlmError('bad-request', String(e));
       } finally {
         release();
       }
+      if (this.options.stopOnFatal && LATCHING_KINDS.has(error.kind)) this.fatal ??= error;
       if (error.kind === 'rate-limit') this.limiter.onRateLimit();
       if (error.kind === 'network') networkFailures++;
+      if (error instanceof BadBodyError) badBodies++;
       const retryable =
         !NON_RETRYABLE.has(error.kind) &&
         (error.kind !== 'network' || networkFailures <= MAX_NETWORK_RETRIES) &&
+        (!(error instanceof BadBodyError) || badBodies <= MAX_BAD_BODY_RETRIES) &&
         attempt < this.maxAttempts;
       if (!retryable) {
         if (attempt > 1 && !NON_RETRYABLE.has(error.kind)) {
@@ -423,20 +497,21 @@ class FetchJudge implements Judge {
   private async sendAdaptive(
     call: WireCall,
     signal: AbortSignal | undefined,
-    instruction?: object,
+    instruction: object | undefined,
+    spent: Spent,
   ): Promise<CallResult> {
     let current = call;
-    let spent = 0;
+    let refused = 0;
     for (let round = 0; ; round++) {
       try {
-        const result = await this.send(current, signal);
-        return { ...result, calls: result.calls + spent };
+        const result = await this.send(current, signal, spent);
+        return { ...result, calls: result.calls + refused };
       } catch (e) {
         if (!(e instanceof CapabilityError) || round >= 5) throw e;
-        spent++;
+        refused++;
         const next = this.downgrade(current, e, instruction);
         if (!next) throw e;
-        if (next === 'split') return this.splitN(current, signal, spent);
+        if (next === 'split') return this.splitN(current, signal, refused, spent);
         current = next;
       }
     }
@@ -487,21 +562,24 @@ class FetchJudge implements Judge {
   private async splitN(
     call: WireCall,
     signal: AbortSignal | undefined,
-    spent = 0,
+    refused: number,
+    spent: Spent,
   ): Promise<CallResult> {
     const results = await this.parallel(
       Array.from({ length: call.n }, () => ({ ...call, n: 1 })),
       signal,
+      spent,
     );
     const merged = merge(results);
-    return { ...merged, calls: merged.calls + spent };
+    return { ...merged, calls: merged.calls + refused };
   }
 
   private async parallel(
     calls: WireCall[],
     signal: AbortSignal | undefined,
+    spent: Spent,
   ): Promise<CallResult[]> {
-    if (calls.length === 1) return [await this.sendAdaptive(calls[0], signal)];
+    if (calls.length === 1) return [await this.sendAdaptive(calls[0], signal, undefined, spent)];
     const group = new AbortController();
     const onAbort = () => group.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -509,7 +587,7 @@ class FetchJudge implements Judge {
     try {
       return await Promise.all(
         calls.map((c) =>
-          this.sendAdaptive(c, group.signal).catch((e: unknown) => {
+          this.sendAdaptive(c, group.signal, undefined, spent).catch((e: unknown) => {
             group.abort();
             throw e;
           }),
@@ -526,7 +604,8 @@ class FetchJudge implements Judge {
   /** The request as the model can take it right now, then `n` spread over calls. */
   private async run(
     request: JudgeRequest,
-    json?: { wire?: WireJson; instructionSchema?: object },
+    json: { wire?: WireJson; instructionSchema?: object } | undefined,
+    spent: Spent,
   ): Promise<CallResult> {
     const traits = currentTraits(this.config);
     const n = Math.max(1, Math.floor(request.n ?? 1));
@@ -544,7 +623,7 @@ class FetchJudge implements Judge {
       json: json?.wire,
     };
     const instruction = json?.wire?.schema;
-    if (n === 1) return this.sendAdaptive(base, request.signal, instruction);
+    if (n === 1) return this.sendAdaptive(base, request.signal, instruction, spent);
     const per = Math.max(1, traits.maxN);
     const sizes: number[] = [];
     for (let left = n; left > 0; left -= per) sizes.push(Math.min(per, left));
@@ -552,6 +631,7 @@ class FetchJudge implements Judge {
       await this.parallel(
         sizes.map((size) => ({ ...base, n: size })),
         request.signal,
+        spent,
       ),
     );
     const missing = n - firstRound.choices.length;
@@ -562,6 +642,7 @@ class FetchJudge implements Judge {
       await this.parallel(
         Array.from({ length: missing }, () => ({ ...base, n: 1 })),
         request.signal,
+        spent,
       ),
     );
     return merge([firstRound, topUp]);
@@ -592,28 +673,55 @@ class FetchJudge implements Judge {
     await this.options.cache.set(key, { ...response, fromCache: false }).catch(() => undefined);
   }
 
+  /** The caller's `accept` check as an error, or undefined when the reply is usable. */
+  private rejected(request: JudgeRequest, response: JudgeResponse): LlmError | undefined {
+    const reason = request.accept?.(response);
+    return reason === undefined
+      ? undefined
+      : new LlmError('malformed-output', reason, { provider: this.config.kind });
+  }
+
+  /** The error as the caller sees it: no key in it, and what the failed call cost. */
+  private failure(e: unknown, spent: Spent): LlmError {
+    const out = scrub(e, this.config.apiKey, this.config.kind);
+    if (out.kind !== 'cancelled' || spent.httpCalls > 0) out.spent = { ...spent };
+    return out;
+  }
+
   async complete(request: JudgeRequest): Promise<JudgeResponse> {
+    const spent = newSpent();
     try {
       if (request.signal?.aborted) throw cancelledError();
       const { key, hit } = await this.cached(request);
-      if (hit) return hit;
+      if (hit && !this.rejected(request, hit)) return hit;
       this.needsKey();
       const plan = request.json
         ? jsonPlan(request.json, currentTraits(this.config), this.config.kind)
         : undefined;
-      const result = await this.run(request, plan);
+      const result = await this.run(request, plan, spent);
       assertUsable(result.choices, this.ctx());
       const response = this.response(result);
+      const rejected = this.rejected(request, response);
+      if (rejected) throw rejected;
       await this.store(key, response);
       return response;
     } catch (e) {
-      throw scrub(e, this.config.apiKey, this.config.kind);
+      throw this.failure(e, spent);
     }
+  }
+
+  async forget(
+    request: Pick<JudgeRequest, 'cacheKey' | 'json' | 'temperature' | 'n' | 'topLogprobs'>,
+  ): Promise<void> {
+    const cache = this.options.cache;
+    if (!cache?.delete || request.cacheKey === undefined) return;
+    await cache.delete(await cacheKeyFor(this.config, request)).catch(() => undefined);
   }
 
   async completeJson<T>(
     request: JudgeRequest & { json: JsonOutputSpec<T> },
   ): Promise<{ value: T; response: JudgeResponse }> {
+    const spent = newSpent();
     try {
       if (request.signal?.aborted) throw cancelledError();
       const schema = request.json.schema;
@@ -626,7 +734,7 @@ class FetchJudge implements Judge {
       this.needsKey();
       const ctx = this.ctx();
       const plan = jsonPlan(request.json, currentTraits(this.config), this.config.kind);
-      const first = await this.run(request, plan);
+      const first = await this.run(request, plan, spent);
       const choice = first.choices[0];
       if (!jsonUsable(choice)) throw finishError(choice, ctx);
       let parsed = parseJsonReply(choice.text, schema);
@@ -654,6 +762,7 @@ class FetchJudge implements Judge {
             ],
           },
           repairPlan,
+          spent,
         );
         const fixed = repair.choices[0];
         if (!jsonUsable(fixed)) throw finishError(fixed, ctx);
@@ -676,7 +785,7 @@ class FetchJudge implements Judge {
       await this.store(key, response);
       return { value: parsed.value, response };
     } catch (e) {
-      throw scrub(e, this.config.apiKey, this.config.kind);
+      throw this.failure(e, spent);
     }
   }
 

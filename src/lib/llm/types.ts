@@ -18,6 +18,8 @@ export interface ProviderConfig {
   baseUrl?: string;
   /** Parallel calls allowed to this provider (default 4). */
   concurrency?: number;
+  /** Seconds one HTTP request may take before it counts as a timeout (default 120). */
+  timeoutSec?: number;
 }
 
 export interface ChatMessage {
@@ -49,6 +51,12 @@ export interface JudgeRequest {
    * and never the key). Omit to bypass the cache.
    */
   cacheKey?: unknown;
+  /**
+   * The caller's own check of a reply (G-Eval: does it hold a score?): a message when the reply
+   * is unusable. Such a reply is a 'malformed-output' error and is never cached, so a provider
+   * that recovers gets asked again; a cached reply that fails it is asked again too.
+   */
+  accept?(response: JudgeResponse): string | undefined;
   signal?: AbortSignal;
 }
 
@@ -105,6 +113,13 @@ export type LlmErrorKind =
   | 'bad-request'
   | 'malformed-output'; // JSON that neither parses nor repairs into the schema
 
+/** What a failed request cost before it failed: every HTTP attempt is a request the provider saw
+ * (and may bill), and a repair round may follow a paid first answer. */
+export interface Spent {
+  httpCalls: number;
+  usage: TokenUsage;
+}
+
 /** A classified provider error; `message` is plain words for the UI and never contains a key. */
 export class LlmError extends Error {
   readonly kind: LlmErrorKind;
@@ -112,6 +127,8 @@ export class LlmError extends Error {
   readonly provider: ProviderKind | undefined;
   /** Server-suggested wait, from headers or body hints. */
   readonly retryAfterMs: number | undefined;
+  /** Requests and tokens spent on the call that failed; set by the client. */
+  spent: Spent | undefined;
 
   constructor(
     kind: LlmErrorKind,
@@ -121,6 +138,7 @@ export class LlmError extends Error {
       provider?: ProviderKind;
       retryAfterMs?: number;
       cause?: unknown;
+      spent?: Spent;
     } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -129,8 +147,34 @@ export class LlmError extends Error {
     this.status = options.status;
     this.provider = options.provider;
     this.retryAfterMs = options.retryAfterMs;
+    this.spent = options.spent;
   }
 }
+
+/**
+ * Errors that every later call of the run would hit too (PROVIDERS.md §13 "stop the run"): a dead
+ * or unauthorised key, an exhausted quota or credit, a model the provider does not know, a prompt
+ * that does not fit the model at all. A data-set run pauses on them instead of failing every row.
+ */
+export const RUN_STOPPING_KINDS: ReadonlySet<LlmErrorKind> = new Set<LlmErrorKind>([
+  'auth',
+  'permission',
+  'quota',
+  'model-not-found',
+  'context-too-long',
+]);
+
+/**
+ * Failures of the provider rather than of one answer: when several rows in a row end in them
+ * after the client's retries, the provider is down or overloaded (§13 "circuit breaking").
+ */
+export const PROVIDER_OUTAGE_KINDS: ReadonlySet<LlmErrorKind> = new Set<LlmErrorKind>([
+  'server',
+  'rate-limit',
+  'network',
+  'timeout',
+  'bad-request',
+]);
 
 export interface Capabilities {
   logprobs: boolean;
@@ -156,4 +200,11 @@ export interface Judge {
   ): Promise<{ value: T; response: JudgeResponse }>;
   /** Table plus a one-time probe per provider+model, cached. */
   capabilities(signal?: AbortSignal): Promise<Capabilities>;
+  /**
+   * Drops the cached answer of a request whose reply the metric could not use (an incomplete
+   * verdict list…), so the next run asks again instead of meeting the same error.
+   */
+  forget?(
+    request: Pick<JudgeRequest, 'cacheKey' | 'json' | 'temperature' | 'n' | 'topLogprobs'>,
+  ): Promise<void>;
 }

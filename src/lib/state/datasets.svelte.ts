@@ -19,9 +19,12 @@ import {
   PauseController,
   pageRowScorer,
   planBatch,
+  RUN_BUSY_MESSAGE,
   runExecutor,
-  runStoredBatch,
+  runLockName,
+  runStoredBatchLocked,
 } from '../datasets/batch.ts';
+import { exclusively } from '../datasets/lanes.ts';
 import type { BatchPlan, BatchProgress } from '../datasets/batch.ts';
 import {
   isCaseRow,
@@ -161,6 +164,16 @@ export interface RunChoice {
 interface PageRun {
   cancel: AbortController;
   pause: PauseController;
+  /** Stops the run as paused with a reason (the browser went offline). */
+  halt: AbortController;
+}
+
+/** Why the page paused its runs when the browser went offline. */
+const OFFLINE_MESSAGE =
+  'The browser is offline: the run is paused and goes on by itself when the connection is back.';
+
+function browserOffline(): boolean {
+  return globalThis.navigator?.onLine === false;
 }
 
 /** Rows whose texts the plan's judge estimate looks at; the median-length one stands for all. */
@@ -188,9 +201,24 @@ export class DatasetSession {
   readonly #planSamples = new Map<string, Promise<CaseRow | undefined>>();
   /** Bumped when a page run starts or ends: `isRunning` reads a plain map. */
   #pageRunsVersion = $state(0);
+  /** Runs paused because the browser went offline: resumed when it is back online. */
+  readonly #resumeWhenOnline = new Set<string>();
 
   constructor(scoring?: PageScoring) {
     this.#scoring = scoring;
+    // Judge calls cannot work offline: pause the page's runs rather than fail their rows, and go
+    // on when the connection is back (only runs this tab paused for that reason).
+    globalThis.addEventListener?.('offline', () => {
+      for (const [runId, run] of this.#pageRuns) {
+        this.#resumeWhenOnline.add(runId);
+        run.halt.abort(OFFLINE_MESSAGE);
+      }
+    });
+    globalThis.addEventListener?.('online', () => {
+      const waiting = [...this.#resumeWhenOnline];
+      this.#resumeWhenOnline.clear();
+      for (const runId of waiting) if (!this.isRunning(runId)) void this.resume(runId);
+    });
   }
 
   /** The judge LLM metrics of a run would use, when the page has one. */
@@ -207,7 +235,10 @@ export class DatasetSession {
     // its finished rows are stored, the worker skips them. A run with LLM metrics resumes only
     // if the judge's key is still here (kept for the tab or device); otherwise it waits, paused,
     // with a message saying why.
-    for (const run of this.runs.filter((r) => r.status === 'running')) void this.resume(run.id);
+    // In another tab that runs it already, the lock refuses quietly (see #drive).
+    for (const run of this.runs.filter((r) => r.status === 'running')) {
+      void this.#drive(run.id, undefined, { quietIfBusy: true });
+    }
   }
 
   async refresh(): Promise<void> {
@@ -538,23 +569,52 @@ export class DatasetSession {
     await this.#drive(runId, models ? ($state.snapshot(models) as ModelSource) : undefined);
   }
 
-  async #drive(runId: string, models?: ModelSource): Promise<void> {
+  /**
+   * Scores the rows of a finished or paused run that were stored as failed again (and any row
+   * without a result); their offline results are kept, and the judge's cache answers every call
+   * that had worked, so only the failed calls are sent again.
+   */
+  async retryFailed(runId: string, models?: ModelSource): Promise<void> {
+    await this.#drive(runId, models ? ($state.snapshot(models) as ModelSource) : undefined, {
+      retryFailed: true,
+    });
+  }
+
+  async #drive(
+    runId: string,
+    models?: ModelSource,
+    options: { retryFailed?: boolean; quietIfBusy?: boolean } = {},
+  ): Promise<void> {
+    this.#resumeWhenOnline.delete(runId);
     try {
       const run = await getRun(runId);
       if (!run) throw new Error('This run no longer exists (was it deleted?).');
+      const retryFailed = options.retryFailed ?? false;
       const outcome =
         runExecutor(run.metrics, run.settings.metrics) === 'page'
-          ? await this.#driveInPage(run, models)
-          : await this.#client().run(runId, models ? { models } : {}, {
-              onProgress: (p) => (this.progress = { ...this.progress, [runId]: p }),
-              onLoading: (l) => (this.loadingStage = `${l.stage}${l.file ? ` · ${l.file}` : ''}`),
-            });
+          ? await this.#driveInPage(run, models, retryFailed)
+          : await this.#client().run(
+              runId,
+              { ...(models ? { models } : {}), ...(retryFailed ? { retryFailed } : {}) },
+              {
+                onProgress: (p) => (this.progress = { ...this.progress, [runId]: p }),
+                onLoading: (l) => (this.loadingStage = `${l.stage}${l.file ? ` · ${l.file}` : ''}`),
+              },
+            );
       this.loadingStage = undefined;
-      if (outcome.message) this.error = outcome.message;
+      if (outcome.stoppedBy === 'offline' || outcome.stoppedBy === 'halted') {
+        // Paused for the connection: say so on the run, and go on when it is back.
+        // (the connection may be back already: the 'online' event came while the run stopped)
+        if (browserOffline()) this.#resumeWhenOnline.add(runId);
+        else void this.#drive(runId, models);
+      } else if (outcome.message) {
+        this.error = outcome.message;
+      }
       await this.refresh();
       if (outcome.status === 'done') await this.open(runId);
     } catch (error) {
-      this.error = messageOf(error);
+      const message = messageOf(error);
+      if (!(options.quietIfBusy && message === RUN_BUSY_MESSAGE)) this.error = message;
       await this.refresh();
     }
   }
@@ -563,10 +623,25 @@ export class DatasetSession {
    * A run with LLM metrics, in the page: the key stays here. Refuses to go on with another judge
    * than the one it started with, so that one run never mixes two judges' scores.
    */
-  async #driveInPage(
+  /**
+   * Under the run's Web Lock, so that only the tab that runs it writes its status: a second tab
+   * without the key must not rewrite a running run as paused.
+   */
+  #driveInPage(
     run: StoredRun,
     models: ModelSource | undefined,
-  ): Promise<{ status: string; message?: string }> {
+    retryFailed: boolean,
+  ): Promise<{ status: string; message?: string; stoppedBy?: string }> {
+    return exclusively(runLockName(run.id), RUN_BUSY_MESSAGE, () =>
+      this.#driveInPageLocked(run, models, retryFailed),
+    );
+  }
+
+  async #driveInPageLocked(
+    run: StoredRun,
+    models: ModelSource | undefined,
+    retryFailed: boolean,
+  ): Promise<{ status: string; message?: string; stoppedBy?: string }> {
     const scoring = this.#scoring;
     if (!scoring) throw new Error('LLM metrics cannot run here: no judge is attached.');
     let judge: ReturnType<JudgeSession['batchJudge']> | undefined;
@@ -580,7 +655,16 @@ export class DatasetSession {
           );
         }
         const fresh = scoring.judge.batchJudge();
-        judge = { ...fresh, settings: run.settings.judge ?? fresh.settings };
+        const started = run.settings.judge ?? fresh.settings;
+        // The run's settings, except a context lowered since: the way out of "the prompt is
+        // longer than the model's context window" (only fewer tokens, never another judgement).
+        judge = {
+          ...fresh,
+          settings: {
+            ...started,
+            contextTokens: Math.min(started.contextTokens, fresh.settings.contextTokens),
+          },
+        };
       }
     } catch (error) {
       const message = `${run.datasetName}: the run is paused. ${messageOf(error)}`;
@@ -596,16 +680,24 @@ export class DatasetSession {
         scoring.scoreInWorkers(ids, input, settings, modelSource, signal),
       extra: (ids, input, signal) => scoring.providerEmbeddingMetrics(ids, input, settings, signal),
       ...(judge ? { judge } : {}),
+      isOffline: browserOffline,
     });
-    const handle: PageRun = { cancel: new AbortController(), pause: new PauseController() };
+    const handle: PageRun = {
+      cancel: new AbortController(),
+      pause: new PauseController(),
+      halt: new AbortController(),
+    };
     this.#pageRuns.set(run.id, handle);
     this.#pageRunsVersion++;
     try {
-      return await runStoredBatch(run.id, {
+      if (browserOffline()) handle.halt.abort(OFFLINE_MESSAGE);
+      return await runStoredBatchLocked(run.id, {
         scoreRow,
         onProgress: (p) => (this.progress = { ...this.progress, [run.id]: p }),
         signal: handle.cancel.signal,
         pause: handle.pause,
+        halt: handle.halt.signal,
+        retryFailed,
       });
     } finally {
       this.#pageRuns.delete(run.id);

@@ -34,6 +34,8 @@ export const judgeProviderSchema = z.object({
   model: z.string().trim().min(1, 'needs a model name'),
   baseUrl: z.url({ protocol: /^https?$/ }),
   concurrency: z.number().int().min(1).max(16),
+  /** Seconds one request may take; a slow local model may need more than the default. */
+  timeoutSec: z.number().int().min(5, 'is at least 5 seconds').max(900).default(120),
 });
 
 export type JudgeProviderPrefs = z.infer<typeof judgeProviderSchema>;
@@ -43,4 +45,5 @@ export const DEFAULT_JUDGE_PROVIDER: JudgeProviderPrefs = {
   model: DEFAULT_MODELS.openai,
   baseUrl: DEFAULT_BASE_URLS.openai,
   concurrency: 4,
+  timeoutSec: 120,
 };

@@ -116,6 +116,7 @@ export class JudgeSession {
       model: this.provider.model.trim(),
       baseUrl: this.provider.baseUrl,
       concurrency: this.provider.concurrency,
+      timeoutSec: this.provider.timeoutSec,
       ...(apiKey ? { apiKey } : {}),
     };
   }
@@ -187,6 +188,8 @@ export class JudgeSession {
       judge: createJudge(config, {
         cache: judgeAnswerCache<JudgeResponse>(),
         capabilityStore: capabilityStore<Capabilities>(),
+        // A dead key or an exhausted quota stops the run's other calls before they are sent.
+        stopOnFatal: true,
       }),
       settings: this.#runSettings(config),
       prices: $state.snapshot(this.prices),

@@ -473,6 +473,7 @@ export class ScoringSession {
           usage: stored.judge.usage,
           context: { cut: false, removedChars: 0, originalChars: 0, budgetTokens: 0 },
           elapsedMs: 0,
+          failures: [],
           cost: stored.judge.cost,
         }
       : undefined;

@@ -321,14 +321,16 @@ export async function putRowResult(result: StoredRunResult): Promise<boolean> {
       runs.get(result.runId),
     ]);
     if (!run) throw new Error(`Run ${result.runId} does not exist (was it deleted?).`);
-    if (existing !== undefined) {
+    // A row stored as failed may be scored again and replaced; a done row never is.
+    const replaces = existing === undefined ? undefined : await results.get(existing);
+    if (replaces && replaces.status !== 'failed') {
       await tx.done;
       return false;
     }
     run.counts = {
       ...run.counts,
-      done: run.counts.done + 1,
-      failed: run.counts.failed + (result.status === 'failed' ? 1 : 0),
+      done: run.counts.done + (replaces ? 0 : 1),
+      failed: run.counts.failed - (replaces ? 1 : 0) + (result.status === 'failed' ? 1 : 0),
     };
     if (result.judge) run.judgeUsage = addUsage(run.judgeUsage, result.judge);
     for (const r of result.results) {
@@ -336,7 +338,11 @@ export async function putRowResult(result: StoredRunResult): Promise<boolean> {
       if (!seen.includes(r.backend)) seen.push(r.backend);
     }
     run.updatedAt = result.finishedAt;
-    await Promise.all([results.add(result), runs.put(run), tx.done]);
+    await Promise.all([
+      replaces ? results.put(result) : results.add(result),
+      runs.put(run),
+      tx.done,
+    ]);
     return true;
   } catch (error) {
     try {
@@ -436,14 +442,41 @@ export async function doneRows(runId: string): Promise<Set<number>> {
  */
 export async function* pendingRows(
   runId: string,
-  batchSize = ROW_BATCH_SIZE,
+  options: { includeFailed?: boolean; batchSize?: number } = {},
 ): AsyncGenerator<DatasetRow> {
   const run = await getRun(runId);
   if (!run) throw new Error(`Run ${runId} does not exist.`);
   const done = await doneRows(runId);
-  for await (const row of iterateDatasetRows(run.datasetId, batchSize)) {
+  if (options.includeFailed)
+    for (const row of (await failedResults(runId)).keys()) done.delete(row);
+  for await (const row of iterateDatasetRows(run.datasetId, options.batchSize ?? ROW_BATCH_SIZE)) {
     if (!done.has(row.row)) yield row;
   }
+}
+
+/** The results of a run's failed rows, by row number (failed rows are few: read them whole). */
+export async function failedResults(runId: string): Promise<Map<number, StoredRunResult>> {
+  const out = new Map<number, StoredRunResult>();
+  for await (const result of iterateRunResults(runId)) {
+    if (result.status === 'failed') out.set(result.row, result);
+  }
+  return out;
+}
+
+/**
+ * Adds judge usage to a run's totals without a row: the requests of rows that were dropped
+ * unsaved when the run paused (a dead key, offline) were still sent, and may be billed.
+ */
+export async function addRunUsage(runId: string, usage: JudgeUsage): Promise<void> {
+  const database = await db();
+  const tx = guarded(database.transaction('runs', 'readwrite'));
+  const run = await tx.store.get(runId);
+  if (!run) {
+    await tx.done;
+    return;
+  }
+  run.judgeUsage = addUsage(run.judgeUsage, usage);
+  await Promise.all([tx.store.put(run), tx.done]);
 }
 
 export interface RunUpdate {
@@ -533,10 +566,12 @@ export async function deleteAllDatasets(): Promise<void> {
 export interface RunResultStore {
   putResult(result: StoredRunResult): Promise<boolean>;
   setStatus(runId: string, status: RunStatus, message?: string | null): Promise<void>;
+  addUsage(runId: string, usage: JudgeUsage): Promise<void>;
 }
 
 export const indexedDbRunStore: RunResultStore = {
   putResult: putRowResult,
+  addUsage: addRunUsage,
   async setStatus(runId, status, message) {
     await updateRun(runId, { status, message });
   },

@@ -8,6 +8,7 @@ import { db } from './db.ts';
 export interface StoredValueCache<T> {
   get(key: string): Promise<T | undefined>;
   set(key: string, value: T): Promise<void>;
+  delete?(key: string): Promise<void>;
 }
 
 /** Backs the LLM client's ResponseCache. */
@@ -29,6 +30,9 @@ export function judgeAnswerCache<
         model: response.model,
         response,
       });
+    },
+    async delete(key) {
+      await (await db()).delete('judge-cache', key);
     },
   };
 }

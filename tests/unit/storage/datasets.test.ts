@@ -277,7 +277,7 @@ describe('runs', () => {
     expect([...(await doneRows('r1'))].sort()).toEqual([2, 3, 4, 5]);
 
     const pending: number[] = [];
-    for await (const r of pendingRows('r1', 2)) pending.push(r.row);
+    for await (const r of pendingRows('r1', { batchSize: 2 })) pending.push(r.row);
     expect(pending).toEqual([1, 6]);
   });
 

@@ -8,6 +8,7 @@ import {
   LlmError,
   type ChatMessage,
   type Judge,
+  type JudgeRequest,
   type JudgeResponse,
   type TokenUsage,
 } from '../../llm/types.ts';
@@ -67,14 +68,17 @@ function finish(
   response: JudgeResponse | undefined,
   error?: unknown,
 ): void {
+  // A call that failed still cost the requests it sent (retries, a paid answer before a failed
+  // repair): the run's counters and price must say so.
+  const spent = error instanceof LlmError ? error.spent : undefined;
   const record: CallRecord = {
     round: ctx.round,
     purpose,
     messages,
     responses: response?.choices.map((c) => c.text) ?? [],
-    usage: response?.usage ?? ZERO,
+    usage: response?.usage ?? spent?.usage ?? ZERO,
     fromCache: response?.fromCache ?? false,
-    httpCalls: response?.calls ?? 0,
+    httpCalls: response?.calls ?? spent?.httpCalls ?? 0,
     elapsedMs: Math.round(performance.now() - started),
   };
   if (error !== undefined) record.error = errorMessage(error);
@@ -119,6 +123,8 @@ export interface TextCallSpec {
   temperature: number;
   n?: number;
   topLogprobs?: number;
+  /** Why a reply is unusable (no score in it): such replies are errors and never cached. */
+  accept?: JudgeRequest['accept'];
 }
 
 /** A free-text call (G-Eval forms): greedy, sampled (n) or with top logprobs. */
@@ -133,6 +139,7 @@ export async function callText(ctx: CallContext, spec: TextCallSpec): Promise<Ju
       n: spec.n,
       topLogprobs: spec.topLogprobs,
       cacheKey: spec.cacheKey,
+      ...(spec.accept ? { accept: spec.accept } : {}),
       signal: ctx.signal,
     });
   } catch (error) {

@@ -15,7 +15,14 @@
  * plain message); the others go on. Cancelling (the AbortSignal) stops everything: the signal goes
  * to every call, is checked between rounds, and the run rejects with the signal's reason.
  */
-import type { Capabilities, Judge, TokenUsage } from '../../llm/types.ts';
+import {
+  LlmError,
+  type Capabilities,
+  type Judge,
+  type JudgeRequest,
+  type LlmErrorKind,
+  type TokenUsage,
+} from '../../llm/types.ts';
 import {
   failed,
   notApplicable,
@@ -50,6 +57,14 @@ export interface JudgeRunOptions {
   signal?: AbortSignal;
 }
 
+/** A judge call that failed, and the metrics it cost. */
+export interface JudgeFailure {
+  /** The provider error's kind ('other' for a metric's own error). */
+  kind: LlmErrorKind | 'other';
+  message: string;
+  metrics: JudgeMetricId[];
+}
+
 export interface JudgeRunSummary {
   /** Every result passed to onResult, in that order. */
   results: MetricResult[];
@@ -64,10 +79,29 @@ export interface JudgeRunSummary {
   usage: TokenUsage;
   context: ContextNote;
   elapsedMs: number;
+  /** Why metrics failed, one entry per failed pipeline (their results say it too). */
+  failures: JudgeFailure[];
 }
 
 function judgeBackend(judge: Judge): string {
   return `judge:${judge.provider}/${judge.model}`;
+}
+
+/** `judge`, noting every request a stage makes (for `forget`). */
+function recording(judge: Judge, asked: JudgeRequest[]): Judge {
+  return {
+    provider: judge.provider,
+    model: judge.model,
+    complete: (request) => {
+      asked.push(request);
+      return judge.complete(request);
+    },
+    completeJson: (request) => {
+      asked.push(request);
+      return judge.completeJson(request);
+    },
+    capabilities: (signal) => judge.capabilities(signal),
+  };
 }
 
 export async function runJudgeMetrics(
@@ -102,6 +136,7 @@ export async function runJudgeMetrics(
     if (record.usage.cachedInput)
       usage.cachedInput = (usage.cachedInput ?? 0) + record.usage.cachedInput;
   };
+  const failures = new Map<Pipeline, { message: string; kind: JudgeFailure['kind'] }>();
   const summary = (rounds: number): JudgeRunSummary => ({
     results,
     rounds,
@@ -109,6 +144,11 @@ export async function runJudgeMetrics(
     usage,
     context: env.context,
     elapsedMs: Math.round(performance.now() - started),
+    failures: [...failures].map(([p, f]) => ({
+      kind: f.kind,
+      message: f.message,
+      metrics: p.produces.filter((id): id is JudgeMetricId => want.has(id as JudgeMetricId)),
+    })),
   });
 
   // A case without text has nothing to judge.
@@ -124,13 +164,12 @@ export async function runJudgeMetrics(
     capabilities().catch(() => undefined);
   }
 
-  const failures = new Map<Pipeline, string>();
   const finished = new Map<Pipeline, MetricResult[]>();
   let summarizationDone = !want.has('summarization');
 
   const finish = (p: Pipeline) => {
-    const message = failures.get(p);
-    const out = message === undefined ? p.results() : p.failure(message);
+    const failure = failures.get(p);
+    const out = failure === undefined ? p.results() : p.failure(failure.message);
     finished.set(p, out);
     out.forEach(emit);
     if (!summarizationDone && built.claims && built.coverage) {
@@ -166,11 +205,18 @@ export async function runJudgeMetrics(
       onProgress?.({ round, done, total });
       await Promise.all(
         work.map(async ({ p, s }) => {
+          const asked: JudgeRequest[] = [];
           try {
-            await s.run({ judge, round, log: p.log, signal, onCall });
+            await s.run({ judge: recording(judge, asked), round, log: p.log, signal, onCall });
           } catch (error) {
+            const kind = error instanceof LlmError ? error.kind : 'other';
+            // A reply the stage could not use (an incomplete verdict list, no score) would come
+            // back from the cache on every later run: drop it, so the provider is asked again.
+            if (kind === 'malformed-output' || kind === 'other') {
+              await Promise.all(asked.map((r) => judge.forget?.(r).catch(() => undefined)));
+            }
             if (!signal?.aborted && !failures.has(p)) {
-              failures.set(p, `${errorMessage(error)} (${s.purpose})`);
+              failures.set(p, { message: `${errorMessage(error)} (${s.purpose})`, kind });
             }
           } finally {
             done++;

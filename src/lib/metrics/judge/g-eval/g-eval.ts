@@ -311,6 +311,15 @@ export function gevalPipeline(
         temperature: plan.temperature,
         n: plan.n > 1 ? plan.n : undefined,
         topLogprobs: plan.topLogprobs,
+        // A reply without a score must not be cached: the provider is asked again next time.
+        accept: (reply) => {
+          try {
+            scoreReplies(plan, reply.choices, criterion);
+            return undefined;
+          } catch (error) {
+            return error instanceof Error ? error.message : String(error);
+          }
+        },
       });
       rawReplies = response.choices.map((c) => c.text);
       const scored = scoreReplies(plan, response.choices, criterion);
