@@ -10,41 +10,10 @@ import {
   redactValue,
   REDACTED,
 } from '../../../src/lib/llm/redact.ts';
+import { fakeKeys } from '../../helpers/fake-keys.ts';
 import { KEYS } from './_support.ts';
 
-/** A seeded generator (mulberry32), so that the fake keys are the same on every run. */
-function chars(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return (alphabet: string, n: number) =>
-    Array.from({ length: n }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
-}
-
-const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-const URLSAFE = `${ALNUM}_-`;
-const HEX = '0123456789abcdef';
-const pick = chars(20260104);
-
-/** Realistic fake keys, one per shape the module header lists. */
-const FAKE = {
-  'OpenAI legacy': `sk-${pick(ALNUM, 48)}`,
-  'OpenAI project': `sk-proj-${pick(URLSAFE, 156)}`,
-  'OpenAI service account': `sk-svcacct-${pick(URLSAFE, 120)}`,
-  'OpenAI admin': `sk-admin-${pick(URLSAFE, 100)}`,
-  'Anthropic API': `sk-ant-api03-${pick(URLSAFE, 93)}AA`,
-  'Anthropic admin': `sk-ant-admin01-${pick(URLSAFE, 93)}AA`,
-  OpenRouter: `sk-or-v1-${pick(HEX, 64)}`,
-  Groq: `gsk_${pick(ALNUM, 52)}`,
-  Google: `AIza${pick(URLSAFE, 35)}`,
-};
-
-const JWT = `eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4ifQ.${pick(URLSAFE, 43)}`;
+const { JWT, ...FAKE } = fakeKeys(20260104);
 
 describe('redact: must redact', () => {
   it.each(Object.entries(KEYS).filter(([name]) => name !== 'custom'))(
