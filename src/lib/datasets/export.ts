@@ -4,7 +4,8 @@
  * - JSON: the data set's record and rows, the run (metrics, settings, backends, status, judge
  *   usage) and every row's results; re-importable with `parseRunExport` + `importRunExport`. Never
  *   an API key: none is stored with a run, and the export also drops credential-named fields and
- *   redacts key-shaped strings in the run and results (src/lib/llm/redact.ts).
+ *   redacts the keys in use and well-formed key shapes in the run and results
+ *   (src/lib/llm/redact.ts).
  * - CSV (papaparse): one line per row, one column per metric score, with row, id, group, system,
  *   the summary (or prediction) and the human ratings. Spreadsheet-safe: a text cell starting with
  *   = + - @ (or a tab or carriage return) is prefixed with ' so that no spreadsheet runs it as a
@@ -107,7 +108,11 @@ function scrub<T>(value: T, secrets: readonly string[]): T {
 
 export interface JsonExportOptions {
   appVersion?: string;
-  /** Literal secrets to redact wherever they appear (the configured keys). */
+  /**
+   * Literal secrets to redact wherever they appear: the keys the page holds (`KeyStore.held()`).
+   * Besides these, only well-formed key shapes are redacted (src/lib/llm/redact.ts), so claims and
+   * quotes that mention "sk-learn" or "bearer bonds" export as written.
+   */
   secrets?: readonly string[];
   now?: Date;
 }

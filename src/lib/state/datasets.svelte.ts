@@ -803,7 +803,7 @@ export class DatasetSession {
     if (!data) return;
     const text =
       kind === 'json'
-        ? runToJson(data)
+        ? runToJson(data, { secrets: this.judge?.keys.held() ?? [] })
         : kind === 'csv'
           ? runToCsv(data)
           : runToMarkdown(data, this.calibration ? { calibration: this.calibration } : {});

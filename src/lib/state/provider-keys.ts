@@ -16,6 +16,8 @@ export const KEY_PERSISTENCE_LABELS: Record<KeyPersistence, string> = {
 
 const PREFIX = 'sumlens.key.';
 
+const PROVIDERS: readonly ProviderKind[] = ['openai', 'anthropic', 'gemini', 'openai-compatible'];
+
 type StorageLike = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
 function storageFor(kind: Exclude<KeyPersistence, 'memory'>): StorageLike | undefined {
@@ -68,6 +70,19 @@ export class KeyStore {
       this.#storages[persistence]()?.setItem(PREFIX + provider, trimmed);
   }
 
+  /**
+   * Every key this store holds, for any provider, in memory or remembered: the secrets an export
+   * or a report redacts literally (src/lib/llm/redact.ts), whatever their shape.
+   */
+  held(): string[] {
+    const keys = new Set<string>();
+    for (const provider of PROVIDERS) {
+      const key = this.get(provider);
+      if (key) keys.add(key);
+    }
+    return [...keys];
+  }
+
   forget(provider: ProviderKind): void {
     this.#memory.delete(provider);
     for (const where of ['session', 'device'] as const) {
@@ -77,7 +92,7 @@ export class KeyStore {
 
   /** "Forget all keys". */
   forgetAll(): void {
-    for (const provider of ['openai', 'anthropic', 'gemini', 'openai-compatible'] as const) {
+    for (const provider of PROVIDERS) {
       this.forget(provider);
     }
   }

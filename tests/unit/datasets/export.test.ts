@@ -28,6 +28,8 @@ import { DEFAULT_SETTINGS } from '../../../src/lib/metrics/settings.ts';
 import { DEFAULT_JUDGE_SETTINGS } from '../../../src/lib/metrics/judge/settings.ts';
 import type { MetricResult } from '../../../src/lib/metrics/types.ts';
 import { putRowResult, saveDataset, updateRun } from '../../../src/lib/storage/datasets.ts';
+import { REDACTED } from '../../../src/lib/llm/redact.ts';
+import { ALNUM, keyChars, URLSAFE } from '../../helpers/fake-keys.ts';
 
 const TRICKY = 'He said "stop, now",\nthen left; a | pipe and a trailing space ';
 
@@ -196,6 +198,141 @@ describe('JSON export', () => {
     data.results[0].results[0].id = 'rouge-l';
     data.rows = data.rows.slice(1);
     expect(() => parseRunExport(JSON.stringify(data))).toThrow(/results for row 1/u);
+  });
+});
+
+describe('JSON export redacts keys, not words', () => {
+  const pick = keyChars(7);
+  /** A key in use: passed to the export, and shaped like an OpenAI project key too. */
+  const CANARY = `sk-proj-${pick(URLSAFE, 48)}`;
+  /** Not passed as a key in use: gone only because it has a Groq key's shape. */
+  const SHAPED = `gsk_${pick(ALNUM, 52)}`;
+  /** A key in use with no known shape (a self-hosted gateway's token). */
+  const PLAIN = 'gateway-token-for-the-lab';
+
+  function claim(index: number, text: string, reason: string, quote: string) {
+    return { index, claim: text, verdict: 'supported', reason, quote, sourceSpan: null };
+  }
+
+  const CLAIMS = [
+    claim(
+      0,
+      'The classifier was trained with sk-learn.',
+      'The source says it was "trained with sk-learn" on 2,000 articles.',
+      'trained with sk-learn',
+    ),
+    claim(
+      1,
+      'Bearer bonds rose 3% in March.',
+      'Quoted: "Bearer bonds rose 3%"; the bearer of bad news was the treasurer.',
+      'Bearer bonds rose 3%',
+    ),
+    claim(
+      2,
+      "sk-learn's defaults and the task-sk-1 baseline are risk-free to reuse.",
+      `The judge echoed ${CANARY} here, and ${SHAPED}, and ${PLAIN}.`,
+      `key ${CANARY}`,
+    ),
+  ];
+
+  async function claimsRun(suffix: string): Promise<RunData> {
+    const dataset = await saveDataset(
+      {
+        id: `ds-claims-${suffix}`,
+        name: 'Claims with key-like words',
+        createdAt: Date.UTC(2026, 0, 2),
+        kind: 'case',
+        format: 'jsonl',
+        mapping: { kind: 'case', source: 'source', summary: 'summary', human: [] },
+        problems: { count: 0, examples: [] },
+        fileName: 'claims.jsonl',
+      },
+      [
+        {
+          row: 1,
+          kind: 'case',
+          input: {
+            source: 'The classifier was trained with sk-learn. Bearer bonds rose 3% in March.',
+            summary: 'Trained with sk-learn; Bearer bonds rose 3%.',
+          },
+          human: {},
+        },
+      ],
+    );
+    const run = await createBatchRun({
+      dataset,
+      metrics: ['alignment'],
+      settings: { metrics: DEFAULT_SETTINGS, judge: DEFAULT_JUDGE_SETTINGS },
+      judge: { provider: 'openai', model: 'gpt-4o-mini' },
+      appVersion: 'test',
+      id: `run-claims-${suffix}`,
+      now: Date.UTC(2026, 0, 3),
+    });
+    await putRowResult({
+      runId: run.id,
+      row: 1,
+      status: 'done',
+      results: [
+        {
+          id: 'alignment',
+          status: 'ok',
+          score: 1,
+          explanation: `3 of 3 claims supported (trained with sk-learn; Bearer bonds rose 3%; ${CANARY})`,
+          backend: 'judge:openai/gpt-4o-mini',
+          details: { claims: CLAIMS, audit: { calls: [{ error: `Bearer ${SHAPED} refused` }] } },
+        },
+      ],
+      finishedAt: 10,
+      elapsedMs: 5,
+    });
+    await updateRun(run.id, { status: 'paused', message: `Stopped: key ${CANARY} rejected.` });
+    return loadRunData(run.id);
+  }
+
+  it('keeps claims, reasons and quotes byte for byte, and removes the canaries everywhere', async () => {
+    const data = await claimsRun('round-trip');
+    const text = runToJson(data, { secrets: [CANARY, PLAIN, 'ollama'] });
+    for (const secret of [CANARY, SHAPED, PLAIN]) {
+      expect(text).not.toContain(secret);
+      expect(text).not.toContain(secret.slice(-12));
+    }
+
+    const parsed = parseRunExport(text);
+    const imported = await importRunExport(parsed, { newId: () => crypto.randomUUID() });
+    const back = await loadRunData(imported.run.id);
+    const clean = (s: string) =>
+      s.replaceAll(CANARY, REDACTED).replaceAll(SHAPED, REDACTED).replaceAll(PLAIN, REDACTED);
+    const expected = CLAIMS.map((c) => ({
+      ...c,
+      claim: clean(c.claim),
+      reason: clean(c.reason),
+      quote: clean(c.quote),
+    }));
+    for (const result of [parsed.results[0], back.results[0]]) {
+      const details = result.results[0].details as { claims: typeof CLAIMS };
+      expect(JSON.stringify(details.claims)).toBe(JSON.stringify(expected));
+      expect(result.results[0].explanation).toBe(
+        `3 of 3 claims supported (trained with sk-learn; Bearer bonds rose 3%; ${REDACTED})`,
+      );
+      expect(JSON.stringify(result)).not.toMatch(/sk-proj-|gsk_|gateway-token/u);
+    }
+    // The first two claims come back exactly as the judge wrote them.
+    expect(expected.slice(0, 2)).toEqual(CLAIMS.slice(0, 2));
+    expect(back.run.message).toBe(`Stopped: key ${REDACTED} rejected.`);
+    expect(back.rows).toEqual(data.rows);
+    // The copy holds no secret any more: exporting it again, with or without them, is the same.
+    const now = new Date(Date.UTC(2026, 0, 5));
+    expect(runToJson(back, { secrets: [CANARY, PLAIN], now })).toBe(runToJson(back, { now }));
+  });
+
+  it('without the key in use, a pattern-shaped canary still goes and a shapeless one stays', async () => {
+    const text = runToJson(await claimsRun('patterns'));
+    expect(text).not.toContain(CANARY);
+    expect(text).not.toContain(SHAPED);
+    // Only a key the page holds can be removed when it has no key's shape.
+    expect(text).toContain(PLAIN);
+    expect(text).toContain('trained with sk-learn');
+    expect(text).toContain('Bearer bonds rose 3%');
   });
 });
 

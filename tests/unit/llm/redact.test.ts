@@ -1,50 +1,144 @@
 /**
  * Key hygiene (PROVIDERS.md §15.2): every key shape and the configured key itself vanish from
- * messages and logged values.
+ * messages and logged values, and nothing else does: claims and quotes go through here too.
  */
 import { describe, expect, it } from 'vitest';
-import { redact, redactHeaders, redactValue, REDACTED } from '../../../src/lib/llm/redact.ts';
+import {
+  redact,
+  redactHeaders,
+  redactor,
+  redactValue,
+  REDACTED,
+} from '../../../src/lib/llm/redact.ts';
+import { fakeKeys } from '../../helpers/fake-keys.ts';
 import { KEYS } from './_support.ts';
 
-describe('redact', () => {
+const { JWT, ...FAKE } = fakeKeys(20260104);
+
+describe('redact: must redact', () => {
   it.each(Object.entries(KEYS).filter(([name]) => name !== 'custom'))(
-    'removes a %s key by shape',
+    'removes the test %s key by shape',
     (_name, key) => {
       const out = redact(`The key ${key} is not valid.`);
-      expect(out).not.toContain(key);
-      expect(out).not.toContain(key.slice(0, 12));
-      expect(out).toContain(REDACTED);
+      expect(out).toBe(`The key ${REDACTED} is not valid.`);
     },
   );
 
-  it("removes OpenAI's masked echo, Bearer headers and ?key= parameters", () => {
-    expect(redact('Incorrect API key provided: sk-abc...wxyz. You can')).toBe(
-      `Incorrect API key provided: ${REDACTED}. You can`,
-    );
-    expect(redact('Incorrect API key provided: sk-proj-****************wxyz.')).toBe(
-      `Incorrect API key provided: ${REDACTED}.`,
-    );
-    expect(redact('Authorization: Bearer abcdefgh12345678')).toBe(
-      `Authorization: Bearer ${REDACTED}`,
-    );
-    expect(redact('GET /v1beta/models/x?key=AIzaSomething&alt=json')).toBe(
-      `GET /v1beta/models/x?key=${REDACTED}&alt=json`,
-    );
+  it.each(Object.entries(FAKE))('removes a realistic %s key in a sentence', (_name, key) => {
+    for (const text of [
+      `The key ${key} is not valid.`,
+      `"${key}"`,
+      `key=${key}, retry`,
+      `(${key})`,
+      key,
+    ]) {
+      const out = redact(text);
+      expect(out).not.toContain(key.slice(0, 14));
+      expect(out).not.toContain(key.slice(-8));
+      expect(out).toBe(text.replace(key, REDACTED));
+    }
   });
 
-  it('removes the configured key even when it has no known shape', () => {
+  it.each([
+    [
+      'Incorrect API key provided: sk-abc...wxyz. You can find your API key at …',
+      `Incorrect API key provided: ${REDACTED}. You can find your API key at …`,
+    ],
+    [
+      'Incorrect API key provided: sk-proj-****************wxyz.',
+      `Incorrect API key provided: ${REDACTED}.`,
+    ],
+    ['Incorrect API key provided: sk-proj-****wxyz', `Incorrect API key provided: ${REDACTED}`],
+    [
+      'Incorrect API key provided: sk-abc123********wxyz.',
+      `Incorrect API key provided: ${REDACTED}.`,
+    ],
+    ['got sk-ant-api03-…x9Zq from the header', `got ${REDACTED} from the header`],
+    ['the echoed sk-Ab3…wxyz was refused', `the echoed ${REDACTED} was refused`],
+    ['Groq says gsk_***abcd is wrong', `Groq says ${REDACTED} is wrong`],
+    ['masked AIza...Qx is wrong', `masked ${REDACTED} is wrong`],
+  ])('removes the masked echo in %j', (text, expected) => {
+    expect(redact(text)).toBe(expected);
+  });
+
+  it.each([
+    ['Authorization: Bearer abcdefgh12345678', `Authorization: Bearer ${REDACTED}`],
+    [`authorization: Bearer ${JWT}`, `authorization: Bearer ${REDACTED}`],
+    [`sent Bearer ${JWT} upstream`, `sent Bearer ${REDACTED} upstream`],
+    [`a bare token ${JWT}.`, `a bare token ${REDACTED}.`],
+    [
+      'Bearer ghp_16C7e42F292c6912E7710c838347Ae178B4a was rejected',
+      `Bearer ${REDACTED} was rejected`,
+    ],
+    [`Bearer ${FAKE['OpenAI project']}`, `Bearer ${REDACTED}`],
+    ['x-api-key: local-Secret-42xyz', `x-api-key: ${REDACTED}`],
+    [
+      'GET /v1beta/models/x?key=AIzaSomething&alt=json',
+      `GET /v1beta/models/x?key=${REDACTED}&alt=json`,
+    ],
+    ['https://h/v1?alt=json&api_key=abc', `https://h/v1?alt=json&api_key=${REDACTED}`],
+  ])('removes the credential in %j', (text, expected) => {
+    expect(redact(text)).toBe(expected);
+  });
+
+  it('removes the keys in use even when they have no known shape, longest first', () => {
     expect(redact(`token ${KEYS.custom} rejected`, [KEYS.custom])).toBe(
       `token ${REDACTED} rejected`,
     );
+    const inner = 'local-secret';
+    const outer = 'local-secret-token-99';
+    expect(redact(`${outer} / ${inner}`, [inner, outer, undefined])).toBe(
+      `${REDACTED} / ${REDACTED}`,
+    );
+    // A secret with regular-expression characters is taken literally.
+    expect(redact('pw a.b*c+d?e(f) and axbxcxd', ['a.b*c+d?e(f)'])).toBe(
+      `pw ${REDACTED} and axbxcxd`,
+    );
+  });
+});
+
+describe('redact: must keep', () => {
+  it.each([
+    'The model was trained with sk-learn and evaluated on SummEval.',
+    "sk-learn's API is stable; sk-learn-0-24-2-release-notes-for-users mentions it.",
+    'trained with sk-learn...then fine-tuned',
+    'We used sk-learn…',
+    'See task-sk-1, task-sk-12345678901234567890abcdef and risk-free rates.',
+    'The gsk_test fixture and gsk_pipeline_training_data stay.',
+    'Dr. AIzawa and AIzaki wrote about it.',
+    'Bearer bonds rose 3% after the announcement.',
+    'The bank issued bearer instruments to investors.',
+    'He was the bearer of bad news.',
+    'Bearer Municipal-Bonds-Outperformed-Treasuries in 2024.',
+    'Authorization: Bearer token is the usual scheme.',
+    'The task-force asked for a risk-free Bearer auth plan; ollama is running.',
+    'Keys look like sk-... in the docs.',
+    'The header "Bearer <redacted>" was sent.',
+  ])('keeps %j', (text) => {
+    expect(redact(text, ['ollama', 'short'])).toBe(text);
   });
 
-  it('leaves ordinary words alone', () => {
-    const text = 'The task-force asked for a risk-free Bearer auth plan; ollama is running.';
-    expect(redact(text, ['ollama'])).toBe(text);
+  it('does not redact literal secrets shorter than 8 characters', () => {
+    expect(redact('ollama says hello', ['ollama'])).toBe('ollama says hello');
+    expect(redact('the key abcdefgh', ['abcdefgh'])).toBe(`the key ${REDACTED}`);
   });
 
+  it('a redactor can be reused for many strings', () => {
+    const clean = redactor([KEYS.custom]);
+    expect(clean(`a ${KEYS.custom}`)).toBe(`a ${REDACTED}`);
+    expect(clean('trained with sk-learn')).toBe('trained with sk-learn');
+    expect(clean(`b ${FAKE.Groq}`)).toBe(`b ${REDACTED}`);
+  });
+});
+
+describe('redactValue and redactHeaders', () => {
   it('redacts values and headers for logs', () => {
     expect(redactValue({ a: [`x ${KEYS.openai}`], n: 1 })).toEqual({ a: [`x ${REDACTED}`], n: 1 });
+    expect(
+      redactValue({ claims: ['trained with sk-learn', `leak ${KEYS.custom}`], ok: true, z: null }, [
+        KEYS.custom,
+      ]),
+    ).toEqual({ claims: ['trained with sk-learn', `leak ${REDACTED}`], ok: true, z: null });
     expect(
       redactHeaders({
         Authorization: 'Bearer x',

@@ -39,4 +39,22 @@ describe('KeyStore', () => {
     expect(session.data.size + device.data.size).toBe(0);
     expect(keys.get('anthropic')).toBeUndefined();
   });
+
+  it('lists every key it holds, for exports to redact: memory and remembered, each once', () => {
+    const session = memoryStorage();
+    const device = memoryStorage();
+    new KeyStore({ session, device }).set('gemini', 'AIza-remembered-key', 'device');
+    const keys = new KeyStore({ session, device });
+    expect(keys.held()).toEqual(['AIza-remembered-key']);
+    keys.set('openai', 'sk-in-memory-only', 'memory');
+    keys.set('anthropic', 'sk-ant-in-this-tab', 'session');
+    keys.set('openai-compatible', 'sk-in-memory-only', 'memory');
+    expect(keys.held().sort()).toEqual([
+      'AIza-remembered-key',
+      'sk-ant-in-this-tab',
+      'sk-in-memory-only',
+    ]);
+    keys.forgetAll();
+    expect(keys.held()).toEqual([]);
+  });
 });
