@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { openApp, type App } from './support/browser.ts';
 import { importDataset } from './support/datasets.ts';
 import { configureProvider, type ProviderChoice } from './support/llm.ts';
-import { startFakeLlm } from '../helpers/fake-llm.ts';
+import { fakeError, startFakeLlm } from '../helpers/fake-llm.ts';
 import type { FakeLlm } from '../helpers/fake-llm.ts';
 import { oracleHandler } from '../helpers/judge-oracle.ts';
 
@@ -57,6 +57,35 @@ function firstRun(page: Page): Promise<string> {
   return page.getByTestId('run-item').first().innerText();
 }
 
+async function runIds(page: Page): Promise<string[]> {
+  return page
+    .getByTestId('run-item')
+    .evaluateAll((items) => items.map((item) => item.getAttribute('data-run-id') ?? ''));
+}
+
+/** Presses Start and returns the id of the run it created (not one listed before it). */
+async function startRun(page: Page): Promise<string> {
+  const before = new Set(await runIds(page));
+  await page.getByTestId('run-start').click();
+  let created: string | undefined;
+  await expect
+    .poll(async () => (created = (await runIds(page)).find((id) => id && !before.has(id))))
+    .toBeDefined();
+  return created!;
+}
+
+/** The run's status as another tab reads it from IndexedDB (after a reload of that tab). */
+async function getRunStatusFromTab(tab: Page, runId: string): Promise<string | null> {
+  await tab.reload();
+  await tab.getByTestId('run-item').first().waitFor();
+  return runItem(tab, runId).getAttribute('data-status');
+}
+
+/** The list item of one run, by its id. */
+function runItem(page: Page, runId: string) {
+  return page.locator(`[data-testid="run-item"][data-run-id="${runId}"]`);
+}
+
 describe('data-set runs with LLM metrics', () => {
   let app: App;
   let page: Page;
@@ -91,8 +120,10 @@ describe('data-set runs with LLM metrics', () => {
     expect(await plan.innerText()).toMatch(/3 rows × 11 metrics = 33 scores, in this page/u);
     expect(fake.requests).toHaveLength(0);
 
-    await page.getByTestId('run-start').click();
-    await expect.poll(() => firstRun(page), { timeout: 90_000 }).toMatch(/done · 3\/3 rows/u);
+    const firstId = await startRun(page);
+    await expect
+      .poll(() => runItem(page, firstId).innerText(), { timeout: 90_000 })
+      .toMatch(/done · 3\/3 rows/u);
     // The fake answers one choice where `n` asks for several, so the client tops the samples up
     // with single calls: more requests than planned, all of them counted in the run's usage.
     const sent = fake.requests.length;
@@ -130,12 +161,17 @@ describe('data-set runs with LLM metrics', () => {
       }
     }
 
-    // The same metrics on the same rows again: every answer comes from the judge cache.
+    // The same metrics on the same rows again: every answer comes from the judge cache. Wait on
+    // the new run itself: the first one's "done · 3/3 rows" is still in the list.
     await setupRun(page, ['vagueness', 'repetitiveness']);
-    await page.getByTestId('run-start').click();
-    await expect.poll(() => firstRun(page), { timeout: 90_000 }).toMatch(/done · 3\/3 rows/u);
+    const secondId = await startRun(page);
+    expect(secondId).not.toBe(firstId);
+    await expect
+      .poll(() => runItem(page, secondId).getAttribute('data-status'), { timeout: 90_000 })
+      .toBe('done');
+    expect(await runItem(page, secondId).innerText()).toMatch(/done · 3\/3 rows/u);
     expect(fake.requests.length).toBe(sent);
-    expect(await page.getByTestId('run-judge-usage').first().innerText()).toMatch(
+    expect(await runItem(page, secondId).getByTestId('run-judge-usage').innerText()).toMatch(
       /^0 requests \(\d+ cached\)/u,
     );
 
@@ -176,20 +212,121 @@ describe('data-set runs with LLM metrics', () => {
       return oracleHandler(3)(req);
     });
     await setupRun(page, ['summarization']);
-    await page.getByTestId('run-start').click();
+    const runId = await startRun(page);
+    const item = runItem(page, runId);
     await expect
-      .poll(() => firstRun(page), { timeout: 60_000, interval: 50 })
+      .poll(() => item.innerText(), { timeout: 60_000, interval: 50 })
       .toMatch(/running · [0-2]\/3 rows/u);
     await page.reload();
     // The key lived in memory only: after the reload the run waits, paused, saying why.
-    await expect.poll(() => firstRun(page), { timeout: 30_000 }).toMatch(/paused/u);
-    expect(await page.getByTestId('run-message').first().innerText()).toMatch(/No API key/u);
-    const stored = Number(/(\d)\/3 rows/u.exec(await firstRun(page))?.[1]);
+    await expect.poll(() => item.getAttribute('data-status'), { timeout: 30_000 }).toBe('paused');
+    expect(await item.getByTestId('run-message').innerText()).toMatch(/No API key/u);
+    const stored = Number(await item.getAttribute('data-done'));
     await configureProvider(page, fake, JUDGE);
     fake.setHandler(oracleHandler(3));
-    await page.getByTestId('run-resume').first().click();
-    await expect.poll(() => firstRun(page), { timeout: 90_000 }).toMatch(/done · 3\/3 rows/u);
+    await item.getByTestId('run-resume').click();
+    await expect.poll(() => item.getAttribute('data-status'), { timeout: 90_000 }).toBe('done');
+    expect(await item.innerText()).toMatch(/done · 3\/3 rows/u);
     expect(stored).toBeLessThan(3);
     expect(app.errors).toEqual([]);
+  });
+
+  it('a failing row is retried alone, a dead key pauses the run, going offline pauses and resumes it', async () => {
+    await configureProvider(page, fake, JUDGE);
+    await importDataset(page, file);
+    const judgeRequests = () =>
+      fake.requests.filter((r) => !/Reply with the digit/u.test(JSON.stringify(r.body))).length;
+
+    // Row 2 (the heat wave) meets a 500 on every attempt: it is stored as failed, with its reason.
+    fake.reset();
+    fake.setHandler((req) =>
+      JSON.stringify(req.body).includes('heat wave')
+        ? fakeError('openai', 'server')
+        : oracleHandler(3)(req),
+    );
+    // Metrics no earlier test used, so that the judge cache has none of their answers.
+    await setupRun(page, ['geval-coherence']);
+    const runId = await startRun(page);
+    const item = runItem(page, runId);
+    await expect.poll(() => item.getAttribute('data-status'), { timeout: 120_000 }).toBe('done');
+    expect(await item.getAttribute('data-failed')).toBe('1');
+    expect(await item.innerText()).toMatch(/3\/3 rows, 1 failed/u);
+    // Every request is counted, the five failed attempts of row 2 too.
+    expect(Number(await item.getByTestId('run-judge-usage').getAttribute('data-http-calls'))).toBe(
+      judgeRequests(),
+    );
+    // The provider recovers: only row 2 is asked again.
+    fake.setHandler(oracleHandler(3));
+    const before = fake.requests.length;
+    await item.getByTestId('run-retry-failed').click();
+    await expect.poll(() => item.getAttribute('data-failed'), { timeout: 90_000 }).toBe('0');
+    await expect.poll(() => item.getAttribute('data-status')).toBe('done');
+    const retried = fake.requests.slice(before);
+    expect(retried.length).toBeGreaterThan(0);
+    expect(retried.every((r) => JSON.stringify(r.body).includes('heat wave'))).toBe(true);
+    expect(await item.getByTestId('run-retry-failed').count()).toBe(0);
+
+    // A dead key: the run pauses with the provider's reason after at most the requests in flight.
+    fake.reset();
+    fake.setHandler(() => fakeError('openai', 'bad-key'));
+    await setupRun(page, ['geval-consistency']);
+    const deadId = await startRun(page);
+    const dead = runItem(page, deadId);
+    await expect.poll(() => dead.getAttribute('data-status'), { timeout: 60_000 }).toBe('paused');
+    expect(await dead.getByTestId('run-message').innerText()).toMatch(
+      /The run is paused: OpenAI rejected the API key.*press Resume/u,
+    );
+    expect(judgeRequests()).toBeLessThanOrEqual(4);
+    expect(await dead.getAttribute('data-done')).toBe('0');
+    fake.setHandler(oracleHandler(3));
+    await dead.getByTestId('run-resume').click();
+    await expect.poll(() => dead.getAttribute('data-status'), { timeout: 90_000 }).toBe('done');
+    expect(await dead.getAttribute('data-failed')).toBe('0');
+
+    // Offline mid-run: paused by itself, then on again once the connection is back.
+    fake.setHandler(async (req) => {
+      await new Promise((r) => setTimeout(r, 600));
+      return oracleHandler(3)(req);
+    });
+    await setupRun(page, ['geval-relevance']);
+    const offId = await startRun(page);
+    const off = runItem(page, offId);
+    await expect.poll(() => off.getAttribute('data-state'), { timeout: 30_000 }).toBe('running');
+    await app.context.setOffline(true);
+    await expect.poll(() => off.getAttribute('data-status'), { timeout: 30_000 }).toBe('paused');
+    expect(await off.getByTestId('run-message').innerText()).toMatch(/offline/u);
+    await app.context.setOffline(false);
+    await expect.poll(() => off.getAttribute('data-status'), { timeout: 90_000 }).toBe('done');
+    expect(await off.getAttribute('data-failed')).toBe('0');
+    expect(await off.getAttribute('data-done')).toBe('3');
+    // The browser logs every failed HTTP status as a console error: those were the faults.
+    expect(app.errors.filter((e) => !/Failed to load resource/u.test(e))).toEqual([]);
+  });
+
+  it('a second tab without the key leaves a running run alone', async () => {
+    await configureProvider(page, fake, JUDGE);
+    await importDataset(page, file);
+    fake.setHandler(async (req) => {
+      await new Promise((r) => setTimeout(r, 500));
+      return oracleHandler(3)(req);
+    });
+    await setupRun(page, ['geval-fluency']);
+    const runId = await startRun(page);
+    const item = runItem(page, runId);
+    await expect.poll(() => item.getAttribute('data-state'), { timeout: 30_000 }).toBe('running');
+    // Tab B: same browser profile, no key in memory. It must not take the run over or rewrite
+    // its status as "paused: No API key".
+    const other = await app.context.newPage();
+    await other.goto(page.url());
+    await other.getByTestId('run-item').first().waitFor();
+    const seen = runItem(other, runId);
+    await other.waitForTimeout(1500);
+    expect(await seen.getAttribute('data-status')).toBe('running');
+    expect(await seen.getByTestId('run-message').count()).toBe(0);
+    await expect.poll(() => item.getAttribute('data-status'), { timeout: 90_000 }).toBe('done');
+    expect(await item.getAttribute('data-failed')).toBe('0');
+    expect((await getRunStatusFromTab(other, runId)) ?? 'done').not.toBe('paused');
+    await other.close();
+    expect(app.errors.filter((e) => !/Failed to load resource/u.test(e))).toEqual([]);
   });
 });
