@@ -1,6 +1,6 @@
 /**
  * `npm run validity`: how well every offline metric tracks people on SummEval dev
- * (../shared/data/summeval/dev.jsonl: 600 summaries = 50 CNN/DailyMail articles × 12 systems,
+ * (tests/fixtures/external/data/summeval/dev.jsonl, vendored from shared/: 600 summaries = 50 CNN/DailyMail articles × 12 systems,
  * each rated 1–5 by three experts on coherence, consistency, fluency and relevance).
  *
  * Every offline metric scores every summary with the default settings, exactly as the app runs it
@@ -75,7 +75,7 @@ interface JudgeReply {
 
 function readJsonl<T>(file: string): T[] {
   if (!existsSync(file)) {
-    throw new Error(`${file} is missing: the validity report needs the shared SummEval data.`);
+    throw new Error(`${file} is missing: the validity report needs the vendored SummEval data (tests/fixtures/external/SOURCES.md).`);
   }
   return readFileSync(file, 'utf8')
     .split('\n')
