@@ -11,7 +11,7 @@ import type { ProviderConfig } from '../../../src/lib/llm/types.ts';
 import { runJudgeMetrics } from '../../../src/lib/metrics/judge/run.ts';
 import { DEFAULT_JUDGE_SETTINGS } from '../../../src/lib/metrics/judge/settings.ts';
 import type { JudgeMetricId, MetricResult } from '../../../src/lib/metrics/types.ts';
-import { startFakeLlm, type FakeLlm } from '../../helpers/fake-llm.ts';
+import { startFakeLlm, textReply, type FakeLlm } from '../../helpers/fake-llm.ts';
 import { oracleHandler } from '../../helpers/judge-oracle.ts';
 import { resetCapabilityCache } from '../../../src/lib/llm/capabilities.ts';
 import { resetLimiters } from '../../../src/lib/llm/limiter.ts';
@@ -104,5 +104,63 @@ describe('the judge metrics over the real client and the fake provider', () => {
 
     // Keys travel in headers (redacted in the recording), never in a body.
     for (const r of fake.requests) expect(JSON.stringify(r.body)).not.toContain(config.apiKey!);
+  });
+
+  it('a reply no metric can use is never cached: once the provider recovers it is asked again', async () => {
+    const cache = new MemoryResponseCache();
+    const judge = createJudge(
+      { kind: 'openai', model: 'gpt-4.1-mini', apiKey: 'sk-test-flow-openai', baseUrl: fake.url },
+      { cache },
+    );
+    const settings = { ...DEFAULT_JUDGE_SETTINGS, gevalMethod: 'greedy' as const };
+    const oracle = oracleHandler(4);
+    let broken = true;
+    // While broken: the G-Eval form gets prose with no score, the vagueness verdicts come back
+    // for one sentence of three (valid JSON, incomplete list).
+    fake.setHandler(async (req) => {
+      const text = JSON.stringify(req.body);
+      const form =
+        !/evaluation procedures/u.test(text) &&
+        /rate the summary on one criterion|rate it on one criterion/u.test(text);
+      if (broken && form) {
+        return textReply(req, 'The summary is rather good, all in all.');
+      }
+      if (broken && /sentences of a summary for vagueness/u.test(text)) {
+        return textReply(
+          req,
+          JSON.stringify({ sentences: [{ index: 1, vague: false, reason: 'ok' }] }),
+        );
+      }
+      return oracle(req);
+    });
+    const run = async () => {
+      const results: MetricResult[] = [];
+      const summary = await runJudgeMetrics(INPUT, {
+        metrics: ['geval-coherence', 'vagueness'],
+        settings,
+        judge,
+        onResult: (r) => results.push(r),
+      });
+      return { results, summary };
+    };
+    const first = await run();
+    expect(first.results.map((r) => r.status)).toEqual(['error', 'error']);
+    expect(first.summary.failures.map((f) => f.kind).sort()).toEqual([
+      'malformed-output',
+      'malformed-output',
+    ]);
+    expect(first.results.find((r) => r.id === 'geval-coherence')!.reason).toMatch(
+      /gives no score from 1 to 5/u,
+    );
+
+    broken = false;
+    const sent = fake.requests.length;
+    const second = await run();
+    expect(second.results.every((r) => r.status === 'ok')).toBe(true);
+    // Both unusable replies were asked again (the G-Eval steps came from the cache).
+    const asked = fake.requests.slice(sent).map((r) => JSON.stringify(r.body));
+    expect(asked.some((t) => /one criterion/u.test(t))).toBe(true);
+    expect(asked.some((t) => /for vagueness/u.test(t))).toBe(true);
+    expect(asked.some((t) => /evaluation procedures/u.test(t))).toBe(false);
   });
 });
