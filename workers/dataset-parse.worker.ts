@@ -1,7 +1,8 @@
 /// <reference lib="webworker" />
 /**
  * Parses an imported data set off the main thread: reads the File as a stream (`file.stream()`,
- * decoded as UTF-8 across chunk boundaries), feeds it through src/lib/datasets/parse.ts and posts
+ * decoded across chunk boundaries as its first bytes say: UTF-8 or UTF-16; a binary file is an
+ * `error` at the first chunk), feeds it through src/lib/datasets/parse.ts and posts
  * progress, the detection, rows in batches, bad rows and the end (protocol:
  * src/lib/datasets/parse-protocol.ts). Memory holds one chunk, one row batch and the current
  * record, so a 50 MB file loads without freezing the page. Jobs are cancelled by id. A `detect`

@@ -329,7 +329,7 @@ async function main(argv: string[]): Promise<number> {
           }
         }
         console.error(
-          `${batch.detected.description} (confidence ${batch.detected.confidence})${task && batch.detected.kind !== 'case' && batch.detected.kind !== 'summeval' ? `; scoring task ${task.id} with ${task.metric}` : ''}`,
+          `${batch.detected.description}${batch.detected.encoding ? `, ${batch.detected.encoding} text` : ''} (confidence ${batch.detected.confidence})${task && batch.detected.kind !== 'case' && batch.detected.kind !== 'summeval' ? `; scoring task ${task.id} with ${task.metric}` : ''}`,
         );
       }
       // Rows and bad rows in file order.

@@ -1,7 +1,8 @@
 /**
  * Data sets end to end: drop SummEval's dev.jsonl, run the offline metrics in the batch worker,
  * reload mid-run and see it resume with every row scored once, read the calibration table and the
- * scatter plot, export CSV; a broken row is reported and the rest load; TinyEval's trec figure.
+ * scatter plot, export CSV; a broken row is reported and the rest load; a UTF-16 CSV reads as its
+ * text and a PNG renamed .jsonl is refused as binary; TinyEval's trec figure.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -116,6 +117,63 @@ describe('data sets in the page', () => {
     expect(await page.getByTestId('dataset-import').innerText()).toMatch(/2 rows read/u);
     await page.getByTestId('dataset-import').locator('summary').click();
     expect(await page.getByTestId('dataset-problems').innerText()).toMatch(/row 2/u);
+  });
+
+  it('reads a UTF-16 CSV (as Excel saves it) and refuses a PNG renamed .jsonl as binary', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sumlens-ds-'));
+    const csv = [
+      'source,summary,rating',
+      '"Die Größe des Parks, sagte er, ist 3 km².",Größe: 3 km².,4',
+      '北京市今天宣布了新的公园建设计划。,北京将建新公园。,5',
+    ].join('\r\n');
+    const utf16 = join(dir, 'excel-unicode.csv');
+    writeFileSync(utf16, Buffer.from('\ufeff' + csv, 'utf16le'));
+    await importDataset(page, utf16);
+    const imported = page.getByTestId('dataset-import');
+    await expect.poll(() => imported.getAttribute('data-done')).toBe('true');
+    expect(await page.getByTestId('mapping-read-as').innerText()).toMatch(
+      /^Read as: Cases \(source, summary\): 2 rows, .* · UTF-16LE text/u,
+    );
+    const rows = await page.evaluate(
+      () =>
+        new Promise<unknown[]>((resolve, reject) => {
+          const open = indexedDB.open('sumlens');
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const request = open.result
+              .transaction('dataset-rows')
+              .objectStore('dataset-rows')
+              .getAll();
+            request.onsuccess = () => {
+              open.result.close();
+              resolve(request.result);
+            };
+            request.onerror = () => reject(request.error);
+          };
+        }),
+    );
+    const summaries = JSON.stringify(rows);
+    expect(summaries).toContain('Größe: 3 km².');
+    expect(summaries).toContain('北京将建新公园。');
+
+    const before = await page.getByTestId('dataset-item').count();
+    const png = join(dir, 'photo.jsonl');
+    writeFileSync(
+      png,
+      Buffer.concat([
+        Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+        Buffer.alloc(4096, 0x7b),
+      ]),
+    );
+    await page.getByTestId('dataset-file').setInputFiles(png);
+    const alert = page.getByTestId('dataset-import').getByRole('alert');
+    await expect
+      .poll(() => alert.innerText(), { timeout: 30_000 })
+      .toBe(
+        'photo.jsonl is a binary file (it looks like a PNG image), not text: SumLens reads JSONL, JSON or CSV.',
+      );
+    expect(await page.getByTestId('dataset-item').count()).toBe(before);
+    expect(await page.getByTestId('mapping-editor').count()).toBe(0);
   });
 
   it("reproduces TinyEval's trec score from its prediction file", async () => {

@@ -21,6 +21,7 @@
  */
 import { z } from 'zod';
 import type { CaseInput } from '../metrics/types.ts';
+import type { TextEncoding } from './encoding.ts';
 
 /** What a data set's rows are (see the module comment). */
 export const DATASET_KINDS = ['case', 'summeval', 'prediction', 'sft'] as const;
@@ -270,6 +271,8 @@ export interface DatasetDescription {
   task?: string;
   /** Why the proposed mapping cannot load rows yet (a required column not found); empty when it can. */
   mappingProblems: string[];
+  /** The encoding the file was read in, when it was not UTF-8 (said next to the description). */
+  encoding?: TextEncoding;
 }
 
 /** FNV-1a 32-bit of a string, as 8 hex digits: a stable, synchronous group key for a source text. */

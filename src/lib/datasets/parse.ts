@@ -10,9 +10,12 @@
  * - CSV: papaparse (header row, quoted newlines, delimiter guessed from the first 64 KB); the row
  *   number is the record's number counting the header as row 1 (a spreadsheet's row number).
  *
- * A UTF-8 BOM is dropped; CRLF line ends are fine everywhere. A row longer than `maxRowChars`
- * (default 2,000,000) is rejected with its length and the file goes on (JSONL and JSON never hold
- * more than the limit of it in memory).
+ * Bytes are read as UTF-8 unless their first bytes say otherwise (encoding.ts): UTF-16 (with a BOM,
+ * or without one when the NUL pattern is clear) is decoded as such, and a binary file (a PNG, an
+ * .xlsx), UTF-32 or UTF-16 of unknown byte order stops the parse at once with a `DatasetParseError`
+ * saying what the file is and what to do. A BOM is dropped; CRLF line ends are fine everywhere.
+ * A row longer than `maxRowChars` (default 2,000,000) is rejected with its length and the file
+ * goes on (JSONL and JSON never hold more than the limit of it in memory).
  *
  * The format is taken from `options.format`, else from the file name (.csv/.tsv), else sniffed:
  * `[` starts a JSON array; `{` starts JSONL when one of the first lines is a whole JSON object,
@@ -32,6 +35,7 @@ import {
   mappingProblems,
   type MappingOverride,
 } from './detect.ts';
+import { decoderLabel, SNIFF_BYTES, sniffEncoding, type TextEncoding } from './encoding.ts';
 import {
   columnMappingSchema,
   hashText,
@@ -85,6 +89,8 @@ export interface ParseSummary {
   /** Rows rejected. */
   problems: number;
   bytes: number;
+  /** How the bytes were decoded; absent when the parser was fed text. */
+  encoding?: TextEncoding;
   /** File-level remarks (an unclosed JSON array, text after it). */
   warnings: string[];
 }
@@ -800,7 +806,12 @@ export function sniffFormat(
  */
 export class DatasetParser {
   private readonly max: number;
-  private readonly decoder = new TextDecoder('utf-8');
+  /** Created once the first bytes have said which encoding they are in. */
+  private decoder?: TextDecoder;
+  private encoding?: TextEncoding;
+  /** The first bytes, held until there are enough to sniff (encoding.ts). */
+  private head: Uint8Array[] = [];
+  private headBytes = 0;
   private format?: FileFormat;
   private splitter?: Splitter;
   private sniffBuffer = '';
@@ -835,7 +846,10 @@ export class DatasetParser {
     return this.recordCount;
   }
 
-  /** Feed a chunk: a string, or bytes (decoded as UTF-8 across chunk boundaries). */
+  /**
+   * Feed a chunk: a string, or bytes (decoded across chunk boundaries in the encoding their first
+   * bytes show). Throws `DatasetParseError` when those bytes are not text SumLens can read.
+   */
   push(chunk: string | Uint8Array): ParseBatch {
     if (this.ended) throw new Error('DatasetParser: push after end');
     let text: string;
@@ -843,16 +857,42 @@ export class DatasetParser {
       text = chunk;
       this.bytes += chunk.length;
     } else {
-      text = this.decoder.decode(chunk, { stream: true });
+      text = this.decode(chunk, false);
       this.bytes += chunk.byteLength;
     }
     this.feed(text, false);
     return this.take();
   }
 
+  /** Bytes → text; the first `SNIFF_BYTES` are held until the encoding is known. */
+  private decode(chunk: Uint8Array, final: boolean): string {
+    if (this.decoder) return this.decoder.decode(chunk, { stream: !final });
+    let head = chunk;
+    if (this.headBytes > 0 || (chunk.byteLength < SNIFF_BYTES && !final)) {
+      // Copied: a stream may hand out views of a buffer it reuses.
+      if (chunk.byteLength > 0) this.head.push(chunk.slice());
+      this.headBytes += chunk.byteLength;
+      if (this.headBytes < SNIFF_BYTES && !final) return '';
+      head = new Uint8Array(this.headBytes);
+      let at = 0;
+      for (const piece of this.head) {
+        head.set(piece, at);
+        at += piece.byteLength;
+      }
+      this.head = [];
+    }
+    if (head.byteLength === 0) return '';
+    const sniffed = sniffEncoding(head, this.options.fileName);
+    if ('binary' in sniffed) throw new DatasetParseError(sniffed.message);
+    if ('refuse' in sniffed) throw new DatasetParseError(sniffed.refuse);
+    this.encoding = sniffed.encoding;
+    this.decoder = new TextDecoder(decoderLabel(sniffed.encoding));
+    return this.decoder.decode(head, { stream: !final });
+  }
+
   end(): ParseBatch & { summary: ParseSummary } {
     if (this.ended) throw new Error('DatasetParser: end called twice');
-    const tail = this.decoder.decode();
+    const tail = this.decode(new Uint8Array(0), true);
     this.feed(tail, true);
     this.splitter?.end();
     this.ended = true;
@@ -872,6 +912,7 @@ export class DatasetParser {
             columns: [],
             mapping,
             mappingProblems: [],
+            ...this.encodingNote(),
           }
         : {
             ...this.detected,
@@ -891,6 +932,7 @@ export class DatasetParser {
         rows: this.rowCount,
         problems: this.problemCount,
         bytes: this.bytes,
+        ...(this.encoding ? { encoding: this.encoding } : {}),
         warnings,
       },
     };
@@ -987,13 +1029,13 @@ export class DatasetParser {
       ...(this.options.fileName ? { fileName: this.options.fileName } : {}),
       ...(this.options.kind ? { kind: this.options.kind } : {}),
     });
-    let detected = proposal;
+    let detected: DatasetDescription = { ...proposal, ...this.encodingNote() };
     const overrides = this.options.overrides ?? [];
     if (this.mapping || overrides.length > 0) {
       const mapping = applyMappingOverrides(this.mapping ?? proposal.mapping, overrides);
       const problems = mappingProblems(mapping, proposal.columns);
       detected = {
-        ...proposal,
+        ...detected,
         kind: mapping.kind,
         mapping,
         mappingProblems: problems,
@@ -1016,6 +1058,11 @@ export class DatasetParser {
     const held = this.held;
     this.held = [];
     for (const item of held) this.convert(item);
+  }
+
+  /** For the description: the encoding, when it is not the UTF-8 everyone expects. */
+  private encodingNote(): { encoding?: TextEncoding } {
+    return this.encoding && this.encoding !== 'UTF-8' ? { encoding: this.encoding } : {};
   }
 
   private take(): ParseBatch {

@@ -24,6 +24,7 @@ import {
   saveDraft,
 } from '../storage/cases.ts';
 import type { HistoryEntry } from '../storage/schema.ts';
+import { isQuotaExceeded, storageEstimate, unsavedCaseMessage } from '../storage/quota.ts';
 import { startMetricWorkers } from '../workers/metric-workers.ts';
 import type { MetricWorkers } from '../workers/metric-workers.ts';
 import type { Progress } from '../workers/worker-client.ts';
@@ -95,6 +96,8 @@ export class ScoringSession {
   #workers: MetricWorkers | undefined;
   #run: AbortController | undefined;
   #draftTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The "Scored, but not saved" message last shown, so that a later save can clear it. */
+  #unsavedMessage: string | undefined;
 
   async init(): Promise<void> {
     this.#workers ??= startMetricWorkers();
@@ -279,8 +282,13 @@ export class ScoringSession {
       });
       this.openCaseId = entry.id;
       this.history = [entry, ...this.history.filter((h) => h.id !== entry.id)];
+      // The last case's failure is over once a case is stored (space was freed, as it said).
+      if (this.storageError === this.#unsavedMessage) this.storageError = undefined;
     } catch (error) {
-      this.storageError = `Scored, but not saved: ${messageOf(error)}`;
+      // The cards keep their scores; only the history entry is missing, and the message says why.
+      const estimate = isQuotaExceeded(error) ? await storageEstimate() : undefined;
+      this.#unsavedMessage = unsavedCaseMessage(error, estimate);
+      this.storageError = this.#unsavedMessage;
     }
   }
 

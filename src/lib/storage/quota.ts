@@ -140,7 +140,7 @@ export class StorageFullError extends Error {
 export class StorageWriteError extends Error {
   readonly what: string;
   constructor(what: string, error: unknown) {
-    super(`${what} (${error instanceof Error ? error.message : String(error)})`, {
+    super(`${what} (${storageFailureReason(error)})`, {
       cause: error,
     });
     this.name = 'StorageWriteError';
@@ -156,4 +156,69 @@ export function describeStorageError(error: unknown, what: string): Error {
   if (error instanceof StorageFullError || error instanceof StorageWriteError) return error;
   if (isQuotaExceeded(error)) return new StorageFullError(what, { cause: error });
   return new StorageWriteError(what, error);
+}
+
+/**
+ * Why IndexedDB refused, from an error, the error it wraps (`cause`) or an aborted transaction's
+ * (`error`). Browsers often leave the message empty (Chrome's AbortError, the QuotaExceededError
+ * of some versions), and an empty reason after "not saved:" tells the user nothing; an aborted
+ * transaction's own message ("The transaction was aborted") says less than the error inside it.
+ * So: a specific error's message, else what its name means, else any message, else a sentence.
+ */
+export function storageFailureReason(error: unknown): string {
+  const chain: { name?: string; message?: string }[] = [];
+  for (let e: unknown = error, depth = 0; e !== undefined && e !== null && depth < 5; depth++) {
+    if (typeof e !== 'object') {
+      const text = String(e).trim();
+      if (text !== '') chain.push({ message: text });
+      break;
+    }
+    const { message, name } = e as { message?: unknown; name?: unknown };
+    chain.push({
+      ...(typeof name === 'string' && name !== '' ? { name } : {}),
+      ...(typeof message === 'string' && message.trim() !== '' ? { message: message.trim() } : {}),
+    });
+    e = (e as { cause?: unknown }).cause ?? (e as { error?: unknown }).error;
+  }
+  const specific = chain.filter((c) => c.name !== undefined && !GENERIC_NAMES.has(c.name));
+  const reason =
+    specific.find((c) => c.message)?.message ??
+    specific.map((c) => NAMED_REASONS[c.name!] ?? `${c.name}, with no message`)[0] ??
+    chain.find((c) => c.message)?.message;
+  if (reason !== undefined) return reason;
+  return chain.some((c) => c.name === 'AbortError')
+    ? 'the browser aborted the storage transaction without saying why'
+    : "the browser's storage refused the write without giving a reason";
+}
+
+const GENERIC_NAMES = new Set(['Error', 'AbortError', 'DOMException']);
+
+/** What IndexedDB's DOMException names mean for someone whose case was not stored. */
+const NAMED_REASONS: Record<string, string> = {
+  QuotaExceededError: "the browser's storage for this site is full",
+  InvalidStateError:
+    'the database connection was closed (another tab may have upgraded it); reload the page',
+  VersionError: "another tab opened a newer version of this app's database; reload the page",
+  UnknownError:
+    "the browser's storage failed without saying why (the disk may be full or the browser profile damaged)",
+  DataCloneError: 'the record holds data the browser cannot store',
+  TransactionInactiveError: 'the storage transaction ended before the write (a bug in SumLens)',
+  ReadOnlyError: 'the storage transaction was read-only (a bug in SumLens)',
+  NotFoundError: "the app's database is missing a store; reload the page",
+};
+
+/**
+ * The single-case page's line when a scored case could not be stored: what happened and what to
+ * do, never an empty reason. `estimate` (storageEstimate's) adds the figures to a full storage.
+ */
+export function unsavedCaseMessage(error: unknown, estimate?: StorageEstimateInfo): string {
+  if (isQuotaExceeded(error)) {
+    const figures =
+      estimate && estimate.usage !== null && estimate.quota !== null
+        ? ` (${formatStorageBytes(estimate.usage)} used of ${formatStorageBytes(estimate.quota)})`
+        : '';
+    return `Scored, but not saved: the browser's storage for this site is full${figures}. Delete old data sets or runs under Data sets, or clear the history (History → Delete all), then score again.`;
+  }
+  const reason = storageFailureReason(error);
+  return `Scored, but not saved: ${reason}${/[.!?)]$/u.test(reason) ? '' : '.'}`;
 }

@@ -27,3 +27,24 @@ export function fakeParseScope() {
   };
   return { replies, send, until };
 }
+
+/** A Blob whose stream hands out `chunk` bytes at a time and counts what was pulled. */
+export function chunkedBlob(bytes: Uint8Array<ArrayBuffer>, chunk: number) {
+  let offset = 0;
+  const pulled = { bytes: 0 };
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (offset >= bytes.byteLength) {
+        controller.close();
+        return;
+      }
+      const piece = bytes.slice(offset, offset + chunk);
+      offset += piece.byteLength;
+      pulled.bytes = offset;
+      controller.enqueue(piece);
+    },
+  });
+  const blob = new Blob([bytes]);
+  Object.defineProperty(blob, 'stream', { value: () => stream });
+  return { blob, pulled };
+}

@@ -1,37 +1,16 @@
 /**
  * The parse worker's `detect` job with a fake worker scope: it reads only the first records of a
  * large file, answers with the detection and a sample even when the proposed mapping cannot work,
- * reads a small file whole for its row count, reports a file with no readable row, and is
- * validated and cancelled like `parse`.
+ * reads a small file whole for its row count, reports a file with no readable row, reads UTF-16,
+ * refuses a binary file before any sample, and is validated and cancelled like `parse`.
  */
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { sharedPath } from '../../helpers/shared.ts';
-import { fakeParseScope } from './_parse-worker.ts';
+import { chunkedBlob, fakeParseScope } from './_parse-worker.ts';
 import type { ParseSampleReply } from '../../../src/lib/datasets/parse-protocol.ts';
 import { DETECT_SAMPLE } from '../../../src/lib/datasets/detect.ts';
 import { PREVIEW_CHARS } from '../../../src/lib/datasets/mapping.ts';
-
-/** A Blob whose stream hands out `chunk` bytes at a time and counts what was pulled. */
-function chunkedBlob(bytes: Uint8Array<ArrayBuffer>, chunk: number) {
-  let offset = 0;
-  const pulled = { bytes: 0 };
-  const stream = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (offset >= bytes.byteLength) {
-        controller.close();
-        return;
-      }
-      const piece = bytes.slice(offset, offset + chunk);
-      offset += piece.byteLength;
-      pulled.bytes = offset;
-      controller.enqueue(piece);
-    },
-  });
-  const blob = new Blob([bytes]);
-  Object.defineProperty(blob, 'stream', { value: () => stream });
-  return { blob, pulled };
-}
 
 const dev = new Uint8Array(readFileSync(sharedPath('data/summeval/dev.jsonl')));
 
@@ -101,6 +80,39 @@ describe('dataset-parse worker: detect', () => {
     expect(reply.sample.records).toBe(0);
     expect(reply.sample.problems.map((p) => p.row)).toEqual([1, 2]);
     expect(reply.sample.problems[0]!.reason).toMatch(/^row 1: not valid JSON/u);
+  });
+
+  it('a UTF-16 file is detected and previewed as its text, split mid code unit', async () => {
+    const { send, until } = fakeParseScope();
+    const csv = 'source,summary\r\nDie Größe des Parks.,Größe 😀\r\n北京市的公园。,公园。\r\n';
+    const bytes = new Uint8Array(Buffer.from('\ufeff' + csv, 'utf16le'));
+    const { blob } = chunkedBlob(bytes, 7);
+    send({ type: 'detect', id: 'u1', file: blob, fileName: 'cases.csv' });
+    const reply = (await until((r) => r.id === 'u1' && r.type !== 'progress')) as ParseSampleReply;
+    expect(reply.type).toBe('sample');
+    expect(reply.detected).toMatchObject({ kind: 'case', format: 'csv', encoding: 'UTF-16LE' });
+    expect(reply.detected.columns).toEqual(['source', 'summary']);
+    expect(reply.sample.preview.map((p) => p.record)).toEqual([
+      { source: 'Die Größe des Parks.', summary: 'Größe 😀' },
+      { source: '北京市的公园。', summary: '公园。' },
+    ]);
+  });
+
+  it('a PNG renamed .jsonl is an error naming it binary, with no sample, and reading stops', async () => {
+    const { replies, send, until } = fakeParseScope();
+    const png = new Uint8Array(1024 * 1024);
+    png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const { blob, pulled } = chunkedBlob(png, 64 * 1024);
+    send({ type: 'detect', id: 'b1', file: blob, fileName: 'photo.jsonl' });
+    const reply = await until((r) => r.id === 'b1' && r.type !== 'progress');
+    expect(reply).toEqual({
+      type: 'error',
+      id: 'b1',
+      message:
+        'photo.jsonl is a binary file (it looks like a PNG image), not text: SumLens reads JSONL, JSON or CSV.',
+    });
+    expect(replies.filter((r) => r.id === 'b1').map((r) => r.type)).toEqual(['error']);
+    expect(pulled.bytes).toBeLessThanOrEqual(2 * 64 * 1024);
   });
 
   it('rejects a malformed detect request, and cancels one by id', async () => {

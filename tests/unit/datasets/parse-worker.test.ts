@@ -1,12 +1,13 @@
 /**
  * The parse worker's protocol with a fake worker scope: a Blob streamed in, progress, one
  * detection, rows in batches, bad rows, done; errors with the detection when nothing can map;
- * malformed requests; cancel by id.
+ * UTF-16 read to the same rows as UTF-8; a binary file refused with no rows; malformed requests;
+ * cancel by id.
  */
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { sharedPath } from '../../helpers/shared.ts';
-import { fakeParseScope } from './_parse-worker.ts';
+import { chunkedBlob, fakeParseScope } from './_parse-worker.ts';
 
 const dev = readFileSync(sharedPath('data/summeval/dev.jsonl'));
 
@@ -67,6 +68,42 @@ describe('dataset-parse worker', () => {
     expect(replies.flatMap((r) => (r.type === 'rows' && r.id === 'j4' ? r.rows : []))).toHaveLength(
       1,
     );
+  });
+
+  it('a UTF-16BE copy of dev.jsonl loads the same 600 rows, its summary naming UTF-16BE', async () => {
+    const rowsOf = async (id: string, file: Blob) => {
+      const { replies, send, until } = fakeParseScope();
+      send({ type: 'parse', id, file, fileName: 'dev.jsonl' });
+      const end = await until((r) => r.type === 'done' || r.type === 'error');
+      return { end, rows: replies.flatMap((r) => (r.type === 'rows' ? r.rows : [])) };
+    };
+    const be = new Uint8Array(Buffer.from('\ufeff' + dev.toString('utf8'), 'utf16le').swap16());
+    // 64 KB + 1: every chunk after the first starts in the middle of a code unit.
+    const utf16 = await rowsOf('u16', chunkedBlob(be, 64 * 1024 + 1).blob);
+    const utf8 = await rowsOf('u8', new Blob([dev]));
+    expect(utf16.end).toMatchObject({
+      type: 'done',
+      summary: { rows: 600, problems: 0, encoding: 'UTF-16BE', bytes: be.byteLength },
+    });
+    expect(utf8.end).toMatchObject({ type: 'done', summary: { encoding: 'UTF-8' } });
+    expect(utf16.rows).toEqual(utf8.rows);
+  });
+
+  it('a PNG renamed .jsonl is one error naming it binary: no detection, no rows', async () => {
+    const { replies, send, until } = fakeParseScope();
+    const png = new Uint8Array(300 * 1024);
+    png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    png.fill(0x7b, 8); // "{{{…": text after the header must not make it a JSON file
+    send({ type: 'parse', id: 'png', file: new Blob([png]), fileName: 'photo.jsonl' });
+    await until((r) => r.type === 'error' || r.type === 'done');
+    expect(replies).toEqual([
+      {
+        type: 'error',
+        id: 'png',
+        message:
+          'photo.jsonl is a binary file (it looks like a PNG image), not text: SumLens reads JSONL, JSON or CSV.',
+      },
+    ]);
   });
 
   it('rejects a malformed request, and cancels a job by id', async () => {

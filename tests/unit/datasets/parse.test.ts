@@ -1,6 +1,7 @@
 /**
  * The streaming parsers: JSONL, JSON (array and stream) and CSV, fed in chunks of any size; bad
- * rows reported with their row numbers while the rest load; BOM, CRLF, empty files, row limits.
+ * rows reported with their row numbers while the rest load; BOM, CRLF, empty files, row limits;
+ * UTF-16 files read to the same rows as UTF-8, binary files refused before any row.
  */
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
@@ -13,7 +14,11 @@ import {
   sniffFormat,
   toRows,
 } from '../../../src/lib/datasets/parse.ts';
-import { isCaseRow, type DatasetRow } from '../../../src/lib/datasets/formats.ts';
+import {
+  isCaseRow,
+  type DatasetDescription,
+  type DatasetRow,
+} from '../../../src/lib/datasets/formats.ts';
 import { expertMean, parseInChunks, summeval, summevalCsv } from './_support.ts';
 
 const devBytes = readFileSync(sharedPath('data/summeval/dev.jsonl'));
@@ -289,6 +294,117 @@ describe('CSV (papaparse)', () => {
       ['Paris', 'paris'],
       ['Rome'],
     ]);
+  });
+});
+
+/** `text` as UTF-16 code units in that byte order, with a BOM first when asked. */
+function utf16(text: string, order: 'le' | 'be', bom: boolean): Uint8Array {
+  const units = (bom ? '\uFEFF' : '') + text;
+  const bytes = new Uint8Array(units.length * 2);
+  const view = new DataView(bytes.buffer);
+  for (let i = 0; i < units.length; i++) view.setUint16(2 * i, units.charCodeAt(i), order === 'le');
+  return bytes;
+}
+
+describe('encodings and binary files', () => {
+  // Non-ASCII in every column, a surrogate pair (😀), and a quoted comma and line break.
+  const csv = [
+    'source,summary,reference,coherence',
+    '"Die Größe des Parks, sagte er,\nist 3 km².",Größe: 3 km².,Der Park ist groß.,4',
+    '北京市今天宣布了新的公园建设计划。,北京将建新公园 😀。,北京将建公园。,5',
+    'Plain ASCII source.,Plain summary.,A reference.,2',
+  ].join('\r\n');
+  const fromUtf8 = parseDatasetText(encoder.encode(csv), { fileName: 'cases.csv' });
+
+  it('the UTF-8 file itself: three rows, read as UTF-8', () => {
+    expect(fromUtf8.problems).toEqual([]);
+    expect(caseRows(fromUtf8.rows).map((r) => r.input.summary)).toEqual([
+      'Größe: 3 km².',
+      '北京将建新公园 😀。',
+      'Plain summary.',
+    ]);
+    expect(fromUtf8.summary.encoding).toBe('UTF-8');
+    expect(fromUtf8.summary.detected.encoding).toBeUndefined();
+  });
+
+  it.each([
+    ['UTF-16LE', true, 'le'],
+    ['UTF-16BE', true, 'be'],
+    ['UTF-16LE', false, 'le'],
+    ['UTF-16BE', false, 'be'],
+  ] as const)(
+    '%s (with a BOM: %s) gives the UTF-8 rows, for chunks that split code units and surrogate pairs',
+    (encoding, bom, order) => {
+      const bytes = utf16(csv, order, bom);
+      // 1 and 3 bytes split every other unit; 1023 and 1025 put the sniffed head's end mid-unit.
+      for (const size of [Infinity, 1, 3, 1023, 1025]) {
+        const parsed = parseInChunks(bytes, size, { fileName: 'cases.csv' });
+        expect(parsed.problems).toEqual([]);
+        expect(parsed.rows).toEqual(fromUtf8.rows);
+        expect(parsed.summary).toMatchObject({ encoding, bytes: bytes.byteLength });
+        expect(parsed.summary.detected).toMatchObject({ encoding, kind: 'case', format: 'csv' });
+      }
+    },
+  );
+
+  it('UTF-16 JSONL over many chunks, and the encoding on the detection as it arrives', () => {
+    const jsonl = Array.from({ length: 80 }, (_, i) =>
+      JSON.stringify({ source: `Größe ${i}: 北京市的公园。`, summary: `公园 ${i} 😀` }),
+    ).join('\n');
+    const expected = parseDatasetText(encoder.encode(jsonl)).rows;
+    expect(expected).toHaveLength(80);
+    const bytes = utf16(jsonl, 'le', true);
+    const parser = new DatasetParser({ fileName: 'cases.jsonl' });
+    const rows: DatasetRow[] = [];
+    let detected: DatasetDescription | undefined;
+    for (let i = 0; i < bytes.byteLength; i += 333) {
+      const batch = parser.push(bytes.subarray(i, i + 333));
+      rows.push(...batch.rows);
+      detected ??= batch.detected;
+    }
+    rows.push(...parser.end().rows);
+    expect(detected?.encoding).toBe('UTF-16LE');
+    expect(rows).toEqual(expected);
+  });
+
+  it('a PNG renamed .jsonl is refused as binary at once, with no rows', () => {
+    const png = new Uint8Array(5000);
+    png.set([
+      0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52,
+    ]);
+    for (let i = 16; i < png.length; i++) png[i] = (i * 7919) % 251;
+    const message =
+      'photo.jsonl is a binary file (it looks like a PNG image), not text: SumLens reads JSONL, JSON or CSV.';
+    expect(() => parseDatasetText(png, { fileName: 'photo.jsonl' })).toThrow(
+      new DatasetParseError(message),
+    );
+    // Pushed in pieces: nothing comes out before the refusal, which comes with the first KB.
+    const parser = new DatasetParser({ fileName: 'photo.jsonl' });
+    expect(parser.push(png.subarray(0, 600))).toMatchObject({ rows: [], problems: [] });
+    expect(() => parser.push(png.subarray(600, 1200))).toThrow(message);
+    // A file shorter than what is sniffed is refused at its end.
+    expect(() => parseDatasetText(png.subarray(0, 100), { fileName: 'tiny.jsonl' })).toThrow(
+      /^tiny\.jsonl is a binary file \(it looks like a PNG image\)/u,
+    );
+  });
+
+  it('an .xlsx dropped as CSV says to export it as CSV; UTF-32 is refused by name', () => {
+    const zip = new Uint8Array(2000);
+    zip.set([0x50, 0x4b, 0x03, 0x04]);
+    zip.set(encoder.encode('xl/workbook.xml'), 30);
+    expect(() => parseDatasetText(zip, { fileName: 'ratings.csv' })).toThrow(
+      /^ratings\.csv is a binary file \(it looks like an Excel workbook \(\.xlsx\)\).*save the sheet as CSV UTF-8/u,
+    );
+    const utf32 = new Uint8Array([0xff, 0xfe, 0, 0, 0x61, 0, 0, 0, 0x0a, 0, 0, 0]);
+    expect(() => parseDatasetText(utf32, { fileName: 'a.csv' })).toThrow(
+      /^a\.csv is UTF-32 text, which SumLens does not read\. Save it again as UTF-8/u,
+    );
+  });
+
+  it('text pushed as strings is not sniffed, and has no encoding in its summary', () => {
+    const { rows, summary } = parseDatasetText('{"source":"S.","summary":"A."}\n');
+    expect(rows).toHaveLength(1);
+    expect(summary.encoding).toBeUndefined();
   });
 });
 

@@ -7,8 +7,11 @@ import {
   isQuotaExceeded,
   requestPersistence,
   storageEstimate,
+  storageFailureReason,
   StorageFullError,
   StorageWriteError,
+  unsavedCaseMessage,
+  type StorageEstimateInfo,
 } from '../../../src/lib/storage/quota.ts';
 
 const GB = 1024 ** 3;
@@ -100,5 +103,86 @@ describe('quota errors', () => {
     const error = describeStorageError(new Error('constraint'), 'Row 3 was not saved.');
     expect(error).toBeInstanceOf(StorageWriteError);
     expect(error.message).toBe('Row 3 was not saved. (constraint)');
+  });
+});
+
+describe('a scored case that could not be saved', () => {
+  const full: StorageEstimateInfo = {
+    supported: true,
+    usage: 9.9 * GB,
+    quota: 10 * GB,
+    fraction: 0.99,
+    persisted: false,
+  };
+  const FULL =
+    "Scored, but not saved: the browser's storage for this site is full (9.9 GB used of 10.0 GB). Delete old data sets or runs under Data sets, or clear the history (History → Delete all), then score again.";
+
+  it('a QuotaExceededError says the storage is full, with the figures, and what to do', () => {
+    // Chrome's own message, and the empty one some versions give.
+    for (const message of ['The quota has been exceeded.', '']) {
+      expect(unsavedCaseMessage(new DOMException(message, 'QuotaExceededError'), full)).toBe(FULL);
+    }
+    // Without figures (no StorageManager) the rest still stands.
+    expect(unsavedCaseMessage(new DOMException('', 'QuotaExceededError'))).toBe(
+      FULL.replace(' (9.9 GB used of 10.0 GB)', ''),
+    );
+  });
+
+  it('a transaction AbortError carrying a quota error, and a wrapped one, are "full" too', () => {
+    const aborted = Object.assign(new DOMException('', 'AbortError'), {
+      error: new DOMException('', 'QuotaExceededError'),
+    });
+    expect(unsavedCaseMessage(aborted, full)).toBe(FULL);
+    const wrapped = new Error('', { cause: new DOMException('', 'QuotaExceededError') });
+    expect(unsavedCaseMessage(wrapped, full)).toBe(FULL);
+    expect(unsavedCaseMessage({ name: 'NS_ERROR_DOM_QUOTA_REACHED', message: '' }, full)).toBe(
+      FULL,
+    );
+  });
+
+  it('an error with an empty message still gets a reason after the colon', () => {
+    expect(unsavedCaseMessage(new Error(''))).toBe(
+      "Scored, but not saved: the browser's storage refused the write without giving a reason.",
+    );
+    expect(unsavedCaseMessage(new DOMException('', 'AbortError'))).toBe(
+      'Scored, but not saved: the browser aborted the storage transaction without saying why.',
+    );
+    expect(unsavedCaseMessage(new DOMException('', 'InvalidStateError'))).toBe(
+      'Scored, but not saved: the database connection was closed (another tab may have upgraded it); reload the page.',
+    );
+    expect(unsavedCaseMessage(new DOMException('', 'SomeNewError'))).toBe(
+      'Scored, but not saved: SomeNewError, with no message.',
+    );
+    for (const nothing of [undefined, null, '', {}]) {
+      expect(unsavedCaseMessage(nothing)).toMatch(/^Scored, but not saved: \S.*\.$/u);
+    }
+  });
+
+  it('a plain Error gives its message; an aborted transaction the error inside it', () => {
+    expect(unsavedCaseMessage(new Error('Key already exists in the object store'))).toBe(
+      'Scored, but not saved: Key already exists in the object store.',
+    );
+    expect(unsavedCaseMessage(new Error('Disk I/O failed.'))).toBe(
+      'Scored, but not saved: Disk I/O failed.',
+    );
+    const aborted = Object.assign(
+      new DOMException(
+        'The transaction was aborted, so the request cannot be fulfilled.',
+        'AbortError',
+      ),
+      { error: new DOMException('Key already exists in the object store.', 'ConstraintError') },
+    );
+    expect(unsavedCaseMessage(aborted)).toBe(
+      'Scored, but not saved: Key already exists in the object store.',
+    );
+  });
+
+  it('other write errors name a reason too, never "()"', () => {
+    expect(new StorageWriteError('Row 3 was not saved.', new Error('')).message).toBe(
+      "Row 3 was not saved. (the browser's storage refused the write without giving a reason)",
+    );
+    expect(storageFailureReason(new DOMException('', 'DataCloneError'))).toBe(
+      'the record holds data the browser cannot store',
+    );
   });
 });
