@@ -128,7 +128,7 @@ export class StorageFullError extends Error {
   readonly what: string;
   constructor(what: string, options?: { cause?: unknown }) {
     super(
-      `${what} The browser's storage for this app is full. Free space by deleting old runs or data sets (History), or allow more storage in the browser's site settings, then try again.`,
+      `${what} The browser's storage for this app is full. Free space by deleting old runs or data sets under Data sets (or old cases in the history), or allow more storage in the browser's site settings, then try again.`,
       options,
     );
     this.name = 'StorageFullError';
