@@ -716,7 +716,7 @@ export function rowFailure(
       : '';
   return {
     effect: 'row',
-    reason: `${first.metrics.join(', ') || 'LLM metrics'}: ${first.message}${more}`,
+    reason: `${first.metrics.join(', ') || 'LLM metrics'}: ${first.message} (${first.stage})${more}`,
     outage: failing.some((f) => f.kind !== 'other' && PROVIDER_OUTAGE_KINDS.has(f.kind)),
   };
 }

@@ -607,7 +607,12 @@ export class DatasetSession {
         // (the connection may be back already: the 'online' event came while the run stopped)
         if (browserOffline()) this.#resumeWhenOnline.add(runId);
         else void this.#drive(runId, models);
-      } else if (outcome.message) {
+      } else if (
+        outcome.message &&
+        outcome.stoppedBy !== 'provider' &&
+        outcome.stoppedBy !== 'outage'
+      ) {
+        // (a provider's reason is on the run's own line, next to its Resume button)
         this.error = outcome.message;
       }
       await this.refresh();

@@ -80,6 +80,7 @@ class MemoryStore implements BatchStore {
 const failure = (kind: JudgeFailure['kind'], message = `${kind} happened.`): JudgeFailure => ({
   kind,
   message,
+  stage: 'vagueness: judge the sentences',
   metrics: ['vagueness'],
 });
 
@@ -106,7 +107,7 @@ describe('rowFailure: what a row’s judge failures mean for the run', () => {
   it('transient failures fail the row with the metric and the reason; refusals do not', () => {
     expect(rowFailure([failure('malformed-output', 'No score.')], false)).toEqual({
       effect: 'row',
-      reason: 'vagueness: No score.',
+      reason: 'vagueness: No score. (vagueness: judge the sentences)',
       outage: false,
     });
     expect(rowFailure([failure('server'), failure('timeout')], false)?.reason).toMatch(

@@ -61,7 +61,10 @@ export interface JudgeRunOptions {
 export interface JudgeFailure {
   /** The provider error's kind ('other' for a metric's own error). */
   kind: LlmErrorKind | 'other';
+  /** The error in plain words (without the stage). */
   message: string;
+  /** What the failed call was for ("Coherence: fill the evaluation form"). */
+  stage: string;
   metrics: JudgeMetricId[];
 }
 
@@ -136,7 +139,10 @@ export async function runJudgeMetrics(
     if (record.usage.cachedInput)
       usage.cachedInput = (usage.cachedInput ?? 0) + record.usage.cachedInput;
   };
-  const failures = new Map<Pipeline, { message: string; kind: JudgeFailure['kind'] }>();
+  const failures = new Map<
+    Pipeline,
+    { message: string; error: string; stage: string; kind: JudgeFailure['kind'] }
+  >();
   const summary = (rounds: number): JudgeRunSummary => ({
     results,
     rounds,
@@ -146,7 +152,8 @@ export async function runJudgeMetrics(
     elapsedMs: Math.round(performance.now() - started),
     failures: [...failures].map(([p, f]) => ({
       kind: f.kind,
-      message: f.message,
+      message: f.error,
+      stage: f.stage,
       metrics: p.produces.filter((id): id is JudgeMetricId => want.has(id as JudgeMetricId)),
     })),
   });
@@ -216,7 +223,12 @@ export async function runJudgeMetrics(
               await Promise.all(asked.map((r) => judge.forget?.(r).catch(() => undefined)));
             }
             if (!signal?.aborted && !failures.has(p)) {
-              failures.set(p, { message: `${errorMessage(error)} (${s.purpose})`, kind });
+              failures.set(p, {
+                message: `${errorMessage(error)} (${s.purpose})`,
+                error: errorMessage(error),
+                stage: s.purpose,
+                kind,
+              });
             }
           } finally {
             done++;
