@@ -1,3 +1,5 @@
+// First, before any module that builds a zod schema: no eval under the page's CSP.
+import './lib/zod-config.ts';
 import { mount } from 'svelte';
 import App from './App.svelte';
 import { registerServiceWorker } from './lib/pwa/service-worker.svelte.ts';
