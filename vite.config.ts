@@ -1,4 +1,4 @@
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
@@ -6,6 +6,12 @@ import { defaultClientConditions } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import type { Plugin } from 'vite';
 import { pwaOptions } from './pwa.config.ts';
+import { contentSecurityPolicy } from './src/lib/csp.ts';
+import {
+  CONNECT_SRC_SETTING,
+  connectSrcSources,
+  parseConnectSrcSetting,
+} from './src/lib/llm/hosts.ts';
 
 // Cross-origin isolation lets ONNX Runtime use WASM threads; it also stops any third-party embed
 // from loading, which is what we want anyway.
@@ -15,40 +21,82 @@ const isolationHeaders = {
 };
 
 /**
- * The one Content-Security-Policy: the app's own files only, WASM compilation for ONNX Runtime and
- * jieba, and connections to the page itself, the model hub (huggingface.co redirects downloads to
- * its CDN hosts under hf.co), the known LLM provider APIs and loopback (a local hub mirror or LLM
- * server); nothing else, so even injected script could not send a key or a text elsewhere.
- * index.html carries it as a meta tag; the preview server also sends it as a header, because a
- * worker started from a URL does not inherit the page's meta policy (workers fetch the models).
- * Static hosts must send the header too (README).
+ * `connect-src`: the built-in hosts (src/lib/llm/hosts.ts) plus SUMLENS_CONNECT_SRC, read when the
+ * dev server starts or the build runs, e.g.
+ * `SUMLENS_CONNECT_SRC="https://llm.corp.example http://192.168.1.20:8000" npm run build`.
+ * A malformed entry stops the build with the reason (README → Self-hosting).
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self' 'wasm-unsafe-eval'",
-  "worker-src 'self' blob:",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self'",
-  [
-    "connect-src 'self'",
-    // model hub downloads (only after consent)
-    'https://huggingface.co https://*.huggingface.co https://*.hf.co',
-    // the LLM providers the judge can call with the user's key
-    'https://api.openai.com https://api.anthropic.com https://generativelanguage.googleapis.com',
-    'https://openrouter.ai https://api.groq.com https://api.mistral.ai https://api.deepseek.com',
-    // local OpenAI-compatible servers (Ollama, LM Studio, llama.cpp, vLLM) and local mirrors
-    'http://127.0.0.1:* http://localhost:*',
-  ].join(' '),
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-].join('; ');
+export const CONNECT_SRC = connectSrcSources(
+  parseConnectSrcSetting(process.env[CONNECT_SRC_SETTING]),
+);
+
+/** The policy as an HTTP header (with frame-ancestors), and as index.html's meta copy (without). */
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy('header', CONNECT_SRC);
+export const CONTENT_SECURITY_POLICY_META = contentSecurityPolicy('meta', CONNECT_SRC);
+
+/** Sent by `vite` and `vite preview`; static hosts must send the same (README → Self-hosting). */
+export const SECURITY_HEADERS = {
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  // frame-ancestors for browsers too old to know it.
+  'X-Frame-Options': 'DENY',
+};
+
+/**
+ * The headers every static host must send, in the `_headers` format Netlify and Cloudflare Pages
+ * read (and for any other host to copy): written to dist/ by the build, so it always carries the
+ * policy this build was made with, SUMLENS_CONNECT_SRC included.
+ */
+export function staticHostHeaders(): string {
+  const headers = { ...isolationHeaders, ...SECURITY_HEADERS };
+  const lines = Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`);
+  return `/*\n${lines.join('\n')}\n`;
+}
+
+function emitStaticHostHeaders(): Plugin {
+  return {
+    name: 'sumlens:static-host-headers',
+    apply: 'build',
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: '_headers', source: staticHostHeaders() });
+    },
+  };
+}
+
+/** Reads a `_headers` file's `/*` block back (see staticHostHeaders). */
+export function parseStaticHostHeaders(text: string): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    const m = /^\s+([\w-]+):\s*(.*)$/u.exec(line);
+    if (m?.[1] && m[2] !== undefined) headers[m[1]] = m[2];
+  }
+  return headers;
+}
+
+/**
+ * `vite preview` serves dist/ with the headers its build wrote, as a static host would: a build
+ * made with SUMLENS_CONNECT_SRC is previewed under its own policy whatever the environment says
+ * now (a stale header would block the hosts the build allows).
+ */
+function previewBuiltHeaders(): Plugin {
+  return {
+    name: 'sumlens:preview-built-headers',
+    config(config, env) {
+      if (!env.isPreview) return;
+      const file = resolve(
+        config.root ?? process.cwd(),
+        config.build?.outDir ?? 'dist',
+        '_headers',
+      );
+      if (!existsSync(file)) return;
+      return { preview: { headers: parseStaticHostHeaders(readFileSync(file, 'utf8')) } };
+    },
+  };
+}
 
 function contentSecurityPolicyMeta(): Plugin {
   return {
     name: 'sumlens:csp-meta',
-    transformIndexHtml: (html) => html.replace('%SUMLENS_CSP%', CONTENT_SECURITY_POLICY),
+    transformIndexHtml: (html) => html.replace('%SUMLENS_CSP%', CONTENT_SECURITY_POLICY_META),
   };
 }
 
@@ -96,19 +144,33 @@ function serveOrtRawInDev(): Plugin {
 
 export default defineConfig({
   // The service worker is built for production only (no SW in dev: devOptions.enabled is false).
-  plugins: [svelte(), contentSecurityPolicyMeta(), serveOrtRawInDev(), VitePWA(pwaOptions)],
+  plugins: [
+    svelte(),
+    contentSecurityPolicyMeta(),
+    emitStaticHostHeaders(),
+    previewBuiltHeaders(),
+    serveOrtRawInDev(),
+    VitePWA(pwaOptions),
+  ],
   resolve: {
     // onnxruntime-web's own switch for "load the wasm from env.wasm.wasmPaths": without it Vite
     // bundles the glue and emits a second, never-fetched 27 MB copy of the wasm into assets/. The
     // model workers point wasmPaths at /vendor/ort/ (copied there by `npm run assets`).
     conditions: ['onnxruntime-web-use-extern-wasm', ...defaultClientConditions],
   },
-  server: { port: 5173, strictPort: true, host: '127.0.0.1', headers: isolationHeaders },
+  // The page reads the allowed list to warn before a request the policy would block.
+  define: { __SUMLENS_CONNECT_SRC__: JSON.stringify(CONNECT_SRC) },
+  server: {
+    port: 5173,
+    strictPort: true,
+    host: '127.0.0.1',
+    headers: { ...isolationHeaders, ...SECURITY_HEADERS },
+  },
   preview: {
     port: 4173,
     strictPort: true,
     host: '127.0.0.1',
-    headers: { ...isolationHeaders, 'Content-Security-Policy': CONTENT_SECURITY_POLICY },
+    headers: { ...isolationHeaders, ...SECURITY_HEADERS },
   },
   // Pre-bundled at start: discovered later (the model workers import it lazily), Vite would
   // re-optimise and reload the page under the user on their first model run.

@@ -9,6 +9,8 @@
  * It holds all three offline backends, loaded as the metric workers load them (backends.ts) and only
  * when a row needs them, falling back to the built-in backend with a note when a model cannot load.
  */
+// First, before any module that builds a zod schema (no eval under the CSP).
+import '../src/lib/zod-config.ts';
 import { DEFAULT_MODEL_SOURCE } from '../src/lib/models/source.ts';
 import type { ModelSource } from '../src/lib/models/source.ts';
 import type { MetricSettings } from '../src/lib/metrics/settings.ts';

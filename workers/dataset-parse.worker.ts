@@ -8,6 +8,8 @@
  * record, so a 50 MB file loads without freezing the page. Jobs are cancelled by id. A `detect`
  * job stops once the first records are recognised and sends them as a sample.
  */
+// First, before any module that builds a zod schema (no eval under the CSP).
+import '../src/lib/zod-config.ts';
 import { DatasetParseError, DatasetParser, type ParseBatch } from '../src/lib/datasets/parse.ts';
 import type { DatasetDescription, DatasetRow, RowProblem } from '../src/lib/datasets/formats.ts';
 import { buildSample } from '../src/lib/datasets/mapping.ts';

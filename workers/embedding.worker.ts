@@ -3,6 +3,8 @@
  * Hosts the embedding-based metrics (local coherence): the built-in GloVe SIF vectors, or a
  * transformers.js sentence-embedding model on WebGPU or WASM (see backends.ts).
  */
+// First, before any module that builds a zod schema (no eval under the CSP).
+import '../src/lib/zod-config.ts';
 import { serveMetrics } from './host.ts';
 import { embedderFor, glove, reportLoadingTo, transformerEmbedder } from './backends.ts';
 

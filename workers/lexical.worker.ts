@@ -9,6 +9,8 @@
  * so ('squad-f1 (intl-segmenter, jieba unavailable)'); a failed load is not retried in this
  * worker.
  */
+// First, before any module that builds a zod schema (no eval under the CSP).
+import '../src/lib/zod-config.ts';
 import { serveMetrics } from './host.ts';
 import { wordSegmenter } from './backends.ts';
 

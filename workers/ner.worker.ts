@@ -4,6 +4,8 @@
  * transformers.js token-classification model (a BERT NER model) on WebGPU or WASM (see
  * backends.ts).
  */
+// First, before any module that builds a zod schema (no eval under the CSP).
+import '../src/lib/zod-config.ts';
 import { serveMetrics } from './host.ts';
 import {
   NER_WARM_UP,

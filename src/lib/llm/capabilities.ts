@@ -4,6 +4,7 @@
  * "this model does not accept X" error the client meets is remembered for the rest of the session.
  */
 import { CapabilityError } from './errors.ts';
+import { DEFAULT_BASE_URLS } from './hosts.ts';
 import type { ParsedCompletion, WireCall } from './providers/shared.ts';
 import { LlmError, type Capabilities, type ProviderConfig, type ProviderKind } from './types.ts';
 
@@ -50,10 +51,11 @@ export interface Traits {
   source: 'table' | 'probe';
 }
 
+/** The providers' own hosts (src/lib/llm/hosts.ts, which the CSP's connect-src is built from). */
 export const DEFAULT_BASE_URL: Record<Exclude<ProviderKind, 'openai-compatible'>, string> = {
-  openai: 'https://api.openai.com',
-  anthropic: 'https://api.anthropic.com',
-  gemini: 'https://generativelanguage.googleapis.com',
+  openai: DEFAULT_BASE_URLS.openai,
+  anthropic: DEFAULT_BASE_URLS.anthropic,
+  gemini: DEFAULT_BASE_URLS.gemini,
 };
 
 export function baseUrlOf(config: ProviderConfig): string {

@@ -6,8 +6,10 @@
  */
 import { z } from 'zod';
 import { isValidModelId } from './catalog.ts';
+import { MODEL_HUB_HOSTS } from '../llm/hosts.ts';
 
-export const DEFAULT_HUB_URL = 'https://huggingface.co';
+/** The hub's own address (its hosts are in the CSP's connect-src: src/lib/llm/hosts.ts). */
+export const DEFAULT_HUB_URL = MODEL_HUB_HOSTS.baseUrl;
 
 export const modelSourceSchema = z.object({
   kind: z.enum(['self-hosted', 'hub']),

@@ -5,6 +5,10 @@
  */
 import { z } from 'zod';
 import type { ProviderKind } from '../llm/types.ts';
+import { DEFAULT_BASE_URLS } from '../llm/hosts.ts';
+
+/** One list of hosts for the settings and the Content-Security-Policy (src/lib/llm/hosts.ts). */
+export { DEFAULT_BASE_URLS };
 
 export const PROVIDER_KINDS = ['openai', 'anthropic', 'gemini', 'openai-compatible'] as const;
 
@@ -13,13 +17,6 @@ export const PROVIDER_LABELS: Record<ProviderKind, string> = {
   anthropic: 'Anthropic',
   gemini: 'Google Gemini',
   'openai-compatible': 'OpenAI-compatible (Ollama, LM Studio, vLLM, OpenRouter, Groq…)',
-};
-
-export const DEFAULT_BASE_URLS: Record<ProviderKind, string> = {
-  openai: 'https://api.openai.com',
-  anthropic: 'https://api.anthropic.com',
-  gemini: 'https://generativelanguage.googleapis.com',
-  'openai-compatible': 'http://127.0.0.1:11434',
 };
 
 export const DEFAULT_MODELS: Record<ProviderKind, string> = {
