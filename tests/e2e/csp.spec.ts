@@ -188,6 +188,12 @@ describe('the Content-Security-Policy in Chromium', () => {
       })
       .toBe('error');
     expect((await cardState(page, 'rouge-1')).status).toBe('ok');
+    // The card names the policy, not CORS or being offline.
+    const reason = await page.getByTestId('metric-alignment').innerText();
+    expect(reason).toMatch(
+      /security policy blocked a connection to https:\/\/blocked-llm\.invalid/u,
+    );
+    expect(reason).not.toMatch(/offline|CORS/u);
 
     const violations = await pageViolations(page);
     expect(violations.length).toBeGreaterThan(0);

@@ -15,6 +15,7 @@ import {
   type Traits,
 } from './capabilities.ts';
 import { CapabilityError, safeJson, unreadableBody, type ErrorContext } from './errors.ts';
+import { blockedConnectionMessage, blockedOrigin } from './hosts.ts';
 import { isObjectSchema, schemaName, toJsonSchema, toStrictJsonSchema } from './json-schema.ts';
 import { DEFAULT_CONCURRENCY, limiterFor, type ConcurrencyLimiter } from './limiter.ts';
 import { parseJsonReply } from './parse-json.ts';
@@ -391,6 +392,14 @@ class FetchJudge implements Judge {
             provider: ctx.provider,
           },
         );
+      }
+      // In a page, a host the Content-Security-Policy does not list is refused before any
+      // request: that is not a network problem, and nothing but a rebuild changes it.
+      const blocked = typeof document === 'undefined' ? undefined : blockedOrigin(req.url);
+      if (blocked) {
+        throw new LlmError('permission', blockedConnectionMessage(blocked), {
+          provider: ctx.provider,
+        });
       }
       const hint = ctx.local
         ? ' Is the server running, and does it allow this page (CORS: OLLAMA_ORIGINS, LM Studio "Enable CORS"; Chrome may ask to allow local-network access)?'
