@@ -7,6 +7,8 @@ import { resetCapabilityCache } from '../../../src/lib/llm/capabilities.ts';
 import { resetLimiters } from '../../../src/lib/llm/limiter.ts';
 import { repoRoot } from '../../helpers/shared.ts';
 import type { Json } from '../../helpers/fake-llm.ts';
+import { expect } from 'vitest';
+import { LlmError } from '../../../src/lib/llm/types.ts';
 
 export function fixture(name: string): Json {
   return JSON.parse(readFileSync(resolve(repoRoot, 'tests/fixtures/llm', name), 'utf8'));
@@ -73,3 +75,14 @@ export const KEYS = {
   groq: 'gsk_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789',
   custom: 'local-secret-token-42',
 } as const;
+
+/** The LlmError a promise rejects with (fails the test when it resolves or rejects otherwise). */
+export async function rejection(p: Promise<unknown>): Promise<LlmError> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(LlmError);
+    return e as LlmError;
+  }
+  throw new Error('expected a rejection');
+}

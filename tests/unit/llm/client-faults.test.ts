@@ -6,22 +6,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { MemoryResponseCache } from '../../../src/lib/llm/cache.ts';
 import { createJudge, DEFAULT_MAX_ATTEMPTS } from '../../../src/lib/llm/client.ts';
-import { LlmError, type JudgeRequest, type ProviderConfig } from '../../../src/lib/llm/types.ts';
+import type { JudgeRequest, ProviderConfig } from '../../../src/lib/llm/types.ts';
 import { fakeError, openaiSuccess } from '../../helpers/fake-llm.ts';
-import { KEYS, recordingSleep, resetLlmState, scriptedFetch } from './_support.ts';
+import { KEYS, recordingSleep, rejection, resetLlmState, scriptedFetch } from './_support.ts';
 
 const OPENAI: ProviderConfig = { kind: 'openai', model: 'gpt-4.1-mini', apiKey: KEYS.openai };
 const ASK: JudgeRequest = { messages: [{ role: 'user', content: 'Score this.' }] };
-
-async function rejection(p: Promise<unknown>): Promise<LlmError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(LlmError);
-    return e as LlmError;
-  }
-  throw new Error('expected a rejection');
-}
 
 /** A fetch whose first `cut` answers send the status and headers, then drop the body. */
 function cuttingFetch(cut: number) {

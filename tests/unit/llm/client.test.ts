@@ -9,7 +9,7 @@ import { cacheKeyFor, MemoryResponseCache } from '../../../src/lib/llm/cache.ts'
 import { currentTraits } from '../../../src/lib/llm/capabilities.ts';
 import { backoffDelay, createJudge, defaultSleep } from '../../../src/lib/llm/client.ts';
 import { ConcurrencyLimiter } from '../../../src/lib/llm/limiter.ts';
-import { LlmError, type JudgeRequest, type ProviderConfig } from '../../../src/lib/llm/types.ts';
+import type { JudgeRequest, ProviderConfig } from '../../../src/lib/llm/types.ts';
 import {
   anthropicSuccess,
   fakeError,
@@ -19,7 +19,14 @@ import {
   textReply,
   type FakeLlm,
 } from '../../helpers/fake-llm.ts';
-import { fixture, KEYS, recordingSleep, resetLlmState, scriptedFetch } from './_support.ts';
+import {
+  fixture,
+  KEYS,
+  recordingSleep,
+  rejection,
+  resetLlmState,
+  scriptedFetch,
+} from './_support.ts';
 
 const OPENAI: ProviderConfig = { kind: 'openai', model: 'gpt-4.1-mini', apiKey: KEYS.openai };
 const ANTHROPIC: ProviderConfig = {
@@ -30,16 +37,6 @@ const ANTHROPIC: ProviderConfig = {
 const GEMINI: ProviderConfig = { kind: 'gemini', model: 'gemini-2.0-flash', apiKey: KEYS.gemini };
 const ASK: JudgeRequest = { messages: [{ role: 'user', content: 'Score this.' }] };
 const Verdict = z.object({ reasoning: z.string(), score: z.number().int().min(1).max(5) });
-
-async function rejection(p: Promise<unknown>): Promise<LlmError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(LlmError);
-    return e as LlmError;
-  }
-  throw new Error('expected a rejection');
-}
 
 beforeEach(resetLlmState);
 
