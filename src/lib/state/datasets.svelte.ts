@@ -626,11 +626,9 @@ export class DatasetSession {
 
   /**
    * A run with LLM metrics, in the page: the key stays here. Refuses to go on with another judge
-   * than the one it started with, so that one run never mixes two judges' scores.
-   */
-  /**
-   * Under the run's Web Lock, so that only the tab that runs it writes its status: a second tab
-   * without the key must not rewrite a running run as paused.
+   * than the one it started with, so that one run never mixes two judges' scores. Everything
+   * happens under the run's Web Lock, so that only the tab that runs it writes its status: a
+   * second tab without the key must not rewrite a running run as paused.
    */
   #driveInPage(
     run: StoredRun,
