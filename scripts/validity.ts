@@ -75,7 +75,9 @@ interface JudgeReply {
 
 function readJsonl<T>(file: string): T[] {
   if (!existsSync(file)) {
-    throw new Error(`${file} is missing: the validity report needs the vendored SummEval data (tests/fixtures/external/SOURCES.md).`);
+    throw new Error(
+      `${file} is missing: the validity report needs the vendored SummEval data (tests/fixtures/external/SOURCES.md).`,
+    );
   }
   return readFileSync(file, 'utf8')
     .split('\n')
