@@ -4,7 +4,13 @@
  * reproducible whatever the arrival order, a cut body is cut, and the key is seen where it is.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FAULT_IDS, hashUnit, startFaultLlm, type FaultLlm } from '../../helpers/fault-llm.ts';
+import {
+  FAULT_IDS,
+  faultReply,
+  hashUnit,
+  startFaultLlm,
+  type FaultLlm,
+} from '../../helpers/fault-llm.ts';
 
 const KEY = 'sk-proj-FAULTCANARYunitunitunitunitunitunitunitunit0123';
 
