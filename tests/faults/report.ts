@@ -156,6 +156,18 @@ export function markdownTable(report: Report): string {
   return out.join('\n') + '\n';
 }
 
+/** A row's notes for the README: the failed checks (and what a survivor said), each cut short;
+ * the "found by its place in the list" remark stays in the full table. */
+function readmeNotes(r: ReportRow): string {
+  const cut = (n: string) => (n.length > 140 ? `${n.slice(0, 139)}…` : n);
+  const notes = r.notes
+    .filter((n) => !n.startsWith('no data-run-id'))
+    .map((n) => cut(n.replace(/^FAIL /u, '')));
+  if (r.pageErrors.length) notes.push(`${r.pageErrors.length} page errors`);
+  if (r.leaks.length) notes.push(`KEY SEEN: ${r.leaks.map((l) => l.where).join(', ')}`);
+  return notes.join('; ');
+}
+
 /**
  * The README's table: single cases folded into one row per fault (the provider kinds that
  * survived it), every other scenario as is; the full table is in .tmp/faults-report.md.
@@ -170,9 +182,14 @@ export function readmeTable(report: Report): string {
     const tried = rows.filter((r) => r.outcome !== 'skipped');
     const survived = tried.filter((r) => r.outcome === 'survived').map((r) => r.kind);
     const failed = tried.filter((r) => r.outcome === 'failed');
-    const notes = failed
-      .map((r) => `${r.kind}: ${cells(r)[6]!.replace(/^FAIL /u, '')}`)
-      .slice(0, 2);
+    const notes = failed.slice(0, 1).map((r) => `${r.kind}: ${readmeNotes(r)}`);
+    if (failed.length > 1)
+      notes.push(
+        `also ${failed
+          .slice(1)
+          .map((r) => r.kind)
+          .join(', ')}`,
+      );
     if (tried.length === 0) notes.push(rows[0]?.notes[0] ?? 'skipped');
     const sent = tried.reduce((s, r) => s + (r.sent ?? 0), 0);
     const needed = tried.reduce((s, r) => s + (r.needed ?? 0), 0);
@@ -193,7 +210,7 @@ export function readmeTable(report: Report): string {
       r.outcome === 'survived' ? 'yes' : r.outcome === 'skipped' ? 'skipped' : 'no',
       c[4]!,
       c[5]!,
-      c[6]!,
+      readmeNotes(r),
     ]);
   }
   const t = report.totals;
@@ -217,5 +234,5 @@ export function withReadmeTable(readme: string, table: string): string {
   const a = readme.indexOf(start);
   const b = readme.indexOf(end);
   if (a < 0 || b < a) throw new Error('README.md has no <!-- faults-table --> block');
-  return `${readme.slice(0, a + start.length)}\n${table}\n${readme.slice(b)}`;
+  return `${readme.slice(0, a + start.length)}\n\n${table}\n\n${readme.slice(b)}`;
 }
