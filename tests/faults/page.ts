@@ -426,6 +426,8 @@ export interface RunView {
   /** The item's attributes (the contract) and texts. */
   dataStatus: string | null;
   dataRunId: string | null;
+  /** data-done, data-failed, data-total (null where the item lacks them). */
+  dataCounts: { done: string | null; failed: string | null; total: string | null };
   message: string;
   usage: string;
   httpCallsAttr: string | null;
@@ -442,6 +444,7 @@ export async function runView(page: Page, runId: string): Promise<RunView> {
       stored,
       dataStatus: null,
       dataRunId: null,
+      dataCounts: { done: null, failed: null, total: null },
       message: '',
       usage: '',
       httpCallsAttr: null,
@@ -460,6 +463,11 @@ export async function runView(page: Page, runId: string): Promise<RunView> {
       stored,
       dataStatus: el.getAttribute('data-status'),
       dataRunId: el.getAttribute('data-run-id'),
+      dataCounts: {
+        done: el.getAttribute('data-done'),
+        failed: el.getAttribute('data-failed'),
+        total: el.getAttribute('data-total'),
+      },
       message: text('run-message'),
       usage: text('run-judge-usage'),
       httpCallsAttr:

@@ -530,11 +530,19 @@ function accountingNotes(r: ReportRow, a: Accounting, unscored = true): void {
   }
 }
 
-/** The run item against the contract: its data-status is the stored status; it names its run. */
+/** The run item against the contract: its data-status and counts are the stored ones; it names its run. */
 async function contractNotes(page: Page, runId: string, r: ReportRow): Promise<void> {
   const v = await runView(page, runId);
   if (v.dataStatus !== null && v.dataStatus !== v.stored?.status) {
     r.notes.push(fail(`the run item says ${v.dataStatus}, the stored run ${v.stored?.status}`));
+  }
+  for (const k of ['done', 'failed', 'total'] as const) {
+    const shown = v.dataCounts[k];
+    if (shown !== null && Number(shown) !== v.stored?.counts[k]) {
+      r.notes.push(
+        fail(`the run item's data-${k} is ${shown}, the stored run's ${v.stored?.counts[k]}`),
+      );
+    }
   }
   if (v.dataRunId === null)
     r.notes.push('no data-run-id on the run item (found by its place in the list)');
