@@ -52,9 +52,16 @@ export interface FakeReply {
   delayMs?: number;
   /** Drop the connection without an answer: a network error for the client. */
   network?: boolean;
+  /** Send the status, the headers (with the full Content-Length) and half of the body, then
+   * destroy the socket: a reply cut mid-transfer. */
+  cut?: boolean;
   /** Replace `{{key}}` in the body with the credential the request carried (the way OpenAI's
    * 401 echoes a key), to prove the client scrubs it. */
   echoKey?: boolean;
+  /** Told whether the answer went out (true) or the client had closed the connection first
+   * (false: a reload or a cancel dropped it): a judgement the page never received is not one it
+   * paid for twice. */
+  onSent?: (delivered: boolean) => void;
 }
 
 export type FakeHandler = (req: RecordedRequest) => FakeReply | Promise<FakeReply>;
@@ -68,6 +75,18 @@ export interface FakeLlmOptions {
   /** Reject OpenAI-path requests without `Authorization` (true), or accept them like a local
    * server (false). Default true. */
   requireOpenAiKey?: boolean;
+  /** Sees each API request as it arrived, credentials included, before anything is redacted
+   * (key-leak checks: where does the key travel besides its header?). */
+  inspect?: (raw: RawRequest) => void;
+}
+
+/** A request exactly as it arrived: the only place a credential is visible. */
+export interface RawRequest {
+  method: string;
+  /** Path and query as sent. */
+  url: string;
+  headers: Record<string, string>;
+  body: string;
 }
 
 export interface FakeLlm {
@@ -867,6 +886,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     status: number,
     body: unknown,
     headers: Record<string, string> = {},
+    cut = false,
   ) => {
     if (res.writableEnded || res.destroyed) return;
     const text = typeof body === 'string' ? body : JSON.stringify(body);
@@ -875,8 +895,20 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       ...CORS,
       'x-request-id': 'req_fake',
       ...headers,
+      ...(cut ? { 'content-length': String(Buffer.byteLength(text)) } : {}),
     });
-    res.end(text);
+    if (!cut) {
+      res.end(text);
+      return;
+    }
+    // Half the body, flushed, then the socket goes: the client has a status and a partial body.
+    res.write(text.slice(0, Math.floor(text.length / 2)), () => {
+      const t = setTimeout(() => {
+        timers.delete(t);
+        res.socket?.destroy();
+      }, 30);
+      timers.add(t);
+    });
   };
 
   const server = createServer(async (req, res) => {
@@ -894,6 +926,18 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     }
     const raw = await readBody(req);
     const wire = wireOf(url.pathname);
+    if (options.inspect) {
+      const rawHeaders: Record<string, string> = {};
+      for (const [name, value] of Object.entries(req.headers)) {
+        rawHeaders[name] = Array.isArray(value) ? value.join(', ') : (value ?? '');
+      }
+      options.inspect({
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        headers: rawHeaders,
+        body: raw,
+      });
+    }
     const headers: Record<string, string> = {};
     let rawAuth: string | undefined;
     let authHeader: RecordedRequest['authHeader'];
@@ -948,6 +992,10 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       }
     };
     res.on('close', finish);
+    let clientGone = false;
+    res.on('close', () => {
+      if (!res.writableEnded) clientGone = true;
+    });
     try {
       const invalid = shapeError(wire, record, rawAuth, requireOpenAiKey);
       const step = invalid ?? queue.shift() ?? handler;
@@ -970,6 +1018,10 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
         req.socket.destroy();
         return;
       }
+      if (clientGone || res.writableEnded || res.destroyed) {
+        reply.onSent?.(false);
+        return;
+      }
       let out = reply.body ?? {};
       if (reply.echoKey)
         out = JSON.parse(
@@ -977,11 +1029,12 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
             .split('{{key}}')
             .join(rawKey ?? ''),
         );
-      send(res, reply.status ?? 200, out, reply.headers);
+      send(res, reply.status ?? 200, out, reply.headers, reply.cut);
+      reply.onSent?.(!reply.cut);
     } catch (e) {
       send(res, 500, { error: { message: `fake-llm handler failed: ${String(e)}` } });
     } finally {
-      if (res.writableEnded) finish();
+      if (res.writableEnded || res.destroyed) finish();
     }
   });
 
