@@ -289,6 +289,8 @@ class FetchJudge implements Judge {
   private readonly host: string;
   /** The first error that stops every later call (`stopOnFatal`). */
   private fatal: LlmError | undefined;
+  /** Requests being fetched now, by cache key (see oneAtATime). */
+  private readonly inFlight = new Map<string, Promise<unknown>>();
   /** A bad base URL is reported by the first call, so building a judge never throws. */
   private readonly configError: LlmError | undefined;
 
@@ -701,19 +703,29 @@ class FetchJudge implements Judge {
     const spent = newSpent();
     try {
       if (request.signal?.aborted) throw cancelledError();
-      const { key, hit } = await this.cached(request);
-      if (hit && !this.rejected(request, hit)) return hit;
-      this.needsKey();
-      const plan = request.json
-        ? jsonPlan(request.json, currentTraits(this.config), this.config.kind)
-        : undefined;
-      const result = await this.run(request, plan, spent);
-      assertUsable(result.choices, this.ctx());
-      const response = this.response(result);
-      const rejected = this.rejected(request, response);
-      if (rejected) throw rejected;
-      await this.store(key, response);
-      return response;
+      const usableHit = async () => {
+        const { key, hit } = await this.cached(request);
+        return { key, hit: hit && !this.rejected(request, hit) ? hit : undefined };
+      };
+      const { key, hit } = await usableHit();
+      if (hit) return hit;
+      return await this.oneAtATime(
+        key,
+        async () => (await usableHit()).hit,
+        async () => {
+          this.needsKey();
+          const plan = request.json
+            ? jsonPlan(request.json, currentTraits(this.config), this.config.kind)
+            : undefined;
+          const result = await this.run(request, plan, spent);
+          assertUsable(result.choices, this.ctx());
+          const response = this.response(result);
+          const rejected = this.rejected(request, response);
+          if (rejected) throw rejected;
+          await this.store(key, response);
+          return response;
+        },
+      );
     } catch (e) {
       throw this.failure(e, spent);
     }
@@ -734,67 +746,109 @@ class FetchJudge implements Judge {
     try {
       if (request.signal?.aborted) throw cancelledError();
       const schema = request.json.schema;
-      const { key, hit } = await this.cached(request);
-      if (hit) {
-        const parsed = parseJsonReply(hit.choices[0]?.text ?? '', schema);
+      const parsedHit = async () => {
+        const { key, hit } = await this.cached(request);
+        const parsed = hit ? parseJsonReply(hit.choices[0]?.text ?? '', schema) : undefined;
         // A stale entry (the schema changed since) is simply recomputed.
-        if (parsed.ok) return { value: parsed.value, response: hit };
-      }
-      this.needsKey();
-      const ctx = this.ctx();
-      const plan = jsonPlan(request.json, currentTraits(this.config), this.config.kind);
-      const first = await this.run(request, plan, spent);
-      const choice = first.choices[0];
-      if (!jsonUsable(choice)) throw finishError(choice, ctx);
-      let parsed = parseJsonReply(choice.text, schema);
-      let result = first;
-      if (!parsed.ok) {
-        const repairPlan = jsonPlan(request.json, currentTraits(this.config), this.config.kind);
-        const repair = await this.run(
-          {
-            ...request,
-            n: 1,
-            cacheKey: undefined,
-            messages: [
-              ...request.messages,
-              { role: 'assistant', content: choice.text },
-              {
-                role: 'user',
-                content:
-                  `Your reply did not match the required JSON schema: ${parsed.issues}. Reply with valid JSON only.` +
-                  // Some compatible servers ignore response_format silently: then the model has
-                  // never seen the schema. (In text mode run() appends it anyway.)
-                  (repairPlan.instructionSchema
-                    ? ''
-                    : `\nThe schema:\n${JSON.stringify(toJsonSchema(schema))}`),
-              },
-            ],
-          },
-          repairPlan,
-          spent,
-        );
-        const fixed = repair.choices[0];
-        if (!jsonUsable(fixed)) throw finishError(fixed, ctx);
-        parsed = parseJsonReply(fixed.text, schema);
-        result = {
-          choices: [fixed, ...first.choices.slice(1)],
-          usage: addUsage(first.usage, repair.usage),
-          calls: first.calls + repair.calls,
-          model: first.model ?? repair.model,
-        };
-        if (!parsed.ok) {
-          throw new LlmError(
-            'malformed-output',
-            `${this.config.model}'s answer did not match the expected structure, even after one repair request: ${parsed.issues}.`,
-            { provider: this.config.kind },
-          );
-        }
-      }
-      const response = this.response(result);
-      await this.store(key, response);
-      return { value: parsed.value, response };
+        return { key, hit: hit && parsed?.ok ? { value: parsed.value, response: hit } : undefined };
+      };
+      const { key, hit } = await parsedHit();
+      if (hit) return hit;
+      return await this.oneAtATime(
+        key,
+        async () => (await parsedHit()).hit,
+        () => this.fetchJson(request, key, spent),
+      );
     } catch (e) {
       throw this.failure(e, spent);
+    }
+  }
+
+  /** completeJson past the cache: the call, one repair round, the store. */
+  private async fetchJson<T>(
+    request: JudgeRequest & { json: JsonOutputSpec<T> },
+    key: string | undefined,
+    spent: Spent,
+  ): Promise<{ value: T; response: JudgeResponse }> {
+    const schema = request.json.schema;
+    this.needsKey();
+    const ctx = this.ctx();
+    const plan = jsonPlan(request.json, currentTraits(this.config), this.config.kind);
+    const first = await this.run(request, plan, spent);
+    const choice = first.choices[0];
+    if (!jsonUsable(choice)) throw finishError(choice, ctx);
+    let parsed = parseJsonReply(choice.text, schema);
+    let result = first;
+    if (!parsed.ok) {
+      const repairPlan = jsonPlan(request.json, currentTraits(this.config), this.config.kind);
+      const repair = await this.run(
+        {
+          ...request,
+          n: 1,
+          cacheKey: undefined,
+          messages: [
+            ...request.messages,
+            { role: 'assistant', content: choice.text },
+            {
+              role: 'user',
+              content:
+                `Your reply did not match the required JSON schema: ${parsed.issues}. Reply with valid JSON only.` +
+                // Some compatible servers ignore response_format silently: then the model has
+                // never seen the schema. (In text mode run() appends it anyway.)
+                (repairPlan.instructionSchema
+                  ? ''
+                  : `\nThe schema:\n${JSON.stringify(toJsonSchema(schema))}`),
+            },
+          ],
+        },
+        repairPlan,
+        spent,
+      );
+      const fixed = repair.choices[0];
+      if (!jsonUsable(fixed)) throw finishError(fixed, ctx);
+      parsed = parseJsonReply(fixed.text, schema);
+      result = {
+        choices: [fixed, ...first.choices.slice(1)],
+        usage: addUsage(first.usage, repair.usage),
+        calls: first.calls + repair.calls,
+        model: first.model ?? repair.model,
+      };
+      if (!parsed.ok) {
+        throw new LlmError(
+          'malformed-output',
+          `${this.config.model}'s answer did not match the expected structure, even after one repair request: ${parsed.issues}.`,
+          { provider: this.config.kind },
+        );
+      }
+    }
+    const response = this.response(result);
+    await this.store(key, response);
+    return { value: parsed.value, response };
+  }
+
+  /**
+   * One request per cache key at a time: a caller that asks what another caller is fetching right
+   * now waits for that answer and reads it from the cache (the rows of a run share G-Eval's
+   * evaluation steps; four rows at once would otherwise ask for them four times). If the first
+   * caller fails, the next one asks itself.
+   */
+  private async oneAtATime<T>(
+    key: string | undefined,
+    fromCache: () => Promise<T | undefined>,
+    fetchIt: () => Promise<T>,
+  ): Promise<T> {
+    if (key === undefined) return fetchIt();
+    for (let pending = this.inFlight.get(key); pending; pending = this.inFlight.get(key)) {
+      await pending.catch(() => undefined);
+      const answer = await fromCache();
+      if (answer !== undefined) return answer;
+    }
+    const mine = fetchIt();
+    this.inFlight.set(key, mine);
+    try {
+      return await mine;
+    } finally {
+      if (this.inFlight.get(key) === mine) this.inFlight.delete(key);
     }
   }
 

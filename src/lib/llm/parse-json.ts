@@ -217,7 +217,11 @@ function dropNulls(value: unknown): unknown {
 export function describeIssues(error: z.ZodError, max = 5): string {
   const lines = error.issues.slice(0, max).map((issue) => {
     const where = issue.path.length ? issue.path.map(String).join('.') : '(top level)';
-    return `${where}: ${issue.message.replace(/^Invalid input: /, '')}`;
+    // zod says "expected array, received undefined" for a field the reply left out.
+    const message = issue.message
+      .replace(/^Invalid input: /, '')
+      .replace(/^expected (.+), received undefined$/u, 'missing (expected $1)');
+    return `${where}: ${message}`;
   });
   const more = error.issues.length - max;
   return lines.join('; ') + (more > 0 ? `; and ${more} more` : '');

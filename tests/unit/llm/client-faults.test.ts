@@ -201,3 +201,33 @@ describe('the timeout setting', () => {
     expect(err.message).toMatch(/did not answer within 0 s|within \d+ s/u);
   });
 });
+
+describe('one request per answer', () => {
+  it('callers asking for the same cached answer at once share one request', async () => {
+    const cache = new MemoryResponseCache();
+    const { fetch, calls } = scriptedFetch([{ body: openaiSuccess({ text: 'steps' }) }]);
+    const judge = createJudge(OPENAI, { fetch, cache });
+    const request = { ...ASK, cacheKey: { prompt: 'g-eval.steps@1', criterion: 'coherence' } };
+    const answers = await Promise.all([1, 2, 3, 4].map(() => judge.complete(request)));
+    expect(calls).toHaveLength(1);
+    expect(answers.map((a) => a.fromCache)).toEqual([false, true, true, true]);
+    expect(answers.every((a) => a.choices[0].text === 'steps')).toBe(true);
+  });
+
+  it('when the first caller fails, the next one asks itself', async () => {
+    const cache = new MemoryResponseCache();
+    const { fetch, calls } = scriptedFetch([
+      fakeError('openai', 'bad-request') as never,
+      { body: openaiSuccess({ text: '4' }) },
+    ]);
+    const judge = createJudge(OPENAI, { fetch, cache });
+    const request = { ...ASK, cacheKey: 'same' };
+    const [first, second] = await Promise.allSettled([
+      judge.complete(request),
+      judge.complete(request),
+    ]);
+    expect(first.status).toBe('rejected');
+    expect(second.status === 'fulfilled' && second.value.choices[0].text).toBe('4');
+    expect(calls).toHaveLength(2);
+  });
+});

@@ -70,6 +70,10 @@ describe('parseJsonReply', () => {
       expect(r.stage).toBe('schema');
       expect(r.issues).toBe('score: expected number, received string');
     }
+    // A field the reply left out is "missing", not "received undefined".
+    const missing = parseJsonReply('{"reasoning": "fine"}', Verdict);
+    expect(missing.ok).toBe(false);
+    if (!missing.ok) expect(missing.issues).toBe('score: missing (expected number)');
   });
 
   it('says when there is no JSON at all', () => {
