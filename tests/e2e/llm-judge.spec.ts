@@ -122,9 +122,9 @@ describe('the LLM judge from the page', () => {
       expect(Number((await cardState(page, 'ccai-adherence')).score)).toBe(1);
       const sent = fake.requests.length;
       expect(sent).toBeGreaterThan(0);
-      // The report counts the evaluation's requests; the one-time capability probe is apart.
-      const evaluation = fake.requests.filter((r) => promptOfWire(r) !== undefined).length;
-      expect(await page.getByTestId('judge-report-http').innerText()).toBe(String(evaluation));
+      // The report counts every request the case made, the one-time capability probe with them
+      // (it is paid for like any other).
+      expect(await page.getByTestId('judge-report-http').innerText()).toBe(String(sent));
 
       // The key never travels in a body, and nothing but the provider was contacted.
       if (p.key) for (const r of fake.requests) expect(JSON.stringify(r.body)).not.toContain(p.key);

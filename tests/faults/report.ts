@@ -79,6 +79,9 @@ export function verdict(t: Totals): string[] {
   if (t.rowsTwice > 0) out.push(`${t.rowsTwice} rows scored twice`);
   if (t.pageErrors > 0) out.push(`${t.pageErrors} page errors`);
   if (t.leaks > 0) out.push(`the key was seen ${t.leaks} times outside its header`);
+  // A fault the page did not survive (a run that burns rows on a dead key, a vague message…) is a
+  // regression too, not only the four above.
+  if (t.failed > 0) out.push(`${t.failed} faults not survived`);
   return out;
 }
 

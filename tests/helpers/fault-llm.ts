@@ -197,7 +197,7 @@ export const FAULTS: Record<FaultId, FaultSpec> = {
     class: 'content',
     scope: 'all',
     single: { mode: 'every' },
-    message: /not an API response|unreadable|malformed|could not (be )?read|invalid|incomplete/iu,
+    message: /breaks off|garbled|cut off|not an API response|malformed|invalid|incomplete/iu,
   },
   'wrong-schema': {
     id: 'wrong-schema',

@@ -852,18 +852,24 @@ class FetchJudge implements Judge {
     }
   }
 
-  async capabilities(signal?: AbortSignal): Promise<Capabilities> {
+  async capabilities(
+    signal?: AbortSignal,
+    onSpent?: (spent: Spent) => void,
+  ): Promise<Capabilities> {
+    const spent = newSpent();
     try {
       if (this.configError) throw this.configError;
       if (this.config.kind !== 'openai-compatible' && !this.config.apiKey) {
         return capabilitiesFromTraits(currentTraits(this.config));
       }
-      return await probeCapabilities(this.config, (call, s) => this.send(call, s), {
+      return await probeCapabilities(this.config, (call, s) => this.send(call, s, spent), {
         signal,
         store: this.options.capabilityStore,
       });
     } catch (e) {
-      throw scrub(e, this.config.apiKey, this.config.kind);
+      throw this.failure(e, spent);
+    } finally {
+      if (spent.httpCalls > 0) onSpent?.(spent);
     }
   }
 }

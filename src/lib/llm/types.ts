@@ -198,8 +198,11 @@ export interface Judge {
   completeJson<T>(
     request: JudgeRequest & { json: JsonOutputSpec<T> },
   ): Promise<{ value: T; response: JudgeResponse }>;
-  /** Table plus a one-time probe per provider+model, cached. */
-  capabilities(signal?: AbortSignal): Promise<Capabilities>;
+  /**
+   * Table plus a one-time probe per provider+model, cached. `onSpent` hears what the probe's
+   * requests cost (nothing when it was cached), so a run can count them with its own.
+   */
+  capabilities(signal?: AbortSignal, onSpent?: (spent: Spent) => void): Promise<Capabilities>;
   /**
    * Drops the cached answer of a request whose reply the metric could not use (an incomplete
    * verdict list…), so the next run asks again instead of meeting the same error.

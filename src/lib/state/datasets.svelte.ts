@@ -237,7 +237,7 @@ export class DatasetSession {
     // with a message saying why.
     // In another tab that runs it already, the lock refuses quietly (see #drive).
     for (const run of this.runs.filter((r) => r.status === 'running')) {
-      void this.#drive(run.id, undefined, { quietIfBusy: true });
+      void this.#drive(run.id, undefined, { quietIfBusy: true, retryFailed: true });
     }
   }
 
@@ -565,8 +565,14 @@ export class DatasetSession {
     }
   }
 
+  /**
+   * Goes on with a paused run: the rows without a result, and the rows stored as failed (a run
+   * paused by an outage holds the rows the outage failed; resuming means finishing the run).
+   */
   async resume(runId: string, models?: ModelSource): Promise<void> {
-    await this.#drive(runId, models ? ($state.snapshot(models) as ModelSource) : undefined);
+    await this.#drive(runId, models ? ($state.snapshot(models) as ModelSource) : undefined, {
+      retryFailed: true,
+    });
   }
 
   /**
@@ -606,7 +612,7 @@ export class DatasetSession {
         // Paused for the connection: say so on the run, and go on when it is back.
         // (the connection may be back already: the 'online' event came while the run stopped)
         if (browserOffline()) this.#resumeWhenOnline.add(runId);
-        else void this.#drive(runId, models);
+        else void this.#drive(runId, models, { retryFailed: true });
       } else if (
         outcome.message &&
         outcome.stoppedBy !== 'provider' &&

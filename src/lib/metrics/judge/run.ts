@@ -103,7 +103,7 @@ function recording(judge: Judge, asked: JudgeRequest[]): Judge {
       asked.push(request);
       return judge.completeJson(request);
     },
-    capabilities: (signal) => judge.capabilities(signal),
+    capabilities: (signal, onSpent) => judge.capabilities(signal, onSpent),
   };
 }
 
@@ -118,7 +118,13 @@ export async function runJudgeMetrics(
   const backend = judgeBackend(judge);
 
   let capabilitiesPromise: Promise<Capabilities> | undefined;
-  const capabilities = () => (capabilitiesPromise ??= judge.capabilities(signal));
+  // The one-time probe is sent on behalf of this case: its requests count with the case's.
+  const capabilities = () =>
+    (capabilitiesPromise ??= judge.capabilities(signal, (spent) => {
+      totals.httpCalls += spent.httpCalls;
+      usage.input += spent.usage.input;
+      usage.output += spent.usage.output;
+    }));
   const env = makeEnv(input, settings, backend, capabilities);
 
   const results: MetricResult[] = [];
