@@ -78,6 +78,13 @@ export interface FakeLlmOptions {
   /** Sees each API request as it arrived, credentials included, before anything is redacted
    * (key-leak checks: where does the key travel besides its header?). */
   inspect?: (raw: RawRequest) => void;
+  /**
+   * false: every answer closes its connection. Chromium resends a request by itself, unseen by
+   * the page, when a reused keep-alive connection drops before any answer; with fresh
+   * connections a dropped one reaches the client as the network error it is, and every request
+   * the fake sees is one the client sent. Default true (keep-alive, like the providers).
+   */
+  keepAlive?: boolean;
 }
 
 /** A request exactly as it arrived: the only place a credential is visible. */
@@ -894,6 +901,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       'content-type': 'application/json',
       ...CORS,
       'x-request-id': 'req_fake',
+      ...(options.keepAlive === false ? { connection: 'close' } : {}),
       ...headers,
       ...(cut ? { 'content-length': String(Buffer.byteLength(text)) } : {}),
     });
@@ -917,6 +925,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       state.preflights++;
       res.writeHead(204, {
         ...CORS,
+        ...(options.keepAlive === false ? { connection: 'close' } : {}),
         'access-control-allow-methods': 'POST, OPTIONS',
         'access-control-allow-headers': ALLOW_HEADERS,
         'access-control-max-age': '600',

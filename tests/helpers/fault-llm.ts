@@ -677,6 +677,9 @@ export async function startFaultLlm(options: { gevalScore?: number } = {}): Prom
 
   const fake = await startFakeLlm({
     requireOpenAiKey: false,
+    // Dropped connections must reach the client (see keepAlive): the suite compares what the
+    // provider received with what the run counted.
+    keepAlive: false,
     inspect,
     handler: async (req) => {
       const sig = promptOfWire(req) ?? '';

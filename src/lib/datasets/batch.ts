@@ -270,7 +270,7 @@ export interface BatchStore {
  * Rows in a row that failed with the provider's own errors before the run pauses (PROVIDERS.md
  * §13 circuit breaking): a provider that is down would otherwise fail every remaining row.
  */
-export const OUTAGE_ROWS = 3;
+export const OUTAGE_ROWS = 5;
 
 export type BatchState = RunState;
 
