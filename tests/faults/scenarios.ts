@@ -675,6 +675,7 @@ export async function batchRandom(
     const rerunSent = env.fault.log.length - markRerun;
     if (rerunSent > 0)
       r.notes.push(fail(`the same metrics again made ${rerunSent} requests (0 expected)`));
+    else r.notes.push('the same metrics again: 0 requests');
     r.sent = env.fault.log.length;
     const allTags = Array.from({ length: rows }, (_, i) => i + 1);
     r.needed = neededFor(base, allTags);
@@ -748,7 +749,11 @@ export async function fatalMidRun(
         r.notes.push(fail(`the run did not pause (${status}): ${bad} rows burned`));
       else if (!FAULTS[faultId].message.test(view.message)) {
         r.notes.push(fail(`paused without saying why: "${view.message.slice(0, 120)}"`));
-      } else r.notes.push(`paused: "${view.message.slice(0, 90)}"`);
+      } else {
+        r.notes.push(
+          `${after} requests after the first fatal reply (≤ ${CONCURRENCY}), paused: "${view.message.slice(0, 90)}"`,
+        );
+      }
     }
     env.fault.recover();
     if (view.stored?.status === 'paused') view = await resumeToDone(page, runId, r, 'paused');
