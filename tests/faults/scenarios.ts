@@ -423,6 +423,35 @@ async function openBatch(
   return { fp, key, dataset, kind };
 }
 
+/**
+ * A data-set scenario in a page of its own (`openBatch`): the body's checks, then what every
+ * scenario ends with — where the key was seen (the body says what else to search: storage,
+ * exports) and the page's errors — and the page closed whatever happened.
+ */
+async function inBatchPage(
+  env: SuiteEnv,
+  r: ReportRow,
+  started: number,
+  open: { kind: ProviderKind; rows: number; name: string },
+  body: (b: BatchPage) => Promise<{ storage?: boolean; exports?: string[] }>,
+): Promise<ReportRow> {
+  const b = await openBatch(env, open.kind, open.rows, open.name);
+  try {
+    const search = await body(b);
+    r.leaks = await leaksOf(env, b.fp, b.key, { sightings: 0, console: 0 }, search);
+    r.pageErrors = [...b.fp.pageErrors, ...b.fp.consoleErrors];
+  } catch (e) {
+    r.notes.push(fail(errorText(e)));
+  } finally {
+    await b.fp.context.close();
+  }
+  finish(r, started);
+  env.log(
+    `${r.scenario} ${r.kind} ${r.fault}: ${r.outcome} ${r.sent}/${r.needed} ${r.notes.join('; ')}`,
+  );
+  return r;
+}
+
 const RUN_CHOICE = (dataset: string) => ({
   dataset,
   judgeMetrics: JUDGE_IDS,
@@ -606,9 +635,8 @@ export async function batchRandom(
     fault: 'random 30% transient, 10% rows 500 until recovery',
     kind: 'openai',
   });
-  const b = await openBatch(env, 'openai', rows, 'batch');
-  const page = b.fp.page;
-  try {
+  return inBatchPage(env, r, started, { kind: 'openai', rows, name: 'batch' }, async (b) => {
+    const page = b.fp.page;
     env.fault.setPlan({
       mode: 'random',
       p: 0.3,
@@ -647,7 +675,7 @@ export async function batchRandom(
     const markRetry = env.fault.log.length;
     if (view.canRetry) {
       await clickIn(page, runId, 'run-retry-failed');
-      view = (await waitSettled(page, runId, 180_000)).view;
+      await waitSettled(page, runId, 180_000);
       const touched = new Set(
         env.fault.log.slice(markRetry).flatMap((e) => (e.row === undefined ? [] : [e.row])),
       );
@@ -683,22 +711,8 @@ export async function batchRandom(
       r.notes.push(`exports not read: ${errorText(e)}`);
       return [] as string[];
     });
-    r.leaks = await leaksOf(
-      env,
-      b.fp,
-      b.key,
-      { sightings: 0, console: 0 },
-      { storage: true, exports },
-    );
-    r.pageErrors = [...b.fp.pageErrors, ...b.fp.consoleErrors];
-  } catch (e) {
-    r.notes.push(fail(errorText(e)));
-  } finally {
-    await b.fp.context.close();
-  }
-  finish(r, started);
-  env.log(`batch: ${r.outcome} ${r.sent}/${r.needed} ${r.notes.join('; ')}`);
-  return r;
+    return { storage: true, exports };
+  });
 }
 
 // --- 3. fatal errors mid-run, and a persistent 529 -------------------------------------------
@@ -718,12 +732,11 @@ export async function fatalMidRun(
     fault: `${faultId} after ${afterRows} rows`,
     kind,
   });
-  const b = await openBatch(env, kind, rows, `fatal-${faultId}`);
-  const page = b.fp.page;
-  try {
+  return inBatchPage(env, r, started, { kind: kind, rows, name: `fatal-${faultId}` }, async (b) => {
+    const page = b.fp.page;
     env.fault.setPlan({ mode: 'after', fault: faultId, rows: afterRows });
     const runId = await startRun(page, RUN_CHOICE(b.dataset));
-    let view = await settleOrPause(page, runId, persistent ? 75_000 : 120_000, r);
+    const view = await settleOrPause(page, runId, persistent ? 75_000 : 120_000, r);
     const log = env.fault.log;
     const first = log.find((e) => e.fault);
     const firstAt = first?.repliedAt ?? Infinity;
@@ -756,10 +769,10 @@ export async function fatalMidRun(
       }
     }
     env.fault.recover();
-    if (view.stored?.status === 'paused') view = await resumeToDone(page, runId, r, 'paused');
+    if (view.stored?.status === 'paused') await resumeToDone(page, runId, r, 'paused');
     else if (view.canRetry) {
       await clickIn(page, runId, 'run-retry-failed');
-      view = (await waitSettled(page, runId, 180_000)).view;
+      await waitSettled(page, runId, 180_000);
     }
     await contractNotes(page, runId, r);
     accountingNotes(r, await account(page, runId, env.fault.log, base));
@@ -768,18 +781,8 @@ export async function fatalMidRun(
       base,
       Array.from({ length: rows }, (_, i) => i + 1),
     );
-    r.leaks = await leaksOf(env, b.fp, b.key, { sightings: 0, console: 0 }, { storage: true });
-    r.pageErrors = [...b.fp.pageErrors, ...b.fp.consoleErrors];
-  } catch (e) {
-    r.notes.push(fail(errorText(e)));
-  } finally {
-    await b.fp.context.close();
-  }
-  finish(r, started);
-  env.log(
-    `${r.scenario} ${kind} ${faultId}: ${r.outcome} ${r.sent}/${r.needed} ${r.notes.join('; ')}`,
-  );
-  return r;
+    return { storage: true };
+  });
 }
 
 // --- 4. a reload mid-run -----------------------------------------------------------------------
@@ -795,9 +798,8 @@ export async function reloadMidRun(
     fault: 'page.reload() mid-run, key in memory',
     kind: 'openai',
   });
-  const b = await openBatch(env, 'openai', rows, 'reload');
-  const page = b.fp.page;
-  try {
+  return inBatchPage(env, r, started, { kind: 'openai', rows, name: 'reload' }, async (b) => {
+    const page = b.fp.page;
     env.fault.setLatency(300);
     const runId = await startRun(page, RUN_CHOICE(b.dataset));
     const { ok } = await poll(
@@ -833,16 +835,8 @@ export async function reloadMidRun(
       base,
       Array.from({ length: rows }, (_, i) => i + 1),
     );
-    r.leaks = await leaksOf(env, b.fp, b.key, { sightings: 0, console: 0 }, { storage: true });
-    r.pageErrors = [...b.fp.pageErrors, ...b.fp.consoleErrors];
-  } catch (e) {
-    r.notes.push(fail(errorText(e)));
-  } finally {
-    await b.fp.context.close();
-  }
-  finish(r, started);
-  env.log(`reload: ${r.outcome} ${r.sent}/${r.needed} ${r.notes.join('; ')}`);
-  return r;
+    return { storage: true };
+  });
 }
 
 // --- 5. an offline spell -----------------------------------------------------------------------
@@ -859,9 +853,8 @@ export async function offlineSpell(
     fault: `context.setOffline for ${spellMs / 1000} s mid-run`,
     kind: 'openai',
   });
-  const b = await openBatch(env, 'openai', rows, 'offline');
-  const page = b.fp.page;
-  try {
+  return inBatchPage(env, r, started, { kind: 'openai', rows, name: 'offline' }, async (b) => {
+    const page = b.fp.page;
     env.fault.setLatency(400);
     const runId = await startRun(page, RUN_CHOICE(b.dataset));
     const { ok } = await poll(
@@ -910,16 +903,8 @@ export async function offlineSpell(
       base,
       Array.from({ length: rows }, (_, i) => i + 1),
     );
-    r.leaks = await leaksOf(env, b.fp, b.key, { sightings: 0, console: 0 }, { storage: true });
-    r.pageErrors = [...b.fp.pageErrors, ...b.fp.consoleErrors];
-  } catch (e) {
-    r.notes.push(fail(errorText(e)));
-  } finally {
-    await b.fp.context.close();
-  }
-  finish(r, started);
-  env.log(`offline: ${r.outcome} ${r.sent}/${r.needed} ${r.notes.join('; ')}`);
-  return r;
+    return { storage: true };
+  });
 }
 
 // --- 6. two tabs -----------------------------------------------------------------------------
@@ -931,9 +916,8 @@ export async function twoTabs(env: SuiteEnv, rows: number, base: Baseline): Prom
     fault: 'tab B opens mid-run, no key in B',
     kind: 'openai',
   });
-  const b = await openBatch(env, 'openai', rows, 'tabs');
-  const page = b.fp.page;
-  try {
+  return inBatchPage(env, r, started, { kind: 'openai', rows, name: 'tabs' }, async (b) => {
+    const page = b.fp.page;
     env.fault.setLatency(300);
     const runId = await startRun(page, RUN_CHOICE(b.dataset));
     const { ok } = await poll(
@@ -975,16 +959,8 @@ export async function twoTabs(env: SuiteEnv, rows: number, base: Baseline): Prom
       base,
       Array.from({ length: rows }, (_, i) => i + 1),
     );
-    r.leaks = await leaksOf(env, b.fp, b.key, { sightings: 0, console: 0 }, { storage: true });
-    r.pageErrors = [...b.fp.pageErrors, ...b.fp.consoleErrors];
-  } catch (e) {
-    r.notes.push(fail(errorText(e)));
-  } finally {
-    await b.fp.context.close();
-  }
-  finish(r, started);
-  env.log(`two-tabs: ${r.outcome} ${r.sent}/${r.needed} ${r.notes.join('; ')}`);
-  return r;
+    return { storage: true };
+  });
 }
 
 // --- 7. a full storage quota -------------------------------------------------------------------
