@@ -452,6 +452,25 @@ async function inBatchPage(
   return r;
 }
 
+/** The checks a run ends with: the list item against the stored run, rows lost or scored twice,
+ * and what was sent against what a fault-free run of all `rows` rows needs. */
+async function closingAccount(
+  env: SuiteEnv,
+  page: Page,
+  runId: string,
+  r: ReportRow,
+  base: Baseline,
+  rows: number,
+): Promise<void> {
+  await contractNotes(page, runId, r);
+  accountingNotes(r, await account(page, runId, env.fault.log, base));
+  r.sent = env.fault.log.length;
+  r.needed = neededFor(
+    base,
+    Array.from({ length: rows }, (_, i) => i + 1),
+  );
+}
+
 const RUN_CHOICE = (dataset: string) => ({
   dataset,
   judgeMetrics: JUDGE_IDS,
@@ -774,13 +793,7 @@ export async function fatalMidRun(
       await clickIn(page, runId, 'run-retry-failed');
       await waitSettled(page, runId, 180_000);
     }
-    await contractNotes(page, runId, r);
-    accountingNotes(r, await account(page, runId, env.fault.log, base));
-    r.sent = env.fault.log.length;
-    r.needed = neededFor(
-      base,
-      Array.from({ length: rows }, (_, i) => i + 1),
-    );
+    await closingAccount(env, page, runId, r, base, rows);
     return { storage: true };
   });
 }
@@ -828,13 +841,7 @@ export async function reloadMidRun(
     env.fault.setLatency(0);
     if (b.key) await enterKey(page, b.key);
     await resumeToDone(page, runId, r, 'after the reload');
-    await contractNotes(page, runId, r);
-    accountingNotes(r, await account(page, runId, env.fault.log, base));
-    r.sent = env.fault.log.length;
-    r.needed = neededFor(
-      base,
-      Array.from({ length: rows }, (_, i) => i + 1),
-    );
+    await closingAccount(env, page, runId, r, base, rows);
     return { storage: true };
   });
 }
@@ -952,13 +959,7 @@ export async function twoTabs(env: SuiteEnv, rows: number, base: Baseline): Prom
       if (view.stored?.status === 'paused') await resumeToDone(page, runId, r, 'tab A after tab B');
     }
     await tabB.close();
-    await contractNotes(page, runId, r);
-    accountingNotes(r, await account(page, runId, env.fault.log, base));
-    r.sent = env.fault.log.length;
-    r.needed = neededFor(
-      base,
-      Array.from({ length: rows }, (_, i) => i + 1),
-    );
+    await closingAccount(env, page, runId, r, base, rows);
     return { storage: true };
   });
 }
