@@ -477,6 +477,18 @@ const RUN_CHOICE = (dataset: string) => ({
   offlineMetrics: BATCH_OFFLINE,
 });
 
+/** Starts a run of `dataset` and waits until `rows` of its rows are stored: mid-run. */
+async function startAndReach(page: Page, dataset: string, rows: number): Promise<string> {
+  const runId = await startRun(page, RUN_CHOICE(dataset));
+  const { ok } = await poll(
+    () => countDone(page, runId),
+    (n) => n >= rows,
+    { timeout: 60_000 },
+  );
+  if (!ok) throw new Error(`the run did not get to ${rows} rows`);
+  return runId;
+}
+
 /** The requests a fault-free run of the first `rows` rows makes, per row and prompt. */
 export async function baseline(env: SuiteEnv, rows: number): Promise<Baseline> {
   const b = await openBatch(env, 'openai', rows, 'baseline');
@@ -814,13 +826,7 @@ export async function reloadMidRun(
   return inBatchPage(env, r, started, { kind: 'openai', rows, name: 'reload' }, async (b) => {
     const page = b.fp.page;
     env.fault.setLatency(300);
-    const runId = await startRun(page, RUN_CHOICE(b.dataset));
-    const { ok } = await poll(
-      () => countDone(page, runId),
-      (n) => n >= 3,
-      { timeout: 60_000 },
-    );
-    if (!ok) throw new Error('the run did not get to 3 rows');
+    const runId = await startAndReach(page, b.dataset, 3);
     await page.reload();
     await page.getByTestId('score-button').waitFor();
     const waited = await poll(
@@ -863,13 +869,7 @@ export async function offlineSpell(
   return inBatchPage(env, r, started, { kind: 'openai', rows, name: 'offline' }, async (b) => {
     const page = b.fp.page;
     env.fault.setLatency(400);
-    const runId = await startRun(page, RUN_CHOICE(b.dataset));
-    const { ok } = await poll(
-      () => countDone(page, runId),
-      (n) => n >= 3,
-      { timeout: 60_000 },
-    );
-    if (!ok) throw new Error('the run did not get to 3 rows');
+    const runId = await startAndReach(page, b.dataset, 3);
     const badBefore = (await account(page, runId, env.fault.log, base)).bad.length;
     await b.fp.context.setOffline(true);
     const seen: RunView[] = [];
@@ -926,13 +926,7 @@ export async function twoTabs(env: SuiteEnv, rows: number, base: Baseline): Prom
   return inBatchPage(env, r, started, { kind: 'openai', rows, name: 'tabs' }, async (b) => {
     const page = b.fp.page;
     env.fault.setLatency(300);
-    const runId = await startRun(page, RUN_CHOICE(b.dataset));
-    const { ok } = await poll(
-      () => countDone(page, runId),
-      (n) => n >= 2,
-      { timeout: 60_000 },
-    );
-    if (!ok) throw new Error('the run did not get to 2 rows');
+    const runId = await startAndReach(page, b.dataset, 2);
     const tabB = await b.fp.context.newPage();
     watchPage(tabB, b.fp);
     await tabB.goto(env.origin);
