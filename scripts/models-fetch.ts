@@ -13,6 +13,7 @@
  *
  * Usage: see USAGE below, or `npm run models:fetch -- --help`.
  */
+import { messageOf } from '../src/lib/errors.ts';
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
@@ -315,7 +316,7 @@ function headerNumber(headers: Headers, name: string): number | undefined {
 function networkMessage(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   const code = cause?.code ?? (error as { code?: string }).code;
-  const detail = cause?.message ?? (error instanceof Error ? error.message : String(error));
+  const detail = cause?.message ?? messageOf(error);
   const hint =
     code === 'ENOTFOUND' || code === 'EAI_AGAIN'
       ? ': cannot resolve the host; is this machine online, and is --endpoint right?'
@@ -571,7 +572,7 @@ function explain(
 ): string {
   const prefix = `${modelId}: ${planned.path}`;
   if (!(error instanceof DownloadError)) {
-    return `${prefix}: ${error instanceof Error ? error.message : String(error)}`;
+    return `${prefix}: ${messageOf(error)}`;
   }
   if (error.kind !== 'http') return `${prefix}: ${error.message}`;
   const status = error.status ?? 0;

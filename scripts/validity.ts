@@ -17,6 +17,7 @@
  *                                         (what the cards show) and in the README
  *        npm run validity -- --models DIR  look for transformer models in DIR
  */
+import { messageOf } from '../src/lib/errors.ts';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -359,7 +360,7 @@ async function main(): Promise<void> {
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
+    console.error(messageOf(error));
     process.exit(1);
   });
 }

@@ -5,6 +5,7 @@
  * single-case workers (embedding, ner, lexical) and the batch worker; each worker bundles its own
  * copy, so the lazy singletons here are per worker.
  */
+import { messageOf } from '../src/lib/errors.ts';
 import { GloveSifEmbedder, parseGloveAsset } from '../src/lib/metrics/semantic/glove-sif.ts';
 import { TransformerEmbedder } from '../src/lib/metrics/semantic/transformer-embedder.ts';
 import { CompromiseRecognizer } from '../src/lib/metrics/semantic/compromise-ner.ts';
@@ -22,7 +23,6 @@ import type {
 } from '../src/lib/models/transformers-adapters.ts';
 import type { MetricSettings } from '../src/lib/metrics/settings.ts';
 import type { ModelSource } from '../src/lib/models/source.ts';
-import { describeError } from '../src/lib/metrics/offline.ts';
 import { lazy } from '../src/lib/lazy.ts';
 import { fetchWithProgress } from './fetch-progress.ts';
 import { withFallback } from './fallback.ts';
@@ -108,7 +108,7 @@ export function embedderFor(
       () => transformerEmbedder(settings, models),
       glove,
       (error) =>
-        `The embedding model ${choice.model} could not be used (${describeError(error)}); scored with the built-in GloVe vectors instead.`,
+        `The embedding model ${choice.model} could not be used (${messageOf(error)}); scored with the built-in GloVe vectors instead.`,
     );
 }
 
@@ -124,6 +124,6 @@ export function recognizerFor(
       () => transformerRecognizer(settings, models),
       compromise,
       (error) =>
-        `The NER model ${choice.model} could not be used (${describeError(error)}); scored with the built-in compromise recogniser instead.`,
+        `The NER model ${choice.model} could not be used (${messageOf(error)}); scored with the built-in compromise recogniser instead.`,
     );
 }

@@ -9,6 +9,7 @@
  * job stops once the first records are recognised and sends them as a sample.
  */
 // First, before any module that builds a zod schema (no eval under the CSP).
+import { messageOf } from '../src/lib/errors.ts';
 import '../src/lib/zod-config.ts';
 import { DatasetParseError, DatasetParser, type ParseBatch } from '../src/lib/datasets/parse.ts';
 import type { DatasetDescription, DatasetRow, RowProblem } from '../src/lib/datasets/formats.ts';
@@ -116,7 +117,7 @@ export function serveDatasetParse(scope: ParseWorkerScope): void {
       post({
         type: 'error',
         id,
-        message: error instanceof Error ? error.message : String(error),
+        message: messageOf(error),
         ...(error instanceof DatasetParseError && error.detected
           ? { detected: error.detected }
           : {}),
@@ -183,7 +184,7 @@ export function serveDatasetParse(scope: ParseWorkerScope): void {
       });
     } catch (error) {
       void reader.cancel().catch(() => {});
-      post({ type: 'error', id, message: error instanceof Error ? error.message : String(error) });
+      post({ type: 'error', id, message: messageOf(error) });
     }
   }
 }

@@ -2,7 +2,8 @@
  * The worker side of the protocol: validates requests, runs one job per id, cancels by id, and
  * reports progress and each metric's result as soon as it is ready.
  */
-import { computeMetrics, describeError, isAbort } from '../src/lib/metrics/offline.ts';
+import { messageOf } from '../src/lib/errors.ts';
+import { computeMetrics, isAbort } from '../src/lib/metrics/offline.ts';
 import type { OfflineBackends } from '../src/lib/metrics/offline.ts';
 import { workerRequestSchema } from './protocol.ts';
 import type { ProgressReply, WorkerReply } from './protocol.ts';
@@ -63,8 +64,7 @@ export function serveMetrics(
           )
           .then(
             () => post({ type: 'done', id: request.id, cancelled: false }),
-            (error: unknown) =>
-              post({ type: 'error', id: request.id, message: describeError(error) }),
+            (error: unknown) => post({ type: 'error', id: request.id, message: messageOf(error) }),
           );
         return;
       case 'score': {
@@ -82,7 +82,7 @@ export function serveMetrics(
             () => post({ type: 'done', id: request.id, cancelled: false }),
             (error: unknown) => {
               if (isAbort(error)) post({ type: 'done', id: request.id, cancelled: true });
-              else post({ type: 'error', id: request.id, message: describeError(error) });
+              else post({ type: 'error', id: request.id, message: messageOf(error) });
             },
           )
           .finally(() => jobs.delete(request.id));

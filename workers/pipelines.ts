@@ -3,6 +3,7 @@
  * runs them, and one lazy pipeline per task, keyed by source + model + device + dtype and disposed
  * when the user picks another (a model holds hundreds of MB of GPU or WASM memory).
  */
+import { messageOf } from '../src/lib/errors.ts';
 import { env, pipeline } from '@huggingface/transformers';
 import type { ModelSource } from '../src/lib/models/source.ts';
 import { isDownloadApproved } from '../src/lib/models/source.ts';
@@ -231,7 +232,7 @@ export async function loadPipeline<P>(
  * is a JSON parse failure on "<!doctype".
  */
 export function explainLoadError(error: unknown, model: string, source: ModelSource): Error {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   const where =
     source.kind === 'self-hosted'
       ? `${MODELS_PATH}${model}/ (put it there with \`npm run models:fetch -- ${model}\`)`

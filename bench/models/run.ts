@@ -14,6 +14,7 @@
  * after --budget-s seconds (and the table says how many sentences it ran), which keeps the whole
  * run to about 3 minutes on a quiet 2-core machine.
  */
+import { messageOf } from '../../src/lib/errors.ts';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
@@ -349,7 +350,7 @@ async function main(): Promise<void> {
             .join(', ')}`,
         );
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = messageOf(error);
         log(`  failed: ${message}\n${consoleTail.slice(-10).join('\n')}`);
         done.push({ config: shown, error: message });
       }
@@ -481,6 +482,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
+  console.error(messageOf(error));
   process.exit(1);
 });

@@ -13,6 +13,7 @@
  * llm-env.ts; the key is never printed). Prediction rows are scored by their task: --task, or the
  * file's name (`trec.jsonl`); `custom:<metric>` picks any reference metric.
  */
+import { messageOf } from '../lib/errors.ts';
 import { createReadStream, createWriteStream, existsSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { computeMetrics } from '../lib/metrics/offline.ts';
@@ -175,7 +176,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     options = parseOptions(argv);
   } catch (error) {
-    console.error(error instanceof Error ? error.message : String(error));
+    console.error(messageOf(error));
     return 2;
   }
   if (options === 'help') {
@@ -279,7 +280,7 @@ async function main(argv: string[]): Promise<number> {
           onResult: (r) => results.push(r),
         });
       } catch (error) {
-        const message = scrub(error instanceof Error ? error.message : String(error));
+        const message = scrub(messageOf(error));
         for (const id of judgeIds) {
           if (!results.some((r) => r.id === id)) {
             results.push({
@@ -352,7 +353,7 @@ async function main(argv: string[]): Promise<number> {
     }
   } catch (error) {
     if (out !== process.stdout) await new Promise<void>((resolve) => out.end(resolve));
-    console.error(scrub(error instanceof Error ? error.message : String(error)));
+    console.error(scrub(messageOf(error)));
     return error instanceof DatasetParseError ? 2 : 1;
   }
   if (out !== process.stdout) await new Promise<void>((resolve) => out.end(resolve));
@@ -380,7 +381,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
+    console.error(messageOf(error));
     process.exit(1);
   },
 );

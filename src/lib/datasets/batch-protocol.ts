@@ -12,10 +12,10 @@
  * from IndexedDB and writes each finished row back itself, so no row crosses the thread boundary
  * and the page receives progress only. Pause, resume and cancel address the run by its id.
  */
+import { messageOf } from '../errors.ts';
 import { z } from 'zod';
 import { modelSourceSchema, type ModelSource } from '../models/source.ts';
 import type { OfflineBackends } from '../metrics/offline.ts';
-import { describeError } from '../metrics/offline.ts';
 import type { MetricSettings } from '../metrics/settings.ts';
 import { PauseController, runStoredBatch, type BatchOutcome, type BatchProgress } from './batch.ts';
 
@@ -199,7 +199,7 @@ export function serveBatchRuns(
         },
       });
     } catch (error) {
-      post({ type: 'error', id: runId, message: describeError(error) });
+      post({ type: 'error', id: runId, message: messageOf(error) });
     }
   }
 }

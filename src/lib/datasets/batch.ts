@@ -20,9 +20,10 @@
  * Rate and time left come from a moving window (lanes.ts `RateMeter`) of this session's completions,
  * restarted on resume so that a pause does not read as a slow-down.
  */
+import { messageOf, asError } from '../errors.ts';
 import type { JudgePlan } from '../metrics/judge/plan.ts';
 import type { JudgeSettings } from '../metrics/judge/settings.ts';
-import { computeMetrics, describeError } from '../metrics/offline.ts';
+import { computeMetrics } from '../metrics/offline.ts';
 import type { OfflineBackends } from '../metrics/offline.ts';
 import { metricInfo } from '../metrics/registry.ts';
 import type { MetricSettings } from '../metrics/settings.ts';
@@ -463,7 +464,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
         row: row.row,
         status: 'failed',
         results: [],
-        error: describeError(error),
+        error: messageOf(error),
         finishedAt: Date.now(),
         elapsedMs: Math.round(clock() - started),
       };
@@ -481,7 +482,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
       }
     } catch (error) {
       inFlight--;
-      const e = error instanceof Error ? error : new Error(String(error));
+      const e = asError(error);
       halt(e.message, e);
       return;
     }
@@ -499,8 +500,8 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
     onPauseWait: report,
     onReadError: (error) =>
       halt(
-        `Reading the data set's rows failed (${describeError(error)}); the run was paused.`,
-        error instanceof Error ? error : new Error(String(error)),
+        `Reading the data set's rows failed (${messageOf(error)}); the run was paused.`,
+        asError(error),
       ),
     work: scoreAndStore,
   });

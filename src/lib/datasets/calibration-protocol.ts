@@ -10,6 +10,7 @@
  * handle). calibration-client.ts starts the real worker, so that this module, which the worker
  * imports, does not make Vite bundle the worker into itself.
  */
+import { messageOf } from '../errors.ts';
 import { z } from 'zod';
 import { calibrate, type Calibration, type CalibrationRow } from './calibration.ts';
 
@@ -69,10 +70,6 @@ export const calibrationReplySchema = z.discriminatedUnion('type', [
 ]);
 
 export type CalibrationReply = z.infer<typeof calibrationReplySchema>;
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 // ---- The worker side ----
 

@@ -13,6 +13,7 @@
  * - Markdown: the data set, date and status, the metrics with their backends, a summary table
  *   (mean, median, n per metric) and the calibration table (calibration.ts).
  */
+import { messageOf } from '../errors.ts';
 import Papa from 'papaparse';
 import { z } from 'zod';
 import { metricInfo } from '../metrics/registry.ts';
@@ -203,10 +204,7 @@ export function parseRunExport(text: string): RunExport {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new Error(
-      `This file is not JSON: ${error instanceof Error ? error.message : String(error)}`,
-      { cause: error },
-    );
+    throw new Error(`This file is not JSON: ${messageOf(error)}`, { cause: error });
   }
   if ((json as { format?: unknown } | null)?.format !== RUN_EXPORT_FORMAT) {
     throw new Error(

@@ -24,8 +24,8 @@
  * Framework-free: the page drives it (`generateStoredPredictions`), tests pass a scripted judge
  * and an in-memory store (`generatePredictions`).
  */
+import { messageOf, asError } from '../errors.ts';
 import { estimateTokens, fitMiddle } from '../metrics/judge/context.ts';
-import { describeError } from '../metrics/offline.ts';
 import { estimateCost, type PriceTable } from '../llm/prices.ts';
 import {
   LlmError,
@@ -337,7 +337,7 @@ export async function planGeneration(
     } catch (error) {
       problemCount++;
       if (problems.length < PLAN_PROBLEM_EXAMPLES) {
-        problems.push({ row: row.row, reason: describeError(error) });
+        problems.push({ row: row.row, reason: messageOf(error) });
       }
     }
   }
@@ -466,10 +466,6 @@ export interface GenerateOptions {
   rateWindowMs?: number;
 }
 
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
-}
-
 /**
  * Generates the missing predictions of `rows`, storing each as it arrives. Resolves (never
  * rejects) with how the run ended.
@@ -563,7 +559,7 @@ export async function generatePredictions(options: GenerateOptions): Promise<Gen
         halt(error.message, error.kind);
         return;
       }
-      outcome = { row: row.row, error: describeError(error), generation: record(prompt) };
+      outcome = { row: row.row, error: messageOf(error), generation: record(prompt) };
     }
     let stored: boolean;
     try {

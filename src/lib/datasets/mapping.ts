@@ -9,6 +9,7 @@
  * rows as the mapping reads them (`previewTable`, through the same `toRow` as the import).
  * `reviewReasons` decides whether a file imports straight away or is shown to the user first.
  */
+import { messageOf } from '../errors.ts';
 import { describeDataset, proposeMapping, requiredFieldsOf } from './detect.ts';
 import {
   DATASET_KINDS,
@@ -509,7 +510,7 @@ export function choiceProblems(
       try {
         resolveTask(choice.task);
       } catch (error) {
-        problems.push(error instanceof Error ? error.message : String(error));
+        problems.push(messageOf(error));
       }
     }
   }

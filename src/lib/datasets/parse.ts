@@ -23,6 +23,7 @@
  * records and proposes a mapping unless `options.mapping` is given; rows are built with
  * `toRow`.
  */
+import { asError, messageOf } from '../errors.ts';
 import Papa from 'papaparse';
 import { parseAnswers } from '../metrics/lexical/answers.ts';
 import type { CaseInput } from '../metrics/types.ts';
@@ -127,10 +128,6 @@ function describeValue(value: unknown): string {
   return `a ${typeof value}`;
 }
 
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 // ---------------------------------------------------------------- JSONL
 
 class JsonlSplitter implements Splitter {
@@ -195,7 +192,7 @@ class JsonlSplitter implements Splitter {
     try {
       value = JSON.parse(text);
     } catch (error) {
-      this.emit({ row, problem: `not valid JSON (${errorMessage(error)})` });
+      this.emit({ row, problem: `not valid JSON (${messageOf(error)})` });
       return;
     }
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -375,7 +372,7 @@ class JsonSplitter implements Splitter {
       try {
         value = JSON.parse(json);
       } catch (error) {
-        this.emit({ row, line, problem: `not valid JSON (${errorMessage(error)})` });
+        this.emit({ row, line, problem: `not valid JSON (${messageOf(error)})` });
         return end;
       }
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -466,7 +463,7 @@ class CsvSplitter implements Splitter {
     if (this.failure !== undefined) {
       const error = this.failure;
       this.failure = undefined;
-      throw error instanceof Error ? error : new Error(String(error));
+      throw asError(error);
     }
   }
 

@@ -8,6 +8,7 @@
  * summary must be exactly one of those values). Blank lines and lines starting with `#` are
  * skipped. Also accepts a JSON array of sections, for people pasting from a data set.
  */
+import { messageOf } from '../errors.ts';
 import { z } from 'zod';
 import type { SummarySection } from '../metrics/types.ts';
 
@@ -40,9 +41,7 @@ export function parseInstructions(text: string): InstructionsParse {
     } catch (error) {
       return {
         sections: [],
-        problems: [
-          `Instructions look like JSON but do not parse: ${error instanceof Error ? error.message : String(error)}.`,
-        ],
+        problems: [`Instructions look like JSON but do not parse: ${messageOf(error)}.`],
       };
     }
   }

@@ -4,6 +4,7 @@
  * §13), the shared concurrency limit, cancellation and timeouts, `n` samples, JSON parsing with
  * one repair round, the response cache, and scrubbing keys out of every error.
  */
+import { messageOf } from '../errors.ts';
 import { cacheKeyFor, type ResponseCache } from './cache.ts';
 import {
   capabilitiesFromTraits,
@@ -153,7 +154,7 @@ function scrub(e: unknown, apiKey: string | undefined, provider: ProviderConfig[
       spent: e.spent,
     });
   }
-  const message = e instanceof Error ? e.message : String(e);
+  const message = messageOf(e);
   return new LlmError('bad-request', redact(`Unexpected error: ${message}`, [apiKey]), {
     provider,
   });

@@ -5,6 +5,7 @@
  * (≈0.45 for LLM summaries). Anthropic has no embedding API. Uses the judge's key; sentences go to
  * the provider the user chose and nowhere else.
  */
+import { messageOf } from '../errors.ts';
 import type { SentenceEmbedder } from '../metrics/semantic/backends.ts';
 import { throwIfAborted } from '../metrics/semantic/backends.ts';
 import { baseUrlOf } from './capabilities.ts';
@@ -120,7 +121,7 @@ export function createProviderEmbedder(
           if (signal?.aborted) throw new DOMException('The operation was cancelled.', 'AbortError');
           throw new LlmError(
             'network',
-            `Could not reach ${new URL(url).host} for embeddings: ${redact(error instanceof Error ? error.message : String(error), [config.apiKey])}.`,
+            `Could not reach ${new URL(url).host} for embeddings: ${redact(messageOf(error), [config.apiKey])}.`,
             { provider: config.kind },
           );
         }

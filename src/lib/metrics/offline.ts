@@ -2,6 +2,7 @@
  * Runs the metrics that need no LLM for one case. The same function serves the browser workers and
  * the Node CLI: only the way the backends are obtained differs (fetch in a worker, fs in Node).
  */
+import { messageOf } from '../errors.ts';
 import { metricInfo } from './registry.ts';
 import type { CaseInput, MetricId, MetricResult } from './types.ts';
 import { failed } from './types.ts';
@@ -41,7 +42,7 @@ async function caseWordSegmenter(
   try {
     return await backends.wordSegmenter();
   } catch (error) {
-    return intlSegmenterFallback(`jieba failed to load: ${describeError(error)}`);
+    return intlSegmenterFallback(`jieba failed to load: ${messageOf(error)}`);
   }
 }
 
@@ -70,7 +71,7 @@ export async function computeMetrics(
         wordSegmenter,
       });
     } catch (error) {
-      results = referenceIds.map((id) => failed(id, REFERENCE_BACKEND, describeError(error), {}));
+      results = referenceIds.map((id) => failed(id, REFERENCE_BACKEND, messageOf(error), {}));
     }
     const elapsedMs = performance.now() - started;
     for (const result of results) {
@@ -118,7 +119,7 @@ async function computeModelMetric(
             embedder = await backends.embedder();
           } catch (error) {
             if (isAbort(error)) throw error;
-            loadNote = `No embedding pair: the embedding backend did not load (${describeError(error)}).`;
+            loadNote = `No embedding pair: the embedding backend did not load (${messageOf(error)}).`;
           }
         }
         return withNotes(await scoreRepetition(input.summary, embedder, signal), [
@@ -139,7 +140,7 @@ async function computeModelMetric(
     }
   } catch (error) {
     if (isAbort(error)) throw error;
-    return failed(id, 'none', describeError(error), {});
+    return failed(id, 'none', messageOf(error), {});
   }
 }
 
@@ -150,9 +151,4 @@ function withNotes(result: MetricResult, notes: readonly string[] | undefined): 
 
 export function isAbort(error: unknown): boolean {
   return error instanceof DOMException && error.name === 'AbortError';
-}
-
-export function describeError(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return String(error);
 }

@@ -3,6 +3,8 @@
  * data sets and runs, a batch run of the offline metrics in its own worker (rows stored as they
  * finish, so a reload resumes), and the finished run's table, charts, calibration and exports.
  */
+import { APP_VERSION } from '../version.ts';
+import { messageOf } from '../errors.ts';
 import type { ParseReply, ParseRequest } from '../datasets/parse-protocol.ts';
 import type { ParseSummary } from '../datasets/parse.ts';
 import {
@@ -66,8 +68,6 @@ import type { ModelSource } from '../models/source.ts';
 import type { CaseInput, MetricId, MetricResult } from '../metrics/types.ts';
 import type { JudgeSession } from './judge.svelte.ts';
 
-const APP_VERSION = '0.1.0';
-
 export interface ImportState {
   fileName: string;
   bytes: number;
@@ -121,10 +121,6 @@ function parseJob<T>(
 /** An import that has read nothing of `file` yet. */
 function freshImportState(file: File): ImportState {
   return { fileName: file.name, bytes: 0, total: file.size, rows: 0, problems: [], done: false };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**

@@ -2,6 +2,8 @@
  * The page's scoring session: the cards' states, the workers, the history list and the draft.
  * Results arrive per metric as each worker finishes, so a slow model never hides a fast score.
  */
+import { APP_VERSION } from '../version.ts';
+import { messageOf } from '../errors.ts';
 import { METRICS } from '../metrics/registry.ts';
 import { metricSettingsSchema, withDefaults } from '../metrics/settings.ts';
 import type { MetricSettings } from '../metrics/settings.ts';
@@ -40,8 +42,6 @@ export interface CardState {
   status: CardStatus;
   result?: MetricResult;
 }
-
-const APP_VERSION = '0.1.0';
 
 function idleCards(): Record<MetricId, CardState> {
   return Object.fromEntries(METRICS.map((m) => [m.id, { status: 'idle' }])) as Record<
@@ -542,8 +542,4 @@ export class ScoringSession {
     if (kept.length === Object.keys(this.progress).length) return;
     this.progress = Object.fromEntries(kept);
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,4 +1,5 @@
 /** The one `openDB` of the app, with its versioned upgrades. */
+import { messageOf } from '../errors.ts';
 import { openDB } from 'idb';
 import type { IDBPDatabase } from 'idb';
 import { DB_NAME, DB_VERSION } from './schema.ts';
@@ -41,7 +42,7 @@ export function db(): Promise<IDBPDatabase<SumLensDB>> {
   }).catch((error: unknown) => {
     opening = undefined;
     throw new Error(
-      `The browser's storage (IndexedDB) is not available: ${error instanceof Error ? error.message : String(error)}. Private windows in some browsers block it.`,
+      `The browser's storage (IndexedDB) is not available: ${messageOf(error)}. Private windows in some browsers block it.`,
     );
   });
   return opening;

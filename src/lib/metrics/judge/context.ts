@@ -8,13 +8,12 @@
  * CJK character, and 2.5 characters per token for other scripts (Cyrillic, Greek, Arabic …), which
  * BPE vocabularies trained mostly on English split more finely. It errs on the long side.
  */
-
-const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/u;
+import { CJK_CHAR } from '../text/tokenize.ts';
 
 function charTokens(ch: string): number {
   const code = ch.codePointAt(0) ?? 0;
   if (code < 0x80) return 0.25;
-  if (CJK.test(ch)) return 1;
+  if (CJK_CHAR.test(ch)) return 1;
   return 0.4;
 }
 

@@ -19,6 +19,7 @@
  *   '... (intl-segmenter)', or '... (intl-segmenter, jieba unavailable)' when jieba failed to load
  *   (the reason is in the details). BLEU keeps its Intl.Segmenter tokenizer either way.
  */
+import { messageOf } from '../../errors.ts';
 import { METRICS } from '../registry.ts';
 import {
   failed,
@@ -383,7 +384,7 @@ function guarded(
   try {
     return run();
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = messageOf(err);
     return ids.map((id) => failed<ReferenceMetricDetails | null>(id, backend, message, null));
   }
 }

@@ -15,6 +15,7 @@
  * occurrences, the pair of sentences that share the most words, and the pair the active embedding
  * backend finds most alike (those never change the score).
  */
+import { messageOf } from '../../errors.ts';
 import { cosine } from '../semantic/coherence.ts';
 import { throwIfAborted, type SentenceEmbedder } from '../semantic/backends.ts';
 import { notApplicable, type MetricResult, type TextSpan } from '../types.ts';
@@ -293,7 +294,7 @@ export async function scoreRepetition(
         details.embeddingPair = await mostSimilarByEmbedding(sentences, embedder, signal);
       } catch (error) {
         if (error instanceof DOMException && error.name === 'AbortError') throw error;
-        details.embeddingNote = `No embedding pair (${embedder.backend}): ${error instanceof Error ? error.message : String(error)}.`;
+        details.embeddingNote = `No embedding pair (${embedder.backend}): ${messageOf(error)}.`;
       }
     }
   } else if (sentences.length > MAX_PAIR_SENTENCES) {

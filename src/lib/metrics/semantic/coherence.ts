@@ -8,6 +8,7 @@
  * cosine: they are kept in the details with `similarity: null` and left out of the mean. When no
  * n+2 pair is left, the result is `n/a`.
  */
+import { messageOf } from '../../errors.ts';
 import { failed, notApplicable, type MetricResult } from '../types.ts';
 import { splitSentences, type Segment } from '../text/tokenize.ts';
 import { throwIfAborted, type SentenceEmbedder } from './backends.ts';
@@ -112,7 +113,7 @@ export async function scoreCoherenceOfSentences(
     );
   } catch (err) {
     if (err instanceof DOMException && err.name === 'AbortError') throw err;
-    const message = err instanceof Error ? err.message : String(err);
+    const message = messageOf(err);
     return failed('coherence', backend, `Embedding failed: ${message}`, base);
   }
   throwIfAborted(signal);

@@ -44,7 +44,7 @@ import nlp from 'compromise';
 import datesPlugin from 'compromise-dates';
 import type { TextSpan } from '../types.ts';
 import { throwIfAborted } from './backends.ts';
-import { splitSentences } from '../text/tokenize.ts';
+import { CJK_CHAR, splitSentences } from '../text/tokenize.ts';
 import type { LanguageAwareRecognizer } from './entity-density.ts';
 
 nlp.extend(datesPlugin);
@@ -278,7 +278,6 @@ interface Candidate {
 }
 
 const UPPER = /\p{Lu}/u;
-const CJK_CHAR = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/u;
 
 const BREAK_AFTER = /[,;:()[\]{}"“”!?|]/u;
 const BREAK_BEFORE = /[()[\]{}"“”|]/u;

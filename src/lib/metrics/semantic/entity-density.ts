@@ -10,6 +10,7 @@
  * `densityScore = max(0, 1 − |density − target| / width)`, target 0.15, width 0.15 by default.
  * `result.raw` is the density itself.
  */
+import { messageOf } from '../../errors.ts';
 import { failed, notApplicable, type MetricResult, type TextSpan } from '../types.ts';
 import { splitTokens } from '../text/tokenize.ts';
 import { throwIfAborted, type EntityRecognizer } from './backends.ts';
@@ -151,7 +152,7 @@ export async function scoreEntityDensity(
     entities = await recognizer.recognize(summary, signal);
   } catch (e) {
     if (isAbort(e)) throw e;
-    const message = e instanceof Error ? e.message : String(e);
+    const message = messageOf(e);
     return failed(ID, backend, `Entity recognition failed: ${message}`, details);
   }
   throwIfAborted(signal);

@@ -24,13 +24,14 @@ function segmenter(locale: string | undefined, granularity: 'word' | 'sentence')
   return seg;
 }
 
-const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/u;
+/** One CJK character (kana, Han, Hangul); shared so every metric agrees on what counts as CJK. */
+export const CJK_CHAR = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/u;
 const HIRAGANA_KATAKANA = /[\u3040-\u30ff]/u;
 const HANGUL = /[\uac00-\ud7af]/u;
 
 /** True when the text contains Chinese, Japanese or Korean characters. */
 export function hasCjk(text: string): boolean {
-  return CJK.test(text);
+  return CJK_CHAR.test(text);
 }
 
 /**
@@ -40,7 +41,7 @@ export function hasCjk(text: string): boolean {
 export function guessLocale(text: string): string | undefined {
   if (HIRAGANA_KATAKANA.test(text)) return 'ja';
   if (HANGUL.test(text)) return 'ko';
-  if (CJK.test(text)) return 'zh';
+  if (CJK_CHAR.test(text)) return 'zh';
   return undefined;
 }
 

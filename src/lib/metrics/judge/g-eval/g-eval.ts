@@ -12,6 +12,7 @@
  * line "Final score: N" (the paper asked for the score only), so the weighting reads the LAST
  * score token (deepeval); replies are parsed with `parseScoreFromText`, half points kept.
  */
+import { messageOf } from '../../../errors.ts';
 import type { Capabilities, TokenLogprob, TopLogprob } from '../../../llm/types.ts';
 import { createFence } from '../fence.ts';
 import { callJson, callText, malformed, type CallRecord } from '../call.ts';
@@ -317,7 +318,7 @@ export function gevalPipeline(
             scoreReplies(plan, reply.choices, criterion);
             return undefined;
           } catch (error) {
-            return error instanceof Error ? error.message : String(error);
+            return messageOf(error);
           }
         },
       });
