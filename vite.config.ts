@@ -6,7 +6,7 @@ import { defaultClientConditions } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import type { Plugin } from 'vite';
 import { pwaOptions } from './pwa.config.ts';
-import { contentSecurityPolicy } from './src/lib/csp.ts';
+import { contentSecurityPolicy } from './src/lib/llm/csp.ts';
 import {
   CONNECT_SRC_SETTING,
   connectSrcSources,

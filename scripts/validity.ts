@@ -45,7 +45,7 @@ import {
   tokenClassifier,
   type FeatureExtractionPipelineLike,
   type TokenClassificationPipelineLike,
-} from '../src/lib/models/transformers-adapters.ts';
+} from '../src/lib/metrics/semantic/transformers-adapters.ts';
 import { loadGloveEmbedder } from '../src/lib/node/load-glove.ts';
 import { mean } from '../src/lib/stats/correlation.ts';
 

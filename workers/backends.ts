@@ -16,11 +16,14 @@ import {
 import type { EntityRecognizer, SentenceEmbedder } from '../src/lib/metrics/semantic/backends.ts';
 import { loadJiebaBrowser } from '../src/lib/metrics/lexical/jieba.ts';
 import type { WordSegmenter } from '../src/lib/metrics/lexical/cjk-words.ts';
-import { featureExtractor, tokenClassifier } from '../src/lib/models/transformers-adapters.ts';
+import {
+  featureExtractor,
+  tokenClassifier,
+} from '../src/lib/metrics/semantic/transformers-adapters.ts';
 import type {
   FeatureExtractionPipelineLike,
   TokenClassificationPipelineLike,
-} from '../src/lib/models/transformers-adapters.ts';
+} from '../src/lib/metrics/semantic/transformers-adapters.ts';
 import type { MetricSettings } from '../src/lib/metrics/settings.ts';
 import type { ModelSource } from '../src/lib/models/source.ts';
 import { lazy } from '../src/lib/lazy.ts';

@@ -12,7 +12,7 @@
 import { messageOf } from '../src/lib/errors.ts';
 import '../src/lib/zod-config.ts';
 import { DatasetParseError, DatasetParser, type ParseBatch } from '../src/lib/datasets/parse.ts';
-import type { DatasetDescription, DatasetRow, RowProblem } from '../src/lib/datasets/formats.ts';
+import type { DatasetDescription, DatasetRow, RowProblem } from '../src/lib/rows/formats.ts';
 import { buildSample } from '../src/lib/datasets/mapping.ts';
 import {
   DEFAULT_ROW_BATCH,

@@ -45,7 +45,7 @@ import {
   type DatasetRow,
   type FileFormat,
   type RowProblem,
-} from '../lib/datasets/formats.ts';
+} from '../lib/rows/formats.ts';
 import { parseMappingOverride, type MappingOverride } from '../lib/datasets/detect.ts';
 import { DatasetParseError, parseDataset, type ParseSummary } from '../lib/datasets/parse.ts';
 import {

@@ -25,7 +25,7 @@ import {
   connectSrcSources,
   parseConnectSrcSetting,
 } from '../../src/lib/llm/hosts.ts';
-import { contentSecurityPolicy } from '../../src/lib/csp.ts';
+import { contentSecurityPolicy } from '../../src/lib/llm/csp.ts';
 
 const SOURCE =
   'The city council voted to close the old bridge on Monday. Repairs would cost 4 million euros. ' +

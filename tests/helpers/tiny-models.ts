@@ -10,7 +10,7 @@ import { repoRoot } from './shared.ts';
 import type {
   FeatureExtractionPipelineLike,
   TokenClassificationPipelineLike,
-} from '../../src/lib/models/transformers-adapters.ts';
+} from '../../src/lib/metrics/semantic/transformers-adapters.ts';
 
 export const TINY_MODEL_ROOT = resolve(repoRoot, 'tests/fixtures/models');
 export const TINY_EMBEDDING = 'sumlens-test/tiny-embedding';

@@ -58,7 +58,7 @@ import {
   indexedDbRunStore,
   pendingRows,
 } from '../storage/datasets.ts';
-import { isCaseRow, missingPredictionMessage, type DatasetRow } from './formats.ts';
+import { isCaseRow, missingPredictionMessage, type DatasetRow } from '../rows/formats.ts';
 import {
   callListener,
   exclusively,

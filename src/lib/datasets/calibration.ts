@@ -20,7 +20,7 @@ import {
   type PairedScore,
 } from '../stats/correlation.ts';
 import type { MetricResult } from '../metrics/types.ts';
-import type { DatasetRow } from './formats.ts';
+import type { DatasetRow } from '../rows/formats.ts';
 
 /** One scored row: metric scores by key (see `scoreKey`) and human ratings by column. */
 export interface CalibrationRow {

@@ -16,8 +16,8 @@ import type {
   FileFormat,
   HumanColumn,
   MappingTextField,
-} from './formats.ts';
-import { MAPPING_TEXT_FIELDS, REQUIRED_FIELDS } from './formats.ts';
+} from '../rows/formats.ts';
+import { MAPPING_TEXT_FIELDS, REQUIRED_FIELDS } from '../rows/formats.ts';
 import { parseAnswers } from '../metrics/lexical/answers.ts';
 import { findPredictionColumn } from './sft.ts';
 import { taskFromFileName, TINYEVAL_TASKS } from './tinyeval.ts';

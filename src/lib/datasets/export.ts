@@ -36,7 +36,7 @@ import {
   type Calibration,
   type CalibrationRow,
 } from './calibration.ts';
-import { DATASET_KINDS, isCaseRow, type DatasetRow } from './formats.ts';
+import { DATASET_KINDS, isCaseRow, type DatasetRow } from '../rows/formats.ts';
 
 export const RUN_EXPORT_FORMAT = 'sumlens-run';
 export const RUN_EXPORT_VERSION = 1;

@@ -46,7 +46,7 @@ import {
   type DatasetRow,
   type GenerationRecord,
   type PredictionRow,
-} from './formats.ts';
+} from '../rows/formats.ts';
 import {
   callListener,
   exclusively,

@@ -20,7 +20,7 @@ import {
   type DatasetRow,
   type MappingTextField,
   type RowProblem,
-} from './formats.ts';
+} from '../rows/formats.ts';
 import { toRow } from './parse.ts';
 import {
   CUSTOM_REFERENCE_METRICS,

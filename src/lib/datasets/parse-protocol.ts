@@ -23,7 +23,7 @@ import {
   type DatasetDescription,
   type DatasetRow,
   type RowProblem,
-} from './formats.ts';
+} from '../rows/formats.ts';
 import type { DatasetSample } from './mapping.ts';
 import type { ParseSummary } from './parse.ts';
 

@@ -36,7 +36,7 @@ import {
   mappingProblems,
   type MappingOverride,
 } from './detect.ts';
-import { decoderLabel, SNIFF_BYTES, sniffEncoding, type TextEncoding } from './encoding.ts';
+import { decoderLabel, SNIFF_BYTES, sniffEncoding, type TextEncoding } from '../input/encoding.ts';
 import {
   columnMappingSchema,
   hashText,
@@ -49,7 +49,7 @@ import {
   type PredictionInput,
   type RowProblem,
   MAPPING_TEXT_FIELDS,
-} from './formats.ts';
+} from '../rows/formats.ts';
 
 type Rec = Record<string, unknown>;
 

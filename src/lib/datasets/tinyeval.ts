@@ -22,7 +22,7 @@ import {
   type ReferenceMetricsOptions,
 } from '../metrics/lexical/reference-metrics.ts';
 import { qaF1Score, qaF1ZhScore } from '../metrics/lexical/token-f1.ts';
-import type { PredictionInput, PredictionRow } from './formats.ts';
+import type { PredictionInput, PredictionRow } from '../rows/formats.ts';
 
 /** The app's reference metrics a custom task may choose (scores 0–1; BLEU is divided by 100). */
 export const CUSTOM_REFERENCE_METRICS = [

@@ -34,7 +34,7 @@ import {
   type DatasetDescription,
   type DatasetRow,
   type RowProblem,
-} from '../datasets/formats.ts';
+} from '../rows/formats.ts';
 import {
   deleteDataset,
   getDatasetRows,

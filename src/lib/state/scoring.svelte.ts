@@ -405,7 +405,8 @@ export class ScoringSession {
     const config = this.judge.config();
     try {
       // Loaded on first use: the page itself otherwise never runs offline metrics.
-      const { scoreOnProviderEmbeddings } = await import('../llm/embedding-metrics.ts');
+      const { scoreOnProviderEmbeddings } =
+        await import('../metrics/semantic/provider-embedding-metrics.ts');
       const results = await scoreOnProviderEmbeddings(
         ids,
         input,

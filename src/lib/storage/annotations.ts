@@ -13,7 +13,7 @@
 import { db } from './db.ts';
 import { describeStorageError } from './quota.ts';
 import type { StoredDataset, StoredDatasetRow } from './schema.ts';
-import { isCaseRow, type DatasetRow } from '../datasets/formats.ts';
+import { isCaseRow, type DatasetRow } from '../rows/formats.ts';
 
 export type AnnotationDimension = NonNullable<StoredDataset['annotationDimensions']>[number];
 

@@ -21,7 +21,7 @@ import type {
   StoredRun,
   StoredRunResult,
 } from './schema.ts';
-import { needsPrediction, type DatasetRow, type RowProblem } from '../datasets/formats.ts';
+import { needsPrediction, type DatasetRow, type RowProblem } from '../rows/formats.ts';
 
 /** Rows per write transaction when saving a data set. */
 export const ROW_BATCH_SIZE = 500;

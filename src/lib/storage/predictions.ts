@@ -8,7 +8,7 @@ import { db } from './db.ts';
 import { describeStorageError } from './quota.ts';
 import { iterateDatasetRows, ROW_BATCH_SIZE } from './datasets.ts';
 import type { StoredDatasetRow } from './schema.ts';
-import { needsPrediction, type GenerationRecord, type PredictionRow } from '../datasets/formats.ts';
+import { needsPrediction, type GenerationRecord, type PredictionRow } from '../rows/formats.ts';
 
 /** Marks a transaction's `done` as handled at once (see storage/datasets.ts `guarded`). */
 function guarded<T extends { done: Promise<void> }>(tx: T): T {

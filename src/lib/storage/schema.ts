@@ -15,7 +15,7 @@ import type {
   DatasetRow,
   FileFormat,
   RowProblem,
-} from '../datasets/formats.ts';
+} from '../rows/formats.ts';
 
 export const DB_NAME = 'sumlens';
 export const DB_VERSION = 3;

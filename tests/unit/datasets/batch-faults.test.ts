@@ -18,7 +18,7 @@ import {
   type RowOutcome,
   type RowScorer,
 } from '../../../src/lib/datasets/batch.ts';
-import type { CaseRow } from '../../../src/lib/datasets/formats.ts';
+import type { CaseRow } from '../../../src/lib/rows/formats.ts';
 import { createJudge } from '../../../src/lib/llm/client.ts';
 import { MemoryResponseCache } from '../../../src/lib/llm/cache.ts';
 import { DEFAULT_JUDGE_SETTINGS } from '../../../src/lib/metrics/judge/settings.ts';

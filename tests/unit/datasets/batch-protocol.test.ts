@@ -16,7 +16,7 @@ import {
   type BatchWorkerScope,
 } from '../../../src/lib/datasets/batch-protocol.ts';
 import { createBatchRun, type BatchProgress } from '../../../src/lib/datasets/batch.ts';
-import type { CaseRow } from '../../../src/lib/datasets/formats.ts';
+import type { CaseRow } from '../../../src/lib/rows/formats.ts';
 import { DEFAULT_SETTINGS } from '../../../src/lib/metrics/settings.ts';
 import { getRun, listRunResults, saveDataset } from '../../../src/lib/storage/datasets.ts';
 import { readJsonl } from '../../helpers/shared.ts';

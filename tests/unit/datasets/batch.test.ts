@@ -14,7 +14,7 @@ import {
   type BatchStore,
   type RowScorer,
 } from '../../../src/lib/datasets/batch.ts';
-import type { CaseRow, DatasetRow, PredictionRow } from '../../../src/lib/datasets/formats.ts';
+import type { CaseRow, DatasetRow, PredictionRow } from '../../../src/lib/rows/formats.ts';
 import { scoreTinyEvalRow } from '../../../src/lib/datasets/tinyeval.ts';
 import { planJudgeRun } from '../../../src/lib/metrics/judge/plan.ts';
 import { DEFAULT_JUDGE_SETTINGS } from '../../../src/lib/metrics/judge/settings.ts';

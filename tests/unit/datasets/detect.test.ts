@@ -13,7 +13,7 @@ import {
   proposeHumanColumns,
 } from '../../../src/lib/datasets/detect.ts';
 import { parseDatasetText } from '../../../src/lib/datasets/parse.ts';
-import { isPredictionRow } from '../../../src/lib/datasets/formats.ts';
+import { isPredictionRow } from '../../../src/lib/rows/formats.ts';
 import { findPredictionColumn, sftPrompt } from '../../../src/lib/datasets/sft.ts';
 import { SFT_SAMPLE, summeval, summevalCsv } from './_support.ts';
 

@@ -23,7 +23,7 @@ import {
 } from '../../../src/lib/datasets/export.ts';
 import { calibrate, scoreKey, scoresOf } from '../../../src/lib/datasets/calibration.ts';
 import { createBatchRun } from '../../../src/lib/datasets/batch.ts';
-import type { DatasetRow } from '../../../src/lib/datasets/formats.ts';
+import type { DatasetRow } from '../../../src/lib/rows/formats.ts';
 import { DEFAULT_SETTINGS } from '../../../src/lib/metrics/settings.ts';
 import { DEFAULT_JUDGE_SETTINGS } from '../../../src/lib/metrics/judge/settings.ts';
 import type { MetricResult } from '../../../src/lib/metrics/types.ts';

@@ -19,7 +19,7 @@ import {
   type DatasetRow,
   type GenerationRecord,
   type PredictionRow,
-} from '../../../src/lib/datasets/formats.ts';
+} from '../../../src/lib/rows/formats.ts';
 import {
   buildPrompt,
   fieldsOfRows,

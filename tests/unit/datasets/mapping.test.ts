@@ -31,7 +31,7 @@ import {
   type PromptField,
 } from '../../../src/lib/datasets/mapping.ts';
 import { columnsOf } from '../../../src/lib/datasets/detect.ts';
-import type { ColumnMapping } from '../../../src/lib/datasets/formats.ts';
+import type { ColumnMapping } from '../../../src/lib/rows/formats.ts';
 import { readJsonl } from '../../helpers/shared.ts';
 import { summeval as summevalRecords, SFT_SAMPLE } from './_support.ts';
 

@@ -18,7 +18,7 @@ import {
   isCaseRow,
   type DatasetDescription,
   type DatasetRow,
-} from '../../../src/lib/datasets/formats.ts';
+} from '../../../src/lib/rows/formats.ts';
 import { expertMean, parseInChunks, summeval, summevalCsv } from './_support.ts';
 
 const devBytes = readFileSync(sharedPath('data/summeval/dev.jsonl'));

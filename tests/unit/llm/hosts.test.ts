@@ -20,7 +20,7 @@ import {
   parseConnectSrcSetting,
   sourceMatches,
 } from '../../../src/lib/llm/hosts.ts';
-import { contentSecurityPolicy } from '../../../src/lib/csp.ts';
+import { contentSecurityPolicy } from '../../../src/lib/llm/csp.ts';
 import { DEFAULT_BASE_URL } from '../../../src/lib/llm/capabilities.ts';
 import { DEFAULT_BASE_URLS as SETTINGS_BASE_URLS } from '../../../src/lib/state/judge-prefs.ts';
 import { DEFAULT_HUB_URL } from '../../../src/lib/models/source.ts';

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TransformerEmbedder } from '../../../src/lib/metrics/semantic/transformer-embedder.ts';
-import { featureExtractor } from '../../../src/lib/models/transformers-adapters.ts';
+import { featureExtractor } from '../../../src/lib/metrics/semantic/transformers-adapters.ts';
 import { scoreCoherence } from '../../../src/lib/metrics/semantic/coherence.ts';
 import { tinyEmbeddingPipeline } from '../../helpers/tiny-models.ts';
 

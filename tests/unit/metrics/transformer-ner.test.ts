@@ -11,7 +11,7 @@ import {
   mergeEntities,
   TransformerRecognizer,
 } from '../../../src/lib/metrics/semantic/transformer-ner.ts';
-import { tokenClassifier } from '../../../src/lib/models/transformers-adapters.ts';
+import { tokenClassifier } from '../../../src/lib/metrics/semantic/transformers-adapters.ts';
 import { scoreEntityDensity } from '../../../src/lib/metrics/semantic/entity-density.ts';
 import { tinyNerPipeline } from '../../helpers/tiny-models.ts';
 

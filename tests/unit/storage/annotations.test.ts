@@ -28,7 +28,7 @@ import {
 } from '../../../src/lib/storage/datasets.ts';
 import { StorageFullError } from '../../../src/lib/storage/quota.ts';
 import { loadRunData, runCalibration } from '../../../src/lib/datasets/export.ts';
-import type { DatasetRow } from '../../../src/lib/datasets/formats.ts';
+import type { DatasetRow } from '../../../src/lib/rows/formats.ts';
 import { DEFAULT_SETTINGS } from '../../../src/lib/metrics/settings.ts';
 
 function caseRows(

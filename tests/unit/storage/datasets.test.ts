@@ -26,7 +26,7 @@ import {
 } from '../../../src/lib/storage/datasets.ts';
 import { StorageFullError } from '../../../src/lib/storage/quota.ts';
 import type { StoredRunResult } from '../../../src/lib/storage/schema.ts';
-import type { DatasetRow } from '../../../src/lib/datasets/formats.ts';
+import type { DatasetRow } from '../../../src/lib/rows/formats.ts';
 import { DEFAULT_SETTINGS } from '../../../src/lib/metrics/settings.ts';
 import type { MetricResult } from '../../../src/lib/metrics/types.ts';
 

@@ -5,13 +5,13 @@
  * (≈0.45 for LLM summaries). Anthropic has no embedding API. Uses the judge's key; sentences go to
  * the provider the user chose and nowhere else.
  */
-import { messageOf } from '../errors.ts';
-import type { SentenceEmbedder } from '../metrics/semantic/backends.ts';
-import { throwIfAborted } from '../metrics/semantic/backends.ts';
-import { baseUrlOf } from './capabilities.ts';
-import { redact } from './redact.ts';
-import { LlmError } from './types.ts';
-import type { ProviderConfig, ProviderKind } from './types.ts';
+import { messageOf } from '../../errors.ts';
+import type { SentenceEmbedder } from './backends.ts';
+import { throwIfAborted } from './backends.ts';
+import { baseUrlOf } from '../../llm/capabilities.ts';
+import { redact } from '../../llm/redact.ts';
+import { LlmError } from '../../llm/types.ts';
+import type { ProviderConfig, ProviderKind } from '../../llm/types.ts';
 
 export const DEFAULT_EMBEDDING_MODELS: Partial<Record<ProviderKind, string>> = {
   openai: 'text-embedding-3-small',

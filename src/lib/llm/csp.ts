@@ -11,7 +11,7 @@
  * carries a copy in a meta tag, without `frame-ancestors` (browsers ignore it there and warn), for
  * hosts that send no header at all.
  */
-import { connectSrcSources } from './llm/hosts.ts';
+import { connectSrcSources } from './hosts.ts';
 
 export type PolicyDelivery = 'header' | 'meta';
 

@@ -21,7 +21,7 @@
  */
 import { z } from 'zod';
 import type { CaseInput } from '../metrics/types.ts';
-import type { TextEncoding } from './encoding.ts';
+import type { TextEncoding } from '../input/encoding.ts';
 
 /** What a data set's rows are (see the module comment). */
 export const DATASET_KINDS = ['case', 'summeval', 'prediction', 'sft'] as const;

@@ -6,8 +6,8 @@
  * itself drops 'O' tokens and character offsets, and the recogniser needs every token to place
  * entities exactly in the text.
  */
-import type { FeatureExtractor } from '../metrics/semantic/transformer-embedder.ts';
-import type { TokenClassifier } from '../metrics/semantic/transformer-ner.ts';
+import type { FeatureExtractor } from './transformer-embedder.ts';
+import type { TokenClassifier } from './transformer-ner.ts';
 
 interface TensorLike {
   data: ArrayLike<number>;

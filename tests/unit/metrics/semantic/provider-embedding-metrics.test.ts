@@ -4,10 +4,10 @@
  * score.
  */
 import { describe, expect, it } from 'vitest';
-import { scoreOnProviderEmbeddings } from '../../../src/lib/llm/embedding-metrics.ts';
-import type { RepetitionDetails } from '../../../src/lib/metrics/lexical/repetition.ts';
-import { DEFAULT_SETTINGS } from '../../../src/lib/metrics/settings.ts';
-import type { MetricResult } from '../../../src/lib/metrics/types.ts';
+import { scoreOnProviderEmbeddings } from '../../../../src/lib/metrics/semantic/provider-embedding-metrics.ts';
+import type { RepetitionDetails } from '../../../../src/lib/metrics/lexical/repetition.ts';
+import { DEFAULT_SETTINGS } from '../../../../src/lib/metrics/settings.ts';
+import type { MetricResult } from '../../../../src/lib/metrics/types.ts';
 
 const SUMMARY =
   'The council approved the budget on Monday. The budget funds two new schools. ' +

@@ -5,7 +5,7 @@
  * ordinary text (ASCII, UTF-8 Chinese, text with a form feed or an escape) left as UTF-8.
  */
 import { describe, expect, it } from 'vitest';
-import { SNIFF_BYTES, sniffEncoding } from '../../../src/lib/datasets/encoding.ts';
+import { SNIFF_BYTES, sniffEncoding } from '../../../src/lib/input/encoding.ts';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 

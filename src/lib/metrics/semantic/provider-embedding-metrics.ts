@@ -4,11 +4,11 @@
  * embedder serves every metric of the case (offline.ts shares its vectors), so the sentences are
  * sent, and paid for, once.
  */
-import { computeMetrics } from '../metrics/offline.ts';
-import type { MetricSettings } from '../metrics/settings.ts';
-import type { CaseInput, MetricId, MetricResult } from '../metrics/types.ts';
-import { createProviderEmbedder } from './embeddings.ts';
-import type { ProviderConfig } from './types.ts';
+import { computeMetrics } from '../offline.ts';
+import type { MetricSettings } from '../settings.ts';
+import type { CaseInput, MetricId, MetricResult } from '../types.ts';
+import { createProviderEmbedder } from './provider-embedder.ts';
+import type { ProviderConfig } from '../../llm/types.ts';
 
 export async function scoreOnProviderEmbeddings(
   ids: readonly MetricId[],
