@@ -328,7 +328,7 @@ async function main(): Promise<void> {
 
     // The view the page opens by itself.
     await waitForAppTiming(page, 'sumlens:calibration', 1, 120_000);
-    await page.getByTestId('calibration-table').waitFor({ timeout: 120_000 });
+    await page.getByTestId('calibration-matrix').waitFor({ timeout: 120_000 });
     end = await settle(page);
     phases.push({ name: 'open (auto)', start: runEnd, end });
 
@@ -340,7 +340,7 @@ async function main(): Promise<void> {
     await page.getByTestId('run-open').first().click();
     await waitForAppTiming(page, 'sumlens:open', opens + 1, 120_000);
     await waitForAppTiming(page, 'sumlens:calibration', calibrated + 1, 120_000);
-    await page.getByTestId('calibration-table').waitFor({ timeout: 120_000 });
+    await page.getByTestId('calibration-matrix').waitFor({ timeout: 120_000 });
     end = await settle(page);
     phases.push({ name: 'open (click)', start, end });
 
