@@ -1,7 +1,7 @@
 /**
  * Every host the page may connect to, in one place: the LLM providers' default base URLs and the
- * Content-Security-Policy `connect-src` sources that let the page reach them, the model hub, and
- * loopback. vite.config.ts builds `connect-src` from this module (plus the build-time setting
+ * Content-Security-Policy `connect-src` sources that let the page reach them (both from the
+ * provider records, providers/registry.ts), the model hub, and loopback. vite.config.ts builds `connect-src` from this module (plus the build-time setting
  * SUMLENS_CONNECT_SRC, parsed here), the settings read their default base URLs from it, and the
  * page asks `connectAllowed` whether a base URL will get past the policy before sending anything.
  *
