@@ -2,7 +2,7 @@
  * The LLM judge for the command line, from environment variables (never from arguments, so the
  * key stays out of shell history and process lists):
  *
- *   SUMLENS_LLM_PROVIDER   openai | anthropic | gemini | openai-compatible
+ *   SUMLENS_LLM_PROVIDER   a provider kind: openai | anthropic | gemini | openai-compatible
  *   SUMLENS_LLM_MODEL      the model id (required)
  *   SUMLENS_LLM_API_KEY    the key (optional for openai-compatible local servers)
  *   SUMLENS_LLM_BASE_URL   another host (required for openai-compatible)
@@ -10,15 +10,15 @@
  * The key is never printed: `describeProvider` leaves it out, and `scrubSecrets` removes it from
  * any text the CLI writes.
  */
-import type { ProviderConfig, ProviderKind } from '../lib/llm/types.ts';
+import { providerRecord } from '../lib/llm/providers/registry.ts';
 import { redact } from '../lib/llm/redact.ts';
+import { PROVIDER_KINDS, type ProviderConfig, type ProviderKind } from '../lib/llm/types.ts';
 
-export const PROVIDER_KINDS: readonly ProviderKind[] = [
-  'openai',
-  'anthropic',
-  'gemini',
-  'openai-compatible',
-];
+export { PROVIDER_KINDS };
+
+function isProviderKind(value: string): value is ProviderKind {
+  return (PROVIDER_KINDS as readonly string[]).includes(value);
+}
 
 export const LLM_ENV = {
   provider: 'SUMLENS_LLM_PROVIDER',
@@ -33,7 +33,7 @@ export type LlmEnv = { config: ProviderConfig } | { error: string } | null;
 export function providerFromEnv(env: NodeJS.ProcessEnv = process.env): LlmEnv {
   const kind = env[LLM_ENV.provider]?.trim();
   if (!kind) return null;
-  if (!(PROVIDER_KINDS as readonly string[]).includes(kind)) {
+  if (!isProviderKind(kind)) {
     return {
       error: `${LLM_ENV.provider}=${kind} is not a provider. Use one of ${PROVIDER_KINDS.join(', ')}.`,
     };
@@ -42,15 +42,17 @@ export function providerFromEnv(env: NodeJS.ProcessEnv = process.env): LlmEnv {
   if (!model) return { error: `${LLM_ENV.provider} is set: set ${LLM_ENV.model} too.` };
   const apiKey = env[LLM_ENV.apiKey]?.trim() || undefined;
   const baseUrl = env[LLM_ENV.baseUrl]?.trim() || undefined;
-  if (kind === 'openai-compatible' && !baseUrl) {
-    return { error: `openai-compatible needs ${LLM_ENV.baseUrl} (e.g. http://localhost:11434).` };
+  const record = providerRecord(kind);
+  if (record.baseUrlRequired && !baseUrl) {
+    return { error: `${kind} needs ${LLM_ENV.baseUrl} (e.g. http://localhost:11434).` };
   }
-  if (kind !== 'openai-compatible' && !apiKey && !baseUrl) {
+  // With a base URL of its own (a gateway, a test server) the key may be left out.
+  if (record.keyRequired && !apiKey && !baseUrl) {
     return { error: `${kind} needs ${LLM_ENV.apiKey}.` };
   }
   return {
     config: {
-      kind: kind as ProviderKind,
+      kind,
       model,
       ...(apiKey ? { apiKey } : {}),
       ...(baseUrl ? { baseUrl } : {}),

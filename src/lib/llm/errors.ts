@@ -40,6 +40,17 @@ export interface ErrorDetails {
   extra?: string;
 }
 
+/**
+ * What one provider adds to the shared decision table: its adapter passes them to `classify`, so
+ * the table itself never asks which provider it is looking at.
+ */
+export interface ErrorHooks {
+  /** A 429 whose text matches is an exhausted quota, not a rate limit (OpenAI's wording). */
+  quotaOn429?: RegExp;
+  /** A 404 that names no model means the base URL has no chat endpoint (compatible servers). */
+  missingEndpointOn404?: boolean;
+}
+
 /** Who we are talking to, for messages ("OpenAI", "Groq", "the server at localhost:11434"). */
 export interface ErrorContext {
   provider: ProviderKind;
@@ -147,6 +158,7 @@ export function classify(
   details: ErrorDetails,
   ctx: ErrorContext,
   headers?: Headers,
+  hooks: ErrorHooks = {},
 ): LlmError {
   const text = [details.message, details.code, details.type, details.canonical, details.extra]
     .concat(details.reasons ?? [], details.quotaIds ?? [])
@@ -191,7 +203,7 @@ export function classify(
         : `${who} says the account is out of quota or credits (or hit its spend limit). Add credits or raise the limit; retrying will not help.`,
     );
   }
-  if (status === 429 && ctx.provider === 'openai' && /exceeded your current quota/i.test(text)) {
+  if (status === 429 && hooks.quotaOn429?.test(text)) {
     return err(
       'quota',
       `${who} says the account has exceeded its quota. Check the plan and billing details.`,
@@ -227,7 +239,7 @@ export function classify(
     (status < 500 && MODEL_RE.test(text)) ||
     details.canonical === 'NOT_FOUND'
   ) {
-    if (status === 404 && ctx.provider === 'openai-compatible' && !/model/i.test(text)) {
+    if (status === 404 && hooks.missingEndpointOn404 && !/model/i.test(text)) {
       return err(
         'bad-request',
         `${who} has no chat-completions endpoint at this address (404). Check the base URL (it usually ends in /v1).`,

@@ -1,91 +1,35 @@
 /**
  * Every host the page may connect to, in one place: the LLM providers' default base URLs and the
- * Content-Security-Policy `connect-src` sources that let the page reach them, the model hub, and
- * loopback. vite.config.ts builds `connect-src` from this module (plus the build-time setting
+ * Content-Security-Policy `connect-src` sources that let the page reach them (both from the
+ * provider records, providers/registry.ts), the model hub, and loopback. vite.config.ts builds `connect-src` from this module (plus the build-time setting
  * SUMLENS_CONNECT_SRC, parsed here), the settings read their default base URLs from it, and the
  * page asks `connectAllowed` whether a base URL will get past the policy before sending anything.
  *
  * Pure and DOM-free: vite.config.ts imports it in Node.
  */
+import type { KnownHosts } from './providers/record.ts';
+import { byKind, providerRecords } from './providers/registry.ts';
 import type { ProviderKind } from './types.ts';
 
-export interface KnownHosts {
-  /** For messages and the README: "OpenAI", "Azure OpenAI". */
-  name: string;
-  /** The base URL the settings propose, where one fits everyone (Azure has one per resource). */
-  baseUrl?: string;
-  /** CSP source expressions (scheme://host[:port], or *.host) that let the page reach it. */
-  connectSrc: readonly string[];
-}
+export type { KnownHosts };
 
-/** The providers the judge offers (openai-compatible ones by their usual base URLs). */
-export const PROVIDER_HOSTS = {
-  openai: {
-    name: 'OpenAI',
-    baseUrl: 'https://api.openai.com',
-    connectSrc: ['https://api.openai.com'],
-  },
-  anthropic: {
-    name: 'Anthropic',
-    baseUrl: 'https://api.anthropic.com',
-    connectSrc: ['https://api.anthropic.com'],
-  },
-  gemini: {
-    name: 'Google Gemini',
-    baseUrl: 'https://generativelanguage.googleapis.com',
-    connectSrc: ['https://generativelanguage.googleapis.com'],
-  },
-  azure: {
-    // https://{resource}.openai.azure.com/openai/v1; newer Foundry resources use the other two.
-    name: 'Azure OpenAI',
-    connectSrc: [
-      'https://*.openai.azure.com',
-      'https://*.cognitiveservices.azure.com',
-      'https://*.services.ai.azure.com',
-    ],
-  },
-  openrouter: {
-    name: 'OpenRouter',
-    baseUrl: 'https://openrouter.ai/api',
-    connectSrc: ['https://openrouter.ai'],
-  },
-  groq: {
-    name: 'Groq',
-    baseUrl: 'https://api.groq.com/openai',
-    connectSrc: ['https://api.groq.com'],
-  },
-  mistral: {
-    name: 'Mistral',
-    baseUrl: 'https://api.mistral.ai',
-    connectSrc: ['https://api.mistral.ai'],
-  },
-  deepseek: {
-    name: 'DeepSeek',
-    baseUrl: 'https://api.deepseek.com',
-    connectSrc: ['https://api.deepseek.com'],
-  },
-  local: {
-    // Ollama's default; LM Studio :1234, llama.cpp :8080, vLLM :8000 are on loopback too.
-    name: 'a server on this machine (Ollama, LM Studio, llama.cpp, vLLM)',
-    baseUrl: 'http://127.0.0.1:11434',
-    connectSrc: ['http://127.0.0.1:*', 'http://localhost:*'],
-  },
-} as const satisfies Record<string, KnownHosts>;
+/** The providers' hosts by id (the openai-compatible ones by their usual base URLs). */
+export const PROVIDER_HOSTS: Readonly<Record<string, KnownHosts>> = Object.fromEntries(
+  providerRecords().flatMap(([, record]) => record.hosts.map((hosts) => [hosts.id, hosts])),
+);
 
 /** The Hugging Face hub: huggingface.co redirects downloads to its CDN hosts under hf.co. */
 export const MODEL_HUB_HOSTS = {
+  id: 'huggingface',
   name: 'the Hugging Face hub',
   baseUrl: 'https://huggingface.co',
   connectSrc: ['https://huggingface.co', 'https://*.huggingface.co', 'https://*.hf.co'],
 } as const satisfies KnownHosts;
 
 /** The base URL each provider kind starts with in the settings. */
-export const DEFAULT_BASE_URLS: Record<ProviderKind, string> = {
-  openai: PROVIDER_HOSTS.openai.baseUrl,
-  anthropic: PROVIDER_HOSTS.anthropic.baseUrl,
-  gemini: PROVIDER_HOSTS.gemini.baseUrl,
-  'openai-compatible': PROVIDER_HOSTS.local.baseUrl,
-};
+export const DEFAULT_BASE_URLS: Readonly<Record<ProviderKind, string>> = byKind(
+  (record) => record.defaultBaseUrl,
+);
 
 /**
  * `connect-src` as shipped: the page's own origin, the model hub (downloads only after consent),
@@ -94,7 +38,7 @@ export const DEFAULT_BASE_URLS: Record<ProviderKind, string> = {
 export const BUILT_IN_CONNECT_SRC: readonly string[] = [
   "'self'",
   ...MODEL_HUB_HOSTS.connectSrc,
-  ...Object.values(PROVIDER_HOSTS).flatMap((p) => p.connectSrc),
+  ...providerRecords().flatMap(([, record]) => record.hosts.flatMap((hosts) => hosts.connectSrc)),
 ];
 
 /** The environment variable vite.config.ts reads at build (and dev) time. */

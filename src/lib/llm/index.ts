@@ -20,3 +20,5 @@ export { CapabilityError, type CapabilityParam } from './errors.ts';
 export { bareToken, probability, scoreDistribution, tokenText } from './logprobs.ts';
 export { parseJsonReply, parseJsonLoose } from './parse-json.ts';
 export { redact, redactHeaders, redactValue } from './redact.ts';
+export { PROVIDERS, byKind, providerRecord, providerRecords } from './providers/registry.ts';
+export type { KnownHosts, KeyShape, ProviderRecord } from './providers/record.ts';

@@ -4,14 +4,14 @@
  * date, the UI lets people edit it, and a model missing from it has an unknown cost (undefined),
  * never a cost of 0.
  *
- * Seed figures: shared PROVIDERS.md §14 (deepeval's model table of Aug 2026 and pricing summaries;
- * the Groq and Mistral rows are marked unverified there). Re-check against the official pages.
+ * The seed rows live in each provider's record (providers/registry.ts, with their sources).
  */
 import { z } from 'zod';
-import type { ProviderKind, TokenUsage } from './types.ts';
+import { providerRecords } from './providers/registry.ts';
+import { PROVIDER_KINDS, type ProviderKind, type TokenUsage } from './types.ts';
 
 export const priceEntrySchema = z.object({
-  provider: z.enum(['openai', 'anthropic', 'gemini', 'openai-compatible']),
+  provider: z.enum(PROVIDER_KINDS),
   /** The model id as the provider spells it; dated snapshots (`-2025-04-14`, `-20251001`) and
    * `-latest` of this id match it too. */
   model: z.string().min(1),
@@ -35,50 +35,9 @@ export type PriceTable = z.infer<typeof priceTableSchema>;
 export const DEFAULT_PRICE_TABLE: PriceTable = {
   asOf: '2026-08',
   currency: 'USD',
-  entries: [
-    { provider: 'openai', model: 'gpt-4o-mini', inputPerMTok: 0.15, outputPerMTok: 0.6 },
-    { provider: 'openai', model: 'gpt-4.1-mini', inputPerMTok: 0.4, outputPerMTok: 1.6 },
-    { provider: 'openai', model: 'gpt-4.1-nano', inputPerMTok: 0.1, outputPerMTok: 0.4 },
-    {
-      provider: 'openai',
-      model: 'gpt-5.4-mini',
-      inputPerMTok: 0.75,
-      outputPerMTok: 4.5,
-      note: 'no logprobs: G-Eval samples',
-    },
-    { provider: 'anthropic', model: 'claude-haiku-4-5', inputPerMTok: 1, outputPerMTok: 5 },
-    {
-      provider: 'gemini',
-      model: 'gemini-2.5-flash',
-      inputPerMTok: 0.3,
-      outputPerMTok: 2.5,
-      note: 'thinking tokens are billed as output',
-    },
-    { provider: 'gemini', model: 'gemini-2.5-flash-lite', inputPerMTok: 0.1, outputPerMTok: 0.4 },
-    { provider: 'gemini', model: 'gemini-3.1-flash-lite', inputPerMTok: 0.25, outputPerMTok: 1.5 },
-    {
-      provider: 'openai-compatible',
-      model: 'deepseek-chat',
-      inputPerMTok: 0.28,
-      outputPerMTok: 0.42,
-      cachedInputPerMTok: 0.028,
-      note: 'unverified',
-    },
-    {
-      provider: 'openai-compatible',
-      model: 'llama-3.1-8b-instant',
-      inputPerMTok: 0.05,
-      outputPerMTok: 0.08,
-      note: 'Groq; unverified',
-    },
-    {
-      provider: 'openai-compatible',
-      model: 'mistral-small',
-      inputPerMTok: 0.1,
-      outputPerMTok: 0.3,
-      note: 'unverified',
-    },
-  ],
+  entries: providerRecords().flatMap(([provider, record]) =>
+    record.prices.map((price) => ({ provider, ...price })),
+  ),
 };
 
 // What may follow a table id in a provider's model id: a dated snapshot or an alias.

@@ -8,7 +8,8 @@
  *
  * 1. The exact keys in use (`secrets`: the configured key, or every key the page holds), wherever
  *    they appear, when at least `MIN_LITERAL_SECRET` characters long ("ollama" is a word too).
- * 2. Well-formed key shapes, as the providers issue them:
+ * 2. Well-formed key shapes, as the providers issue them (each provider's record in
+ *    providers/registry.ts lists its shapes; the rules below are built from those lists):
  *    - OpenAI: `sk-` + 48 alphanumerics (legacy user keys); `sk-proj-…` (project keys, ~160
  *      characters of [A-Za-z0-9_-]), `sk-svcacct-…` (service accounts), `sk-admin-…` (admin keys),
  *      `sk-None-…` (older user keys). Rule: after a distinctive prefix (`sk-proj-`, `sk-svcacct-`,
@@ -36,6 +37,9 @@
  * and has digits and letters, or a capital after its first letter. Real keys always do; words and
  * hyphenated compounds ("sk-learn", "risk-free", "sk-learn-0-24-release-notes") do not.
  */
+
+import type { KeyShape } from './providers/record.ts';
+import { providerRecords } from './providers/registry.ts';
 
 export const REDACTED = '<redacted>';
 
@@ -68,7 +72,6 @@ const START = String.raw`(?<![A-Za-z0-9_-])`;
 /** Not followed by a key character: the whole token or nothing. */
 const END = String.raw`(?![A-Za-z0-9_-])`;
 const KEY_CHARS = '[A-Za-z0-9_-]';
-const DISTINCT_SK = String.raw`sk-(?:proj|svcacct|admin|None|ant|or-v1)-`;
 const JWT = String.raw`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`;
 const WHOLE_JWT = new RegExp(`^${JWT}$`, 'u');
 /** RFC 6750 b64token. */
@@ -76,15 +79,65 @@ const TOKEN = String.raw`[A-Za-z0-9._~+/-]+=*`;
 
 type Rule = [RegExp, (match: string, ...groups: string[]) => string];
 
+const SHAPES: readonly KeyShape[] = providerRecords().flatMap(([, record]) => record.keyShapes);
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+}
+
+/** Longest first, so that `sk-proj-` wins over `sk-` in an alternation. */
+function alternation(prefixes: readonly string[]): string {
+  return [...new Set(prefixes)]
+    .sort((a, b) => b.length - a.length)
+    .map(escapeRegExp)
+    .join('|');
+}
+
+const DISTINCT = SHAPES.flatMap((s) => (s.kind === 'prefixed' ? [s.prefix] : []));
+const ALL_PREFIXES = SHAPES.flatMap((s) => (s.kind === 'jwt' ? [] : [s.prefix]));
+
+/** The key-shape rules of the providers' records, in the order: distinct, random, fixed, JWT. */
+function keyShapeRules(): Rule[] {
+  const rules: Rule[] = [];
+  if (DISTINCT.length > 0) {
+    rules.push([
+      new RegExp(`${START}(?:${alternation(DISTINCT)})${KEY_CHARS}{16,}${END}`, 'gu'),
+      () => REDACTED,
+    ]);
+  }
+  for (const shape of SHAPES) {
+    if (shape.kind !== 'random') continue;
+    const chars = shape.chars === 'key' ? KEY_CHARS : '[A-Za-z0-9]';
+    rules.push([
+      new RegExp(
+        `${START}${escapeRegExp(shape.prefix)}(${chars}{${shape.minLength},})${END}`,
+        'gu',
+      ),
+      (match, body) => (looksRandom(body) ? REDACTED : match),
+    ]);
+  }
+  for (const shape of SHAPES) {
+    if (shape.kind !== 'fixed') continue;
+    rules.push([
+      new RegExp(`${START}${escapeRegExp(shape.prefix)}${KEY_CHARS}{${shape.length}}${END}`, 'gu'),
+      () => REDACTED,
+    ]);
+  }
+  if (SHAPES.some((s) => s.kind === 'jwt')) {
+    rules.push([new RegExp(`${START}${JWT}`, 'gu'), () => REDACTED]);
+  }
+  return rules;
+}
+
 const RULES: Rule[] = [
   // Masked echoes first: otherwise the head alone could match a key rule and leave the tail.
   [
     new RegExp(
-      String.raw`${START}(${DISTINCT_SK}|sk-|gsk_|AIza)(${KEY_CHARS}{0,16}?)(\.{3}|…|\*{3,})([A-Za-z0-9]{0,8})${END}`,
+      String.raw`${START}(${alternation(ALL_PREFIXES)})(${KEY_CHARS}{0,16}?)(\.{3}|…|\*{3,})([A-Za-z0-9]{0,8})${END}`,
       'gu',
     ),
     (match, prefix, head, mask, tail, offset: unknown, whole: unknown) => {
-      if (mask.startsWith('*') || prefix.length > 4) return REDACTED;
+      if (mask.startsWith('*') || DISTINCT.includes(prefix)) return REDACTED;
       if (tail.length < 2) return match;
       if (/[\dA-Z]/u.test(head + tail)) return REDACTED;
       const before = (whole as string).slice(
@@ -94,17 +147,7 @@ const RULES: Rule[] = [
       return /\bkey\b/iu.test(before) ? REDACTED : match;
     },
   ],
-  [new RegExp(`${START}${DISTINCT_SK}${KEY_CHARS}{16,}${END}`, 'gu'), () => REDACTED],
-  [
-    new RegExp(`${START}sk-(${KEY_CHARS}{20,})${END}`, 'gu'),
-    (match, body) => (looksRandom(body) ? REDACTED : match),
-  ],
-  [
-    new RegExp(`${START}gsk_([A-Za-z0-9]{20,})${END}`, 'gu'),
-    (match, body) => (randomPiece(body) ? REDACTED : match),
-  ],
-  [new RegExp(`${START}AIza${KEY_CHARS}{35}${END}`, 'gu'), () => REDACTED],
-  [new RegExp(`${START}${JWT}`, 'gu'), () => REDACTED],
+  ...keyShapeRules(),
   // `Authorization: Bearer x`, `x-api-key: x`: the header name says the value is a credential.
   [
     new RegExp(
@@ -125,7 +168,10 @@ const RULES: Rule[] = [
 ];
 
 /** Quick test for text that no rule can touch (most strings of a run). */
-const MAYBE = /sk-|gsk_|AIza|eyJ|bearer|key|authorization/iu;
+const MAYBE = new RegExp(
+  [...ALL_PREFIXES.map(escapeRegExp), 'eyJ', 'bearer', 'key', 'authorization'].join('|'),
+  'iu',
+);
 
 /** A function that redacts `secrets` and the key shapes above in a string. */
 export function redactor(

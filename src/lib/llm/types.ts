@@ -7,7 +7,13 @@
  */
 import type { z } from 'zod';
 
-export type ProviderKind = 'openai' | 'anthropic' | 'gemini' | 'openai-compatible';
+/**
+ * The provider kinds, in the order the settings offer them. Each has one record in
+ * src/lib/llm/providers/registry.ts, which the type system makes complete for every kind here.
+ */
+export const PROVIDER_KINDS = ['openai', 'anthropic', 'gemini', 'openai-compatible'] as const;
+
+export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 
 export interface ProviderConfig {
   kind: ProviderKind;

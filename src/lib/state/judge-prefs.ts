@@ -4,27 +4,17 @@
  * llama.cpp, vLLM, OpenRouter, Groq, Mistral, DeepSeek…).
  */
 import { z } from 'zod';
-import type { ProviderKind } from '../llm/types.ts';
+import { PROVIDER_KINDS, type ProviderKind } from '../llm/types.ts';
 import { DEFAULT_BASE_URLS } from '../llm/hosts.ts';
+import { byKind } from '../llm/providers/registry.ts';
 
 /** One list of hosts for the settings and the Content-Security-Policy (src/lib/llm/hosts.ts). */
-export { DEFAULT_BASE_URLS };
+export { DEFAULT_BASE_URLS, PROVIDER_KINDS };
 
-export const PROVIDER_KINDS = ['openai', 'anthropic', 'gemini', 'openai-compatible'] as const;
+/** The settings' lists, from the provider records (src/lib/llm/providers/registry.ts). */
+export const PROVIDER_LABELS: Readonly<Record<ProviderKind, string>> = byKind((r) => r.label);
 
-export const PROVIDER_LABELS: Record<ProviderKind, string> = {
-  openai: 'OpenAI',
-  anthropic: 'Anthropic',
-  gemini: 'Google Gemini',
-  'openai-compatible': 'OpenAI-compatible (Ollama, LM Studio, vLLM, OpenRouter, Groq…)',
-};
-
-export const DEFAULT_MODELS: Record<ProviderKind, string> = {
-  openai: 'gpt-4o-mini',
-  anthropic: 'claude-haiku-4-5',
-  gemini: 'gemini-2.0-flash',
-  'openai-compatible': 'llama3.1',
-};
+export const DEFAULT_MODELS: Readonly<Record<ProviderKind, string>> = byKind((r) => r.defaultModel);
 
 export const judgeProviderSchema = z.object({
   kind: z.enum(PROVIDER_KINDS),

@@ -10,6 +10,7 @@ import type { ConnectionResult } from '../llm/client.ts';
 import type { Capabilities, Judge, ProviderConfig } from '../llm/types.ts';
 import { contextWindow, staticCapabilities } from '../llm/capabilities.ts';
 import { DEFAULT_PRICE_TABLE, estimateCost, priceTableSchema } from '../llm/prices.ts';
+import { providerRecord } from '../llm/providers/registry.ts';
 import type { PriceTable } from '../llm/prices.ts';
 import {
   DEFAULT_JUDGE_SETTINGS,
@@ -89,7 +90,7 @@ export class JudgeSession {
 
   /** Local OpenAI-compatible servers usually take no key. */
   get ready(): boolean {
-    return this.hasKey || this.provider.kind === 'openai-compatible';
+    return this.hasKey || !providerRecord(this.provider.kind).keyRequired;
   }
 
   save(): void {

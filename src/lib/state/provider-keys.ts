@@ -4,7 +4,8 @@
  * profile, or a malicious extension, can read it; use a key with a spend limit). Keys never enter
  * logs, errors, history, exports or cache keys; this module is the only place that holds them.
  */
-import type { ProviderKind } from '../llm/types.ts';
+import { providerRecord } from '../llm/providers/registry.ts';
+import { PROVIDER_KINDS, type ProviderKind } from '../llm/types.ts';
 
 export type KeyPersistence = 'memory' | 'session' | 'device';
 
@@ -16,7 +17,10 @@ export const KEY_PERSISTENCE_LABELS: Record<KeyPersistence, string> = {
 
 const PREFIX = 'sumlens.key.';
 
-const PROVIDERS: readonly ProviderKind[] = ['openai', 'anthropic', 'gemini', 'openai-compatible'];
+/** Where a provider's remembered key lives in session- and localStorage (its record says). */
+function storageKey(provider: ProviderKind): string {
+  return PREFIX + providerRecord(provider).keyStorageId;
+}
 
 type StorageLike = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
@@ -44,7 +48,7 @@ export class KeyStore {
     const inMemory = this.#memory.get(provider);
     if (inMemory) return inMemory;
     for (const where of ['session', 'device'] as const) {
-      const stored = this.#storages[where]()?.getItem(PREFIX + provider);
+      const stored = this.#storages[where]()?.getItem(storageKey(provider));
       if (stored) {
         this.#memory.set(provider, stored);
         return stored;
@@ -55,8 +59,8 @@ export class KeyStore {
 
   /** Where the provider's key currently lives ('memory' also when there is none). */
   persistence(provider: ProviderKind): KeyPersistence {
-    if (this.#storages.device()?.getItem(PREFIX + provider)) return 'device';
-    if (this.#storages.session()?.getItem(PREFIX + provider)) return 'session';
+    if (this.#storages.device()?.getItem(storageKey(provider))) return 'device';
+    if (this.#storages.session()?.getItem(storageKey(provider))) return 'session';
     return 'memory';
   }
 
@@ -67,7 +71,7 @@ export class KeyStore {
     if (!trimmed) return;
     this.#memory.set(provider, trimmed);
     if (persistence !== 'memory')
-      this.#storages[persistence]()?.setItem(PREFIX + provider, trimmed);
+      this.#storages[persistence]()?.setItem(storageKey(provider), trimmed);
   }
 
   /**
@@ -76,7 +80,7 @@ export class KeyStore {
    */
   held(): string[] {
     const keys = new Set<string>();
-    for (const provider of PROVIDERS) {
+    for (const provider of PROVIDER_KINDS) {
       const key = this.get(provider);
       if (key) keys.add(key);
     }
@@ -86,13 +90,13 @@ export class KeyStore {
   forget(provider: ProviderKind): void {
     this.#memory.delete(provider);
     for (const where of ['session', 'device'] as const) {
-      this.#storages[where]()?.removeItem(PREFIX + provider);
+      this.#storages[where]()?.removeItem(storageKey(provider));
     }
   }
 
-  /** "Forget all keys". */
+  /** "Forget all keys": every provider in the registry, so none can be missed. */
   forgetAll(): void {
-    for (const provider of PROVIDERS) {
+    for (const provider of PROVIDER_KINDS) {
       this.forget(provider);
     }
   }

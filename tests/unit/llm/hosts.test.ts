@@ -100,7 +100,7 @@ describe('default base URLs', () => {
     expect(DEFAULT_BASE_URL.gemini).toBe(DEFAULT_BASE_URLS.gemini);
     expect(DEFAULT_HUB_URL).toBe(MODEL_HUB_HOSTS.baseUrl);
     const urls: string[] = [...Object.values(DEFAULT_BASE_URLS), MODEL_HUB_HOSTS.baseUrl];
-    for (const p of Object.values(PROVIDER_HOSTS)) if ('baseUrl' in p) urls.push(p.baseUrl);
+    for (const p of Object.values(PROVIDER_HOSTS)) if (p.baseUrl) urls.push(p.baseUrl);
     for (const url of urls) expect(allowed(url), url).toBe(true);
     // The endpoints the adapters build from them too.
     expect(allowed('https://openrouter.ai/api/v1/chat/completions')).toBe(true);

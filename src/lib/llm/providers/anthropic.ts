@@ -11,10 +11,10 @@ import {
   type ErrorContext,
   type ErrorDetails,
 } from '../errors.ts';
-import { DEFAULT_BASE_URL } from '../capabilities.ts';
 import type { ChatMessage, FinishReason, JudgeChoice, TokenUsage } from '../types.ts';
 import {
   joinUrl,
+  jsonOrUndefined,
   num,
   systemText,
   type HttpRequest,
@@ -23,6 +23,7 @@ import {
   type WireCall,
 } from './shared.ts';
 
+export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 export const ANTHROPIC_VERSION = '2023-06-01';
 /** `max_tokens` is required; judges that do not say get this. */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 1024;
@@ -109,7 +110,7 @@ export const anthropicAdapter: ProviderAdapter = {
       body.tool_choice = { type: 'tool', name: call.json.name };
     }
     return {
-      url: joinUrl(config.baseUrl ?? DEFAULT_BASE_URL.anthropic, 'v1', 'messages'),
+      url: joinUrl(config.baseUrl ?? ANTHROPIC_BASE_URL, 'v1', 'messages'),
       headers: {
         'content-type': 'application/json',
         'x-api-key': config.apiKey ?? '',
@@ -142,12 +143,11 @@ export const anthropicAdapter: ProviderAdapter = {
   },
 
   classifyError(status, bodyText, ctx, headers) {
-    let body: unknown;
-    try {
-      body = JSON.parse(bodyText);
-    } catch {
-      body = undefined;
-    }
-    return classify(status, anthropicErrorDetails(body, bodyText), ctx, headers);
+    return classify(
+      status,
+      anthropicErrorDetails(jsonOrUndefined(bodyText), bodyText),
+      ctx,
+      headers,
+    );
   },
 };

@@ -13,7 +13,6 @@ import {
   type ErrorContext,
   type ErrorDetails,
 } from '../errors.ts';
-import { DEFAULT_BASE_URL } from '../capabilities.ts';
 import { tokenLogprob, topLogprob } from '../logprobs.ts';
 import {
   LlmError,
@@ -24,6 +23,7 @@ import {
 } from '../types.ts';
 import {
   joinUrl,
+  jsonOrUndefined,
   num,
   systemText,
   type HttpRequest,
@@ -31,6 +31,8 @@ import {
   type ProviderAdapter,
   type WireCall,
 } from './shared.ts';
+
+export const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com';
 
 /** Extra output budget for models whose thinking cannot be switched off. */
 const THINKING_HEADROOM: Record<string, number> = { pro25: 128, v3: 1024 };
@@ -165,7 +167,7 @@ export const geminiAdapter: ProviderAdapter = {
     if (system) body.systemInstruction = { parts: [{ text: system }] };
     return {
       url: joinUrl(
-        config.baseUrl ?? DEFAULT_BASE_URL.gemini,
+        config.baseUrl ?? GEMINI_BASE_URL,
         'v1beta',
         `models/${encodeURIComponent(modelId(config.model))}:generateContent`,
       ),
@@ -212,12 +214,6 @@ export const geminiAdapter: ProviderAdapter = {
   },
 
   classifyError(status, bodyText, ctx, headers) {
-    let body: unknown;
-    try {
-      body = JSON.parse(bodyText);
-    } catch {
-      body = undefined;
-    }
-    return classify(status, geminiErrorDetails(body, bodyText), ctx, headers);
+    return classify(status, geminiErrorDetails(jsonOrUndefined(bodyText), bodyText), ctx, headers);
   },
 };

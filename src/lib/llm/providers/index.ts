@@ -1,17 +1,8 @@
+/** The adapter of a provider kind, from its record (registry.ts). */
 import type { ProviderKind } from '../types.ts';
-import { anthropicAdapter } from './anthropic.ts';
-import { geminiAdapter } from './gemini.ts';
-import { openaiAdapter } from './openai.ts';
-import { openaiCompatibleAdapter } from './openai-compatible.ts';
+import { PROVIDERS } from './registry.ts';
 import type { ProviderAdapter } from './shared.ts';
 
-const ADAPTERS: Record<ProviderKind, ProviderAdapter> = {
-  openai: openaiAdapter,
-  anthropic: anthropicAdapter,
-  gemini: geminiAdapter,
-  'openai-compatible': openaiCompatibleAdapter,
-};
-
 export function adapterFor(kind: ProviderKind): ProviderAdapter {
-  return ADAPTERS[kind];
+  return PROVIDERS[kind].adapter;
 }

@@ -4,10 +4,23 @@
  * what each accepts, which capabilities.ts decides before a call gets here, plus `max_tokens`
  * (the name every one of them knows) and an optional key (local servers have none).
  */
-import { classify, type ErrorContext } from '../errors.ts';
-import { baseUrlOf } from '../capabilities.ts';
-import { chatBody, chatCompletionsUrl, chatErrorDetails, parseChatCompletion } from './openai.ts';
-import type { HttpRequest, ParsedCompletion, ProviderAdapter, WireCall } from './shared.ts';
+import type { ErrorContext, ErrorHooks } from '../errors.ts';
+import {
+  chatBody,
+  chatCompletionsUrl,
+  chatErrorClassifier,
+  parseChatCompletion,
+} from './openai.ts';
+import {
+  requiredBaseUrl,
+  type HttpRequest,
+  type ParsedCompletion,
+  type ProviderAdapter,
+  type WireCall,
+} from './shared.ts';
+
+/** A 404 that names no model is a base URL without `/v1` (§7–11). */
+const COMPATIBLE_ERROR_HOOKS: ErrorHooks = { missingEndpointOn404: true };
 
 export const openaiCompatibleAdapter: ProviderAdapter = {
   buildRequest(call, config, traits): HttpRequest {
@@ -15,21 +28,16 @@ export const openaiCompatibleAdapter: ProviderAdapter = {
     // Only the headers the server must allow in its CORS preflight (§1.1): nothing optional.
     if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
     return {
-      url: chatCompletionsUrl(baseUrlOf(config)),
+      url: chatCompletionsUrl(requiredBaseUrl(config)),
       headers,
       body: chatBody(call, config, { ...traits, tokenParam: 'max_tokens' }),
     };
   },
   parseResponse(body: unknown, _call: WireCall, ctx: ErrorContext): ParsedCompletion {
-    return parseChatCompletion(body, ctx, { stripThinking: true });
+    return parseChatCompletion(body, ctx, {
+      stripThinking: true,
+      errorHooks: COMPATIBLE_ERROR_HOOKS,
+    });
   },
-  classifyError(status, bodyText, ctx, headers) {
-    let body: unknown;
-    try {
-      body = JSON.parse(bodyText);
-    } catch {
-      body = undefined;
-    }
-    return classify(status, chatErrorDetails(body, bodyText), ctx, headers);
-  },
+  classifyError: chatErrorClassifier(COMPATIBLE_ERROR_HOOKS),
 };

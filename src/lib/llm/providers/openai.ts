@@ -10,6 +10,7 @@ import {
   unreadableBody,
   type ErrorContext,
   type ErrorDetails,
+  type ErrorHooks,
 } from '../errors.ts';
 import { tokenLogprob, topLogprob } from '../logprobs.ts';
 import type { Traits } from '../capabilities.ts';
@@ -21,15 +22,20 @@ import {
   type TokenLogprob,
   type TokenUsage,
 } from '../types.ts';
-import { DEFAULT_BASE_URL } from '../capabilities.ts';
 import {
   joinUrl,
+  jsonOrUndefined,
   num,
   type HttpRequest,
   type ParsedCompletion,
   type ProviderAdapter,
   type WireCall,
 } from './shared.ts';
+
+export const OPENAI_BASE_URL = 'https://api.openai.com';
+
+/** OpenAI words an exhausted quota as a 429 that waiting will not clear (§2.5). */
+const OPENAI_ERROR_HOOKS: ErrorHooks = { quotaOn429: /exceeded your current quota/i };
 
 export function chatCompletionsUrl(base: string): string {
   const b = base.trim().replace(/\/+$/, '');
@@ -176,7 +182,7 @@ export function chatErrorDetails(body: unknown, rawText: string): ErrorDetails {
 export function parseChatCompletion(
   body: unknown,
   ctx: ErrorContext,
-  opts: { stripThinking?: boolean } = {},
+  opts: { stripThinking?: boolean; errorHooks?: ErrorHooks } = {},
 ): ParsedCompletion {
   if (!isRecord(body)) throw unreadableBody(ctx, 200);
   // OpenRouter reports errors that happen after the response started with HTTP 200 (§7).
@@ -184,7 +190,7 @@ export function parseChatCompletion(
     const details = chatErrorDetails(body, '');
     const code =
       isRecord(body.error) && typeof body.error.code === 'number' ? body.error.code : 502;
-    throw classify(code, details, ctx);
+    throw classify(code, details, ctx, undefined, opts.errorHooks);
   }
   if (!Array.isArray(body.choices)) throw unreadableBody(ctx, 200);
   const choices: JudgeChoice[] = [];
@@ -212,10 +218,16 @@ export function parseChatCompletion(
   return { choices, usage: chatUsage(body.usage), model: str(body.model) };
 }
 
+/** `classifyError` for the Chat Completions error shapes, with the provider's own rules. */
+export function chatErrorClassifier(hooks: ErrorHooks): ProviderAdapter['classifyError'] {
+  return (status, bodyText, ctx, headers) =>
+    classify(status, chatErrorDetails(jsonOrUndefined(bodyText), bodyText), ctx, headers, hooks);
+}
+
 export const openaiAdapter: ProviderAdapter = {
   buildRequest(call, config, traits): HttpRequest {
     return {
-      url: chatCompletionsUrl(config.baseUrl ?? DEFAULT_BASE_URL.openai),
+      url: chatCompletionsUrl(config.baseUrl ?? OPENAI_BASE_URL),
       headers: {
         'content-type': 'application/json',
         authorization: `Bearer ${config.apiKey ?? ''}`,
@@ -224,15 +236,7 @@ export const openaiAdapter: ProviderAdapter = {
     };
   },
   parseResponse(body, _call, ctx) {
-    return parseChatCompletion(body, ctx);
+    return parseChatCompletion(body, ctx, { errorHooks: OPENAI_ERROR_HOOKS });
   },
-  classifyError(status, bodyText, ctx, headers) {
-    let body: unknown;
-    try {
-      body = JSON.parse(bodyText);
-    } catch {
-      body = undefined;
-    }
-    return classify(status, chatErrorDetails(body, bodyText), ctx, headers);
-  },
+  classifyError: chatErrorClassifier(OPENAI_ERROR_HOOKS),
 };

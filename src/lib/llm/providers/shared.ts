@@ -5,7 +5,13 @@
  */
 import type { ErrorContext } from '../errors.ts';
 import type { JsonSchema } from '../json-schema.ts';
-import type { ChatMessage, JudgeChoice, LlmError, ProviderConfig, TokenUsage } from '../types.ts';
+import {
+  LlmError,
+  type ChatMessage,
+  type JudgeChoice,
+  type ProviderConfig,
+  type TokenUsage,
+} from '../types.ts';
 import type { Traits } from '../capabilities.ts';
 
 export interface WireJson {
@@ -64,4 +70,21 @@ export function num(value: unknown): number {
 export function systemText(messages: ChatMessage[]): string | undefined {
   const parts = messages.filter((m) => m.role === 'system').map((m) => m.content);
   return parts.length ? parts.join('\n\n') : undefined;
+}
+
+/** The configured base URL of a provider that has no default one (the compatible servers). */
+export function requiredBaseUrl(config: ProviderConfig): string {
+  if (config.baseUrl) return config.baseUrl;
+  throw new LlmError('bad-request', 'An OpenAI-compatible provider needs a base URL.', {
+    provider: config.kind,
+  });
+}
+
+/** A body read as JSON when it is JSON (error bodies may be HTML or plain text). */
+export function jsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }

@@ -3,40 +3,27 @@
  * `/v1/embeddings` (and any OpenAI-compatible server that has it), Gemini's
  * `batchEmbedContents`. With OpenAI's text-embedding-3-small this reproduces the seed's numbers
  * (≈0.45 for LLM summaries). Anthropic has no embedding API. Uses the judge's key; sentences go to
- * the provider the user chose and nowhere else.
+ * the provider the user chose and nowhere else. The wire formats are the providers' records'
+ * (src/lib/llm/providers/embeddings.ts).
  */
 import { messageOf } from '../../errors.ts';
 import type { SentenceEmbedder } from './backends.ts';
 import { throwIfAborted } from './backends.ts';
 import { baseUrlOf } from '../../llm/capabilities.ts';
+import { PROVIDERS, byKind, providerRecords } from '../../llm/providers/registry.ts';
 import { redact } from '../../llm/redact.ts';
 import { LlmError } from '../../llm/types.ts';
 import type { ProviderConfig, ProviderKind } from '../../llm/types.ts';
 
-export const DEFAULT_EMBEDDING_MODELS: Partial<Record<ProviderKind, string>> = {
-  openai: 'text-embedding-3-small',
-  gemini: 'text-embedding-004',
-  'openai-compatible': 'nomic-embed-text',
-};
+/** Each provider's default embedding model, where it has an embedding API. */
+export const DEFAULT_EMBEDDING_MODELS: Readonly<Partial<Record<ProviderKind, string>>> = byKind(
+  (record) => record.embeddings?.defaultModel,
+);
 
-/** Inputs per request: both APIs accept at least 100; summaries rarely have more sentences. */
-const BATCH = 96;
-
-function endpoint(
-  config: ProviderConfig,
-  model: string,
-): { url: string; headers: Record<string, string> } {
-  const base = baseUrlOf(config).replace(/\/+$/u, '');
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (config.kind === 'gemini') {
-    if (config.apiKey) headers['x-goog-api-key'] = config.apiKey;
-    return {
-      url: `${base}/v1beta/models/${encodeURIComponent(model)}:batchEmbedContents`,
-      headers,
-    };
-  }
-  if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
-  return { url: `${base}/v1/embeddings`, headers };
+/** "OpenAI, Google Gemini or an OpenAI-compatible server": the providers that embed. */
+function embeddingProviders(): string {
+  const names = providerRecords().flatMap(([, r]) => (r.embeddings ? [r.name] : []));
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : names.join('');
 }
 
 function describeFailure(
@@ -85,10 +72,12 @@ export function createProviderEmbedder(
   model: string,
   fetchImpl: typeof fetch = globalThis.fetch.bind(globalThis),
 ): SentenceEmbedder {
-  if (config.kind === 'anthropic') {
+  const record = PROVIDERS[config.kind];
+  const api = record.embeddings;
+  if (!api) {
     throw new LlmError(
       'capability',
-      'Anthropic has no embedding API: choose OpenAI, Gemini or an OpenAI-compatible server for provider embeddings.',
+      `${record.name} has no embedding API: choose ${embeddingProviders()} for provider embeddings.`,
       { provider: config.kind },
     );
   }
@@ -96,19 +85,10 @@ export function createProviderEmbedder(
     backend: `provider:${config.kind}/${model}`,
     async embed(sentences, signal) {
       const vectors: Float32Array[] = [];
-      for (let start = 0; start < sentences.length; start += BATCH) {
+      for (let start = 0; start < sentences.length; start += api.batchSize) {
         throwIfAborted(signal);
-        const batch = sentences.slice(start, start + BATCH);
-        const { url, headers } = endpoint(config, model);
-        const body =
-          config.kind === 'gemini'
-            ? {
-                requests: batch.map((text) => ({
-                  model: `models/${model}`,
-                  content: { parts: [{ text }] },
-                })),
-              }
-            : { model, input: batch };
+        const batch = sentences.slice(start, start + api.batchSize);
+        const { url, headers, body } = api.request(config, baseUrlOf(config), model, batch);
         let response: Response;
         try {
           response = await fetchImpl(url, {
@@ -127,16 +107,7 @@ export function createProviderEmbedder(
         }
         const text = await response.text();
         if (!response.ok) throw describeFailure(response.status, text, config, model);
-        const parsed = JSON.parse(text) as {
-          data?: { index?: number; embedding: number[] }[];
-          embeddings?: { values: number[] }[];
-        };
-        const rows =
-          config.kind === 'gemini'
-            ? (parsed.embeddings ?? []).map((e) => e.values)
-            : [...(parsed.data ?? [])]
-                .sort((a, b) => (a.index ?? 0) - (b.index ?? 0))
-                .map((d) => d.embedding);
+        const rows = api.vectors(JSON.parse(text));
         if (rows.length !== batch.length) {
           throw new LlmError(
             'malformed-output',

@@ -8,6 +8,7 @@ import { computeMetrics } from '../offline.ts';
 import type { MetricSettings } from '../settings.ts';
 import type { CaseInput, MetricId, MetricResult } from '../types.ts';
 import { createProviderEmbedder } from './provider-embedder.ts';
+import { providerRecord } from '../../llm/providers/registry.ts';
 import type { ProviderConfig } from '../../llm/types.ts';
 
 export async function scoreOnProviderEmbeddings(
@@ -21,7 +22,7 @@ export async function scoreOnProviderEmbeddings(
 ): Promise<MetricResult[]> {
   const backend = `provider:${config.kind}/${model}`;
   const embedder = async () => {
-    if (!config.apiKey && config.kind !== 'openai-compatible') {
+    if (!config.apiKey && providerRecord(config.kind).keyRequired) {
       throw new Error(
         `Provider embeddings use the judge's key, and there is none for ${config.kind}: add it under "LLM judge provider".`,
       );

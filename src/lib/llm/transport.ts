@@ -1,0 +1,336 @@
+/**
+ * One logical call to a provider over HTTP: the request its adapter builds, a timeout, the
+ * caller's cancellation, status and body checks, then retries with backoff under the shared
+ * concurrency limit (PROVIDERS.md §13). What a failed call cost is counted as it is sent.
+ */
+import { currentTraits, hostOf } from './capabilities.ts';
+import { safeJson, unreadableBody, type ErrorContext } from './errors.ts';
+import { blockedConnectionMessage, blockedOrigin } from './hosts.ts';
+import { DEFAULT_CONCURRENCY, limiterFor, type ConcurrencyLimiter } from './limiter.ts';
+import { adapterFor } from './providers/index.ts';
+import type { ParsedCompletion, WireCall } from './providers/shared.ts';
+import {
+  LlmError,
+  type LlmErrorKind,
+  type ProviderConfig,
+  type Spent,
+  type TokenUsage,
+} from './types.ts';
+
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+/** The run-stopping errors that say nothing about one prompt (unlike context-too-long). */
+const LATCHING_KINDS: ReadonlySet<LlmErrorKind> = new Set([
+  'auth',
+  'permission',
+  'quota',
+  'model-not-found',
+]);
+
+export const DEFAULT_TIMEOUT_MS = 120_000;
+export const DEFAULT_MAX_ATTEMPTS = 5;
+/** A network failure may be CORS or an edge error that never clears: retry it at most twice. */
+export const MAX_NETWORK_RETRIES = 2;
+/** A body cut off or garbled in transit is asked again once; twice means the server sends it so. */
+export const MAX_BAD_BODY_RETRIES = 1;
+/** Longest server-suggested wait we honour; longer ones fail the item instead of hanging. */
+export const MAX_HINT_MS = 120_000;
+export const BACKOFF_BASE_MS = 1_000;
+/** Anthropic's 529 "overloaded" clears more slowly than a 429. */
+export const OVERLOADED_BASE_MS = 3_000;
+export const BACKOFF_CAP_MS = 30_000;
+
+const NON_RETRYABLE: ReadonlySet<LlmErrorKind> = new Set([
+  'auth',
+  'permission',
+  'quota',
+  'model-not-found',
+  'context-too-long',
+  'refusal',
+  'content-filter',
+  'bad-request',
+  'capability',
+  'malformed-output',
+  'truncated',
+  'cancelled',
+  'timeout',
+]);
+
+export const defaultSleep: Sleep = (ms, signal) =>
+  new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(cancelledError());
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(cancelledError());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+
+export function cancelledError(): LlmError {
+  return new LlmError('cancelled', 'Cancelled.');
+}
+
+/** An HTTP 2xx whose body was cut off or is not valid JSON: the request may have worked. */
+class BadBodyError extends LlmError {}
+
+/** The requests and tokens one logical call has cost so far, failed attempts included. */
+export function newSpent(): Spent {
+  return { httpCalls: 0, usage: { input: 0, output: 0 } };
+}
+
+/** Full-jitter exponential backoff: `min(cap, base·2^(attempt-1)) · random()`. */
+export function backoffDelay(
+  attempt: number,
+  random: () => number,
+  baseMs = BACKOFF_BASE_MS,
+): number {
+  return Math.min(BACKOFF_CAP_MS, baseMs * 2 ** Math.max(0, attempt - 1)) * random();
+}
+
+export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
+  const sum: TokenUsage = { input: a.input + b.input, output: a.output + b.output };
+  const cached = (a.cachedInput ?? 0) + (b.cachedInput ?? 0);
+  if (cached) sum.cachedInput = cached;
+  return sum;
+}
+
+/** A completion and the HTTP calls it took. */
+export interface CallResult extends ParsedCompletion {
+  calls: number;
+}
+
+export interface TransportOptions {
+  fetch?: typeof fetch;
+  /** Backoff sleep; must reject (or resolve early) when `signal` aborts. */
+  sleep?: Sleep;
+  /** Jitter source in [0, 1). */
+  random?: () => number;
+  /** Attempts per call for rate-limit and server errors (default 5). */
+  maxAttempts?: number;
+  /** Per-HTTP-call timeout (default 120 s, or the config's timeoutSec). */
+  timeoutMs?: number;
+  /**
+   * A data-set run's judge: once one call meets an error that every later call would meet too
+   * (a dead key, an exhausted quota, an unknown model: `LATCHING_KINDS`), every later call fails
+   * at once with it instead of sending a request.
+   */
+  stopOnFatal?: boolean;
+}
+
+export class Transport {
+  readonly host: string;
+  /** A bad base URL is reported by the first call, so building a judge never throws. */
+  readonly configError: LlmError | undefined;
+  private readonly fetchFn: typeof fetch;
+  private readonly sleep: Sleep;
+  private readonly random: () => number;
+  private readonly maxAttempts: number;
+  private readonly timeoutMs: number;
+  private readonly limiter: ConcurrencyLimiter;
+  /** The first error that stops every later call (`stopOnFatal`). */
+  private latched: LlmError | undefined;
+
+  constructor(
+    private readonly config: ProviderConfig,
+    private readonly options: TransportOptions,
+  ) {
+    this.fetchFn = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.sleep = options.sleep ?? defaultSleep;
+    this.random = options.random ?? Math.random;
+    this.maxAttempts = Math.max(1, options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
+    this.timeoutMs =
+      options.timeoutMs ??
+      (config.timeoutSec !== undefined && config.timeoutSec > 0
+        ? config.timeoutSec * 1000
+        : DEFAULT_TIMEOUT_MS);
+    let host: string;
+    try {
+      host = hostOf(config);
+    } catch (e) {
+      this.configError = e instanceof LlmError ? e : undefined;
+      host = config.baseUrl ?? '';
+    }
+    this.host = host;
+    this.limiter = limiterFor(
+      `${config.kind}|${this.host}`,
+      config.concurrency ?? DEFAULT_CONCURRENCY,
+    );
+  }
+
+  /** The error a `stopOnFatal` transport latched, if any. */
+  get fatal(): LlmError | undefined {
+    return this.latched;
+  }
+
+  ctx(): ErrorContext {
+    const traits = currentTraits(this.config);
+    return {
+      provider: this.config.kind,
+      name: traits.name,
+      model: this.config.model,
+      local: traits.local,
+    };
+  }
+
+  /** One HTTP request: timeout, cancellation, status and body checks. No retries. */
+  private async attempt(
+    call: WireCall,
+    signal: AbortSignal | undefined,
+  ): Promise<ParsedCompletion> {
+    const adapter = adapterFor(this.config.kind);
+    const ctx = this.ctx();
+    const req = adapter.buildRequest(call, this.config, currentTraits(this.config));
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.timeoutMs);
+    const onAbort = () => controller.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let status: number;
+    let text: string;
+    let headers: Headers;
+    try {
+      const res = await this.fetchFn(req.url, {
+        method: 'POST',
+        headers: req.headers,
+        body: JSON.stringify(req.body),
+        signal: controller.signal,
+      });
+      status = res.status;
+      headers = res.headers;
+      try {
+        text = await res.text();
+      } catch (e) {
+        if (signal?.aborted || timedOut) throw e;
+        // The status line and headers came, the body did not: the server or a proxy dropped the
+        // connection mid-answer. Not a reachability problem, and worth one more try.
+        throw new BadBodyError(
+          'server',
+          `${ctx.name}'s answer was cut off mid-transfer (HTTP ${status}: the connection closed before the whole body arrived).`,
+          { status, provider: ctx.provider },
+        );
+      }
+    } catch (e) {
+      if (e instanceof BadBodyError) throw e;
+      if (signal?.aborted) throw cancelledError();
+      if (timedOut) {
+        throw new LlmError(
+          'timeout',
+          `${ctx.name} did not answer within ${Math.round(this.timeoutMs / 1000)} s.`,
+          {
+            provider: ctx.provider,
+          },
+        );
+      }
+      // In a page, a host the Content-Security-Policy does not list is refused before any
+      // request: that is not a network problem, and nothing but a rebuild changes it.
+      const blocked = typeof document === 'undefined' ? undefined : blockedOrigin(req.url);
+      if (blocked) {
+        throw new LlmError('permission', blockedConnectionMessage(blocked), {
+          provider: ctx.provider,
+        });
+      }
+      const hint = ctx.local
+        ? ' Is the server running, and does it allow this page (CORS: OLLAMA_ORIGINS, LM Studio "Enable CORS"; Chrome may ask to allow local-network access)?'
+        : ' You may be offline, the provider may not allow browser (CORS) requests from this page, or a proxy dropped the request.';
+      throw new LlmError('network', `Could not reach ${ctx.name} at ${this.host}.${hint}`, {
+        provider: ctx.provider,
+        cause: e instanceof Error ? new Error(e.message) : undefined,
+      });
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+    if (status < 200 || status >= 300) throw adapter.classifyError(status, text, ctx, headers);
+    // DeepSeek may send blank keep-alive lines before the JSON (§1.3).
+    const trimmed = text.trim();
+    const body = safeJson(trimmed);
+    if (body === undefined) {
+      // JSON that breaks off is a body cut or garbled on the way; anything else (an HTML login
+      // page, a proxy's text) is not an API at all, which one more try would not change.
+      if (/^[[{]/u.test(trimmed)) {
+        throw new BadBodyError(
+          'server',
+          `${ctx.name} answered HTTP ${status} with JSON that breaks off or is garbled (${trimmed.length} characters): the reply was cut off on the way.`,
+          { status, provider: ctx.provider },
+        );
+      }
+      throw unreadableBody(ctx, status);
+    }
+    return adapter.parseResponse(body, call, ctx);
+  }
+
+  /**
+   * One logical call with the limiter, retries and backoff. Every attempt is counted in `spent`
+   * as it is sent, so that a call that fails in the end still reports what it cost.
+   */
+  async send(
+    call: WireCall,
+    signal: AbortSignal | undefined,
+    spent: Spent = newSpent(),
+  ): Promise<CallResult> {
+    let calls = 0;
+    let networkFailures = 0;
+    let badBodies = 0;
+    for (let attempt = 1; ; attempt++) {
+      if (signal?.aborted) throw cancelledError();
+      if (this.latched) throw this.latched;
+      const release = await this.limiter.acquire(signal);
+      let error: LlmError;
+      try {
+        if (this.latched) throw this.latched;
+        calls++;
+        spent.httpCalls++;
+        const parsed = await this.attempt(call, signal);
+        this.limiter.onSuccess();
+        spent.usage = addUsage(spent.usage, parsed.usage);
+        return { ...parsed, calls };
+      } catch (e) {
+        error = e instanceof LlmError ? e : new LlmError('bad-request', String(e));
+      } finally {
+        release();
+      }
+      if (this.options.stopOnFatal && LATCHING_KINDS.has(error.kind)) this.latched ??= error;
+      if (error.kind === 'rate-limit') this.limiter.onRateLimit();
+      if (error.kind === 'network') networkFailures++;
+      if (error instanceof BadBodyError) badBodies++;
+      const retryable =
+        !NON_RETRYABLE.has(error.kind) &&
+        (error.kind !== 'network' || networkFailures <= MAX_NETWORK_RETRIES) &&
+        (!(error instanceof BadBodyError) || badBodies <= MAX_BAD_BODY_RETRIES) &&
+        attempt < this.maxAttempts;
+      if (!retryable) {
+        if (attempt > 1 && !NON_RETRYABLE.has(error.kind)) {
+          throw new LlmError(error.kind, `${error.message} Gave up after ${attempt} attempts.`, {
+            status: error.status,
+            provider: error.provider,
+            retryAfterMs: error.retryAfterMs,
+          });
+        }
+        throw error;
+      }
+      let delay: number;
+      if (error.retryAfterMs !== undefined) {
+        if (error.retryAfterMs > MAX_HINT_MS) {
+          throw new LlmError(
+            error.kind,
+            `${error.message} The provider asks to wait ${Math.round(error.retryAfterMs / 1000)} s, which is too long; try again later.`,
+            { status: error.status, provider: error.provider, retryAfterMs: error.retryAfterMs },
+          );
+        }
+        delay = error.retryAfterMs;
+      } else {
+        const base = error.status === 529 ? OVERLOADED_BASE_MS : BACKOFF_BASE_MS;
+        delay = backoffDelay(attempt, this.random, base);
+      }
+      await this.sleep(delay, signal);
+      if (signal?.aborted) throw cancelledError();
+    }
+  }
+}
