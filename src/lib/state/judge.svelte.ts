@@ -13,10 +13,10 @@ import { DEFAULT_PRICE_TABLE, estimateCost, priceTableSchema } from '../llm/pric
 import type { PriceTable } from '../llm/prices.ts';
 import {
   DEFAULT_JUDGE_SETTINGS,
-  defaultJudgeMetrics,
   judgeSettingsSchema,
   withJudgeDefaults,
 } from '../metrics/judge/settings.ts';
+import { defaultJudgeMetrics } from '../metrics/judge/plan.ts';
 import type { JudgeSettings } from '../metrics/judge/settings.ts';
 import { planJudgeRun } from '../metrics/judge/plan.ts';
 import type { JudgePlan } from '../metrics/judge/plan.ts';
