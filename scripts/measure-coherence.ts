@@ -32,6 +32,7 @@ import {
 } from '../src/lib/metrics/semantic/coherence.ts';
 import { splitSentences, type Segment } from '../src/lib/metrics/text/tokenize.ts';
 import type { SentenceEmbedder } from '../src/lib/metrics/semantic/backends.ts';
+import type { MetricResult } from '../src/lib/metrics/types.ts';
 
 const DEV = externalPath('data/summeval/dev.jsonl');
 const SEED = 20_240_601;
@@ -100,6 +101,9 @@ export function spearman(x: readonly number[], y: readonly number[]): number {
   return pearson(averageRanks(x), averageRanks(y));
 }
 
+/** The mean of adjacent-sentence cosines, when the result has one. */
+const adjacentMean = (r: MetricResult<'coherence'>): number | null =>
+  r.status === 'ok' ? r.details.adjacentMean : null;
 const isConstant = (xs: readonly number[]): boolean => xs.every((x) => x === xs[0]);
 const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 const standardError = (xs: readonly number[]): number => {
@@ -147,7 +151,7 @@ async function evaluate(
     for (let s = 0; s < shuffles; s++) {
       const shuf = await scoreCoherenceOfSentences(shuffled(sentences, rand), embedder);
       winsN2 += cmp(orig.score, shuf.score);
-      winsAdj += cmp(orig.details.adjacentMean, shuf.details.adjacentMean);
+      winsAdj += cmp(adjacentMean(orig), adjacentMean(shuf));
       pairs++;
     }
   }
@@ -162,7 +166,7 @@ async function evaluate(
     naSummaries += results.filter((r) => r.score === null).length;
     for (const [key, values] of [
       ['n2', results.map((r) => r.score)],
-      ['adj', results.map((r) => (r.score === null ? null : r.details.adjacentMean))],
+      ['adj', results.map(adjacentMean)],
     ] as const) {
       const keep = values.flatMap((v, i) => (v === null ? [] : [i]));
       const m = keep.map((i) => values[i] as number);

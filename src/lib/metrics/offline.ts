@@ -1,20 +1,20 @@
 /**
  * Runs the metrics that need no LLM for one case. The same function serves the browser workers and
  * the Node CLI: only the way the backends are obtained differs (fetch in a worker, fs in Node).
+ * What each metric computes is in its record (registry.ts); this module only orders the work:
+ * shared calculators first (one pass for all their metrics), then each metric of its own.
  */
 import { messageOf } from '../errors.ts';
-import { metricInfo } from './registry.ts';
+import type { OfflineRun, SharedOfflineCalculator } from './record.ts';
+import { metricRecord } from './registry.ts';
+import { failed, isAbort } from './results.ts';
 import type { CaseInput, MetricId, MetricResult } from './types.ts';
-import { failed } from './types.ts';
 import type { MetricSettings } from './settings.ts';
 import type { EntityRecognizer, SentenceEmbedder } from './semantic/backends.ts';
 import { sharingEmbeddings, throwIfAborted } from './semantic/backends.ts';
-import { scoreReferenceMetrics } from './lexical/reference-metrics.ts';
-import { intlSegmenterFallback, type WordSegmenter } from './lexical/cjk-words.ts';
-import { hasCjk } from './text/tokenize.ts';
-import { scoreCoherence } from './semantic/coherence.ts';
-import { scoreEntityDensity } from './semantic/entity-density.ts';
-import { scoreRepetition } from './lexical/repetition.ts';
+import type { WordSegmenter } from './lexical/cjk-words.ts';
+
+export { isAbort };
 
 /** Lazily loaded backends; a worker provides only those its metrics need. */
 export interface OfflineBackends {
@@ -28,25 +28,7 @@ export interface OfflineBackends {
   wordSegmenter?: () => Promise<WordSegmenter>;
 }
 
-/**
- * The segmenter for this case: none needed without a reference or without CJK; the Intl fallback,
- * labelled, when loading fails. Never throws.
- */
-async function caseWordSegmenter(
-  input: CaseInput,
-  backends: OfflineBackends,
-): Promise<WordSegmenter | undefined> {
-  const reference = input.reference ?? '';
-  if (!backends.wordSegmenter || reference.trim() === '') return undefined;
-  if (!hasCjk(input.summary) && !hasCjk(reference)) return undefined;
-  try {
-    return await backends.wordSegmenter();
-  } catch (error) {
-    return intlSegmenterFallback(`jieba failed to load: ${messageOf(error)}`);
-  }
-}
-
-const REFERENCE_BACKEND = 'reference metrics';
+type OwnCompute = (run: OfflineRun) => Promise<MetricResult>;
 
 export async function computeMetrics(
   ids: readonly MetricId[],
@@ -56,99 +38,66 @@ export async function computeMetrics(
   onResult: (result: MetricResult) => void,
   signal?: AbortSignal,
 ): Promise<void> {
-  const referenceIds = ids.filter((id) => metricInfo(id).needs === 'reference');
-  if (referenceIds.length > 0) {
-    throwIfAborted(signal);
-    const started = performance.now();
-    const wordSegmenter = await caseWordSegmenter(input, backends);
-    throwIfAborted(signal);
-    let results: MetricResult[];
-    try {
-      results = scoreReferenceMetrics(input, {
-        useStemmer: settings.rouge.useStemmer,
-        lsumSplitSentences: settings.rouge.lsumSplitSentences,
-        tokenizer: settings.rouge.tokenizer,
-        wordSegmenter,
-      });
-    } catch (error) {
-      results = referenceIds.map((id) => failed(id, REFERENCE_BACKEND, messageOf(error), {}));
-    }
-    const elapsedMs = performance.now() - started;
-    for (const result of results) {
-      if (referenceIds.includes(result.id)) onResult({ ...result, elapsedMs });
+  const embedder = backends.embedder;
+  let caseEmbedder: Promise<SentenceEmbedder> | undefined;
+  const run: OfflineRun = {
+    input,
+    settings,
+    backends: {
+      ...backends,
+      ...(embedder
+        ? { embedder: () => (caseEmbedder ??= embedder().then(sharingEmbeddings)) }
+        : {}),
+    },
+    signal,
+  };
+
+  const shared = new Map<SharedOfflineCalculator, MetricId[]>();
+  const own: Array<{ id: MetricId; compute: OwnCompute | undefined }> = [];
+  for (const id of ids) {
+    const record = metricRecord(id);
+    const compute = record.kind === 'offline' ? record.compute : undefined;
+    if (compute !== undefined && typeof compute !== 'function') {
+      shared.set(compute, [...(shared.get(compute) ?? []), id]);
+    } else {
+      own.push({ id, compute });
     }
   }
 
-  const embedder = backends.embedder;
-  let caseEmbedder: Promise<SentenceEmbedder> | undefined;
-  const caseBackends: OfflineBackends = {
-    ...backends,
-    ...(embedder ? { embedder: () => (caseEmbedder ??= embedder().then(sharingEmbeddings)) } : {}),
-  };
-  for (const id of ids) {
-    const needs = metricInfo(id).needs;
-    if (needs === 'reference') continue;
+  for (const [calculator, wanted] of shared) {
     throwIfAborted(signal);
     const started = performance.now();
-    const result = await computeModelMetric(id, input, settings, caseBackends, signal);
+    let results: MetricResult[];
+    try {
+      results = await calculator.computeAll(run);
+    } catch (error) {
+      if (isAbort(error)) throw error;
+      results = wanted.map((id) => failed(id, calculator.backend, messageOf(error), {}));
+    }
+    const elapsedMs = performance.now() - started;
+    for (const result of results) {
+      if (wanted.includes(result.id)) onResult({ ...result, elapsedMs });
+    }
+  }
+
+  for (const { id, compute } of own) {
+    throwIfAborted(signal);
+    const started = performance.now();
+    const result = await computeOwn(id, compute, run);
     onResult({ ...result, elapsedMs: performance.now() - started });
   }
 }
 
-async function computeModelMetric(
+async function computeOwn(
   id: MetricId,
-  input: CaseInput,
-  settings: MetricSettings,
-  backends: OfflineBackends,
-  signal?: AbortSignal,
+  compute: OwnCompute | undefined,
+  run: OfflineRun,
 ): Promise<MetricResult> {
+  if (!compute) return failed(id, 'none', `Metric ${id} is not an offline model metric.`, {});
   try {
-    switch (id) {
-      case 'coherence': {
-        if (!backends.embedder) return failed(id, 'none', 'No embedding backend here.', {});
-        const embedder = await backends.embedder();
-        return withNotes(await scoreCoherence(input.summary, embedder, signal), embedder.notes);
-      }
-      case 'repetition-offline': {
-        // The score is lexical; the embedder only adds the most similar sentence pair, so a
-        // backend that cannot load costs that pair, not the score.
-        let embedder: SentenceEmbedder | undefined;
-        let loadNote: string | undefined;
-        if (backends.embedder) {
-          try {
-            embedder = await backends.embedder();
-          } catch (error) {
-            if (isAbort(error)) throw error;
-            loadNote = `No embedding pair: the embedding backend did not load (${messageOf(error)}).`;
-          }
-        }
-        return withNotes(await scoreRepetition(input.summary, embedder, signal), [
-          ...(embedder?.notes ?? []),
-          ...(loadNote ? [loadNote] : []),
-        ]);
-      }
-      case 'entity-density': {
-        if (!backends.recognizer) return failed(id, 'none', 'No entity recogniser here.', {});
-        const recognizer = await backends.recognizer();
-        return withNotes(
-          await scoreEntityDensity(input.summary, recognizer, settings.density, signal),
-          recognizer.notes,
-        );
-      }
-      default:
-        return failed(id, 'none', `Metric ${id} is not an offline model metric.`, {});
-    }
+    return await compute(run);
   } catch (error) {
     if (isAbort(error)) throw error;
     return failed(id, 'none', messageOf(error), {});
   }
-}
-
-function withNotes(result: MetricResult, notes: readonly string[] | undefined): MetricResult {
-  if (!notes || notes.length === 0) return result;
-  return { ...result, notes: [...(result.notes ?? []), ...notes] };
-}
-
-export function isAbort(error: unknown): boolean {
-  return error instanceof DOMException && error.name === 'AbortError';
 }

@@ -3,42 +3,26 @@
  * the backend that produced it, and details a person can audit.
  */
 
+/**
+ * The details of a scored result, by metric id. Each metric module adds its own id here (declaration
+ * merging, `declare module '…/types.ts'`), next to its record; the id lists are the keys of the
+ * registry (registry.ts), which the compiler checks against these maps in both directions.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by each offline metric module
+export interface OfflineMetricDetails {}
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by each judge metric module
+export interface JudgeMetricDetails {}
+export type MetricDetailsById = OfflineMetricDetails & JudgeMetricDetails;
+
 /** Metrics computed in the page's workers with no LLM. */
-export const OFFLINE_METRIC_IDS = [
-  'entity-density',
-  'coherence',
-  'rouge-1',
-  'rouge-2',
-  'rouge-l',
-  'rouge-lsum',
-  'bleu',
-  'token-f1',
-  'repetition-offline',
-] as const;
-
+export type OfflineMetricId = keyof OfflineMetricDetails & string;
 /** Metrics that need an LLM judge (SPEC §3); 'geval-custom' cards hold user-defined criteria. */
-export const JUDGE_METRIC_IDS = [
-  'summarization',
-  'alignment',
-  'coverage',
-  'vagueness',
-  'repetitiveness',
-  'geval-coherence',
-  'geval-consistency',
-  'geval-fluency',
-  'geval-relevance',
-  'geval-custom',
-  'ccai-accuracy',
-  'ccai-adherence',
-  'ccai-completeness',
-] as const;
+export type JudgeMetricId = keyof JudgeMetricDetails & string;
+export type MetricId = OfflineMetricId | JudgeMetricId;
 
-/** Every metric id; the worker protocol validates against this list. */
-export const METRIC_IDS = [...OFFLINE_METRIC_IDS, ...JUDGE_METRIC_IDS] as const;
-
-export type MetricId = (typeof METRIC_IDS)[number];
-export type OfflineMetricId = (typeof OFFLINE_METRIC_IDS)[number];
-export type JudgeMetricId = (typeof JUDGE_METRIC_IDS)[number];
+/** The id lists, in display order; the worker protocol validates against METRIC_IDS. */
+export { JUDGE_METRIC_IDS, METRIC_IDS, OFFLINE_METRIC_IDS } from './registry.ts';
+export { failed, notApplicable } from './results.ts';
 
 export type MetricStatus = 'ok' | 'n/a' | 'error';
 
@@ -61,9 +45,8 @@ export interface CaseInput {
   instructions?: SummarySection[];
 }
 
-export interface MetricResult<Details = unknown> {
-  id: MetricId;
-  status: MetricStatus;
+interface MetricResultFields<K extends MetricId> {
+  id: K;
   /** Main score, higher is better; null unless status is 'ok'. */
   score: number | null;
   /** A raw value behind the score where it differs (e.g. entities per token). */
@@ -74,30 +57,33 @@ export interface MetricResult<Details = unknown> {
   reason?: string;
   /** Which method or model produced the score; scores of different backends never compare. */
   backend: string;
-  details: Details;
   /** Wall time of the computation in milliseconds. */
   elapsedMs?: number;
   /** How the backend ran, when the user should know (e.g. "WebGPU is not available: using WASM"). */
   notes?: string[];
 }
 
-export function notApplicable<D>(
-  id: MetricId,
-  backend: string,
-  reason: string,
-  details: D,
-): MetricResult<D> {
-  return { id, status: 'n/a', score: null, explanation: reason, reason, backend, details };
+/** A result with a score: its details are the metric's own type. */
+export interface ScoredResult<K extends MetricId = MetricId> extends MetricResultFields<K> {
+  status: 'ok';
+  details: MetricDetailsById[K];
 }
 
-export function failed<D>(
-  id: MetricId,
-  backend: string,
-  reason: string,
-  details: D,
-): MetricResult<D> {
-  return { id, status: 'error', score: null, explanation: reason, reason, backend, details };
+/**
+ * A result without a score. Its details are whatever the metric had got to (partial details, the
+ * calls made, or nothing at all); no view renders them, so they stay untyped.
+ */
+export interface UnscoredResult<K extends MetricId = MetricId> extends MetricResultFields<K> {
+  status: 'n/a' | 'error';
+  details: unknown;
 }
+
+/**
+ * The one result shape: discriminated by `status`, and a scored result by `id` as well, so that
+ * `status === 'ok' && id === 'bleu'` gives BLEU's details type.
+ */
+export type MetricResult<K extends MetricId = MetricId> =
+  (K extends MetricId ? ScoredResult<K> : never) | UnscoredResult<K>;
 
 /** A highlighted stretch of the summary, as UTF-16 offsets into the original string. */
 export interface TextSpan {

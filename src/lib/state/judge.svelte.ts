@@ -14,10 +14,10 @@ import { providerRecord } from '../llm/providers/registry.ts';
 import type { PriceTable } from '../llm/prices.ts';
 import {
   DEFAULT_JUDGE_SETTINGS,
-  defaultJudgeMetrics,
   judgeSettingsSchema,
   withJudgeDefaults,
 } from '../metrics/judge/settings.ts';
+import { defaultJudgeMetrics } from '../metrics/judge/plan.ts';
 import type { JudgeSettings } from '../metrics/judge/settings.ts';
 import { planJudgeRun } from '../metrics/judge/plan.ts';
 import type { JudgePlan } from '../metrics/judge/plan.ts';

@@ -30,6 +30,7 @@ import type { JudgeUsage, RunStatus, StoredRunResult } from '../../../src/lib/st
 import { fakeError, type Json } from '../../helpers/fake-llm.ts';
 import { oracleHandler } from '../../helpers/judge-oracle.ts';
 import { KEYS, resetLlmState } from '../llm/_support.ts';
+import { fakeResult } from '../metrics/scored.ts';
 
 function caseRow(row: number): CaseRow {
   return {
@@ -48,7 +49,7 @@ function caseRow(row: number): CaseRow {
 const rows = (n: number) => Array.from({ length: n }, (_, i) => caseRow(i + 1));
 
 function okResult(id: MetricResult['id'], score = 0.5): MetricResult {
-  return { id, status: 'ok', score, explanation: '', backend: 'b', details: {} };
+  return fakeResult({ id, status: 'ok', score });
 }
 
 const usage = (httpCalls: number): JudgeUsage => ({

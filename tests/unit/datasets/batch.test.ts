@@ -31,6 +31,7 @@ import {
 import { StorageFullError } from '../../../src/lib/storage/quota.ts';
 import type { RunStatus, StoredRunResult } from '../../../src/lib/storage/schema.ts';
 import { NO_LOGPROB_CAPS, ScriptedJudge, oracle } from '../judge/scripted-judge.ts';
+import { fakeResult } from '../metrics/scored.ts';
 
 function caseRow(row: number, summary = `Summary number ${row}.`): CaseRow {
   return {
@@ -51,9 +52,7 @@ function caseRows(n: number): CaseRow[] {
 }
 
 function ok(row: number): MetricResult[] {
-  return [
-    { id: 'rouge-l', status: 'ok', score: row / 100, explanation: '', backend: 'b', details: {} },
-  ];
+  return [fakeResult({ id: 'rouge-l', status: 'ok', score: row / 100 })];
 }
 
 class MemoryStore implements BatchStore {

@@ -12,10 +12,11 @@ import { computeMetrics } from '../../../src/lib/metrics/offline.ts';
 import { DEFAULT_SETTINGS } from '../../../src/lib/metrics/settings.ts';
 import { mean } from '../../../src/lib/stats/correlation.ts';
 import type { MetricResult } from '../../../src/lib/metrics/types.ts';
+import { fakeResult } from '../metrics/scored.ts';
 import { readJson, readJsonl } from '../../helpers/shared.ts';
 
 function ok(id: MetricResult['id'], score: number, details: unknown = {}): MetricResult {
-  return { id, status: 'ok', score, explanation: '', backend: 'test', details };
+  return fakeResult({ id, status: 'ok', score, backend: 'test', details });
 }
 
 describe('calibrate on hand-made rows', () => {

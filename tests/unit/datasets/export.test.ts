@@ -30,6 +30,7 @@ import type { MetricResult } from '../../../src/lib/metrics/types.ts';
 import { putRowResult, saveDataset, updateRun } from '../../../src/lib/storage/datasets.ts';
 import { REDACTED } from '../../../src/lib/llm/redact.ts';
 import { ALNUM, keyChars, URLSAFE } from '../../helpers/fake-keys.ts';
+import { fakeResult } from '../metrics/scored.ts';
 
 const TRICKY = 'He said "stop, now",\nthen left; a | pipe and a trailing space ';
 
@@ -82,15 +83,14 @@ function metric(
   score: number | null,
   extra: Partial<MetricResult> = {},
 ): MetricResult {
-  return {
+  return fakeResult({
     id,
     status: score === null ? 'n/a' : 'ok',
     score,
     explanation: `score ${score}`,
     backend: id.startsWith('geval') ? 'judge:openai/gpt-4o-mini' : 'rouge_score-0.1.2 (porter)',
-    details: {},
     ...extra,
-  };
+  });
 }
 
 const SCORES: Record<number, [number | null, number]> = {
@@ -273,14 +273,14 @@ describe('JSON export redacts keys, not words', () => {
       row: 1,
       status: 'done',
       results: [
-        {
+        fakeResult({
           id: 'alignment',
           status: 'ok',
           score: 1,
           explanation: `3 of 3 claims supported (trained with sk-learn; Bearer bonds rose 3%; ${CANARY})`,
           backend: 'judge:openai/gpt-4o-mini',
           details: { claims: CLAIMS, audit: { calls: [{ error: `Bearer ${SHAPED} refused` }] } },
-        },
+        }),
       ],
       finishedAt: 10,
       elapsedMs: 5,

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { runJudgeMetrics } from '../../../src/lib/metrics/judge/run.ts';
 import { DEFAULT_JUDGE_SETTINGS } from '../../../src/lib/metrics/judge/settings.ts';
-import type { AlignmentDetails } from '../../../src/lib/metrics/judge/summarization/alignment.ts';
+import { resultOf } from '../../../src/lib/metrics/results.ts';
+import { scoredAs } from '../metrics/scored.ts';
 import type { JudgeMetricId, MetricResult } from '../../../src/lib/metrics/types.ts';
 import { ScriptedJudge, blocks, oracle } from './scripted-judge.ts';
 
@@ -92,7 +93,7 @@ describe('injection in the source', () => {
     );
 
     // The verdict format parsed: alignment is scored, with a verdict per claim.
-    const alignment = results.find((r) => r.id === 'alignment') as MetricResult<AlignmentDetails>;
+    const alignment = scoredAs(results.find(resultOf('alignment')), 'alignment');
     expect(alignment.status).toBe('ok');
     expect(alignment.details.claims.length).toBeGreaterThan(0);
     expect(results.filter((r) => r.status === 'error')).toEqual([]);

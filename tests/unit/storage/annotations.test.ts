@@ -30,6 +30,7 @@ import { StorageFullError } from '../../../src/lib/storage/quota.ts';
 import { loadRunData, runCalibration } from '../../../src/lib/datasets/export.ts';
 import type { DatasetRow } from '../../../src/lib/rows/formats.ts';
 import { DEFAULT_SETTINGS } from '../../../src/lib/metrics/settings.ts';
+import { fakeResult } from '../metrics/scored.ts';
 
 function caseRows(
   n: number,
@@ -385,9 +386,7 @@ describe('calibration of a run with ratings made after it', () => {
         runId: 'r',
         row: i + 1,
         status: 'done',
-        results: [
-          { id: 'rouge-l', status: 'ok', score, explanation: '', backend: 'b', details: {} },
-        ],
+        results: [fakeResult({ id: 'rouge-l', status: 'ok', score })],
         finishedAt: 3000,
         elapsedMs: 1,
       });

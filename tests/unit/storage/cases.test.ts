@@ -11,6 +11,7 @@ import {
 } from '../../../src/lib/storage/cases.ts';
 import type { StoredCase } from '../../../src/lib/storage/schema.ts';
 import { DEFAULT_SETTINGS } from '../../../src/lib/metrics/settings.ts';
+import { fakeResult } from '../metrics/scored.ts';
 
 function storedCase(id: string, createdAt: number, summary: string): StoredCase {
   return {
@@ -20,14 +21,14 @@ function storedCase(id: string, createdAt: number, summary: string): StoredCase 
     settings: DEFAULT_SETTINGS,
     appVersion: 'test',
     results: [
-      {
+      fakeResult({
         id: 'rouge-1',
         status: 'ok',
         score: 0.5,
         explanation: 'half',
         backend: 'rouge_score-0.1.2',
         details: { p: 1 },
-      },
+      }),
       {
         id: 'coherence',
         status: 'n/a',

@@ -29,6 +29,7 @@ import type { StoredRunResult } from '../../../src/lib/storage/schema.ts';
 import type { DatasetRow } from '../../../src/lib/rows/formats.ts';
 import { DEFAULT_SETTINGS } from '../../../src/lib/metrics/settings.ts';
 import type { MetricResult } from '../../../src/lib/metrics/types.ts';
+import { fakeResult } from '../metrics/scored.ts';
 
 function rows(n: number, offset = 0): DatasetRow[] {
   return Array.from({ length: n }, (_, i) => ({
@@ -54,14 +55,7 @@ function meta(id: string, createdAt = 1000): DatasetMeta {
 }
 
 function result(id: MetricResult['id'], score: number | null, backend = 'b1'): MetricResult {
-  return {
-    id,
-    status: score === null ? 'n/a' : 'ok',
-    score,
-    explanation: '',
-    backend,
-    details: {},
-  };
+  return fakeResult({ id, status: score === null ? 'n/a' : 'ok', score, backend });
 }
 
 function rowResult(

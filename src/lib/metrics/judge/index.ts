@@ -5,12 +5,11 @@ export {
   type JudgeRunOptions,
   type JudgeRunSummary,
 } from './run.ts';
-export { planJudgeRun, type JudgePlan, type PlannedCall } from './plan.ts';
+export { defaultJudgeMetrics, planJudgeRun, type JudgePlan, type PlannedCall } from './plan.ts';
 export {
   BUILTIN_CRITERIA,
   DEFAULT_JUDGE_SETTINGS,
   customCriterionSchema,
-  defaultJudgeMetrics,
   judgeSettingsSchema,
   withJudgeDefaults,
   type BuiltinCriterion,

@@ -6,7 +6,13 @@
  * state; `results()` turns that state into MetricResults once the last stage has run.
  */
 import type { Capabilities } from '../../llm/types.ts';
-import type { CaseInput, JudgeMetricId, MetricResult } from '../types.ts';
+import type {
+  CaseInput,
+  JudgeMetricId,
+  MetricDetailsById,
+  MetricResult,
+  ScoredResult,
+} from '../types.ts';
 import type { CallContext, CallRecord, Round } from './call.ts';
 import { estimateTokens, type ContextNote } from './context.ts';
 import type { JudgeSettings } from './settings.ts';
@@ -62,16 +68,16 @@ export function outputBudget(items: number, perItem: number, base = 200, cap = 1
 }
 
 /** A scored result; `notes` are dropped when empty. */
-export function okResult<D>(
-  id: JudgeMetricId,
+export function okResult<K extends JudgeMetricId>(
+  id: K,
   score: number,
   explanation: string,
   backend: string,
-  details: D,
+  details: MetricDetailsById[K],
   notes: (string | undefined)[] = [],
-): MetricResult<D> {
+): ScoredResult<K> {
   const kept = notes.filter((n): n is string => Boolean(n));
-  const result: MetricResult<D> = { id, status: 'ok', score, explanation, backend, details };
+  const result: ScoredResult<K> = { id, status: 'ok', score, explanation, backend, details };
   if (kept.length > 0) result.notes = kept;
   return result;
 }

@@ -6,20 +6,15 @@
  * skips the verdicts, and an all-"idk" summary skips the grades.
  */
 import type { Capabilities } from '../../llm/types.ts';
-import type { CaseInput, JudgeMetricId, MetricResult } from '../types.ts';
-import { notApplicable } from '../types.ts';
+import type { CaseInput, JudgeMetricId } from '../types.ts';
 import type { Round } from './call.ts';
 import { fitSource, type ContextNote } from './context.ts';
-import { chooseMethod, gevalPipeline, type MethodPlan } from './g-eval/g-eval.ts';
-import { builtinCriterion, customCriterion } from './g-eval/criteria.ts';
+import { chooseMethod, type MethodPlan } from './g-eval/g-eval.ts';
 import type { Pipeline, RunEnv } from './pipeline.ts';
-import { repetitivenessPipeline } from './repetitiveness/repetitiveness.ts';
-import { BUILTIN_CRITERIA, type JudgeSettings } from './settings.ts';
-import { claimsPipeline, type ClaimsPipeline } from './summarization/alignment.ts';
-import { coveragePipeline, type CoveragePipeline } from './summarization/coverage.ts';
-import { vaguenessPipeline } from './vagueness/vagueness.ts';
-import { adherencePipeline } from './ccai/adherence.ts';
-import { completenessPipeline } from './ccai/completeness.ts';
+import type { JudgeSettings } from './settings.ts';
+import type { ClaimsPipeline } from './summarization/alignment.ts';
+import type { CoveragePipeline } from './summarization/coverage.ts';
+import { JUDGE_METRIC_IDS, judgeRecord } from '../registry.ts';
 
 export interface BuiltPipelines {
   pipelines: Pipeline[];
@@ -31,65 +26,29 @@ export interface BuiltPipelines {
   needsCapabilities: boolean;
 }
 
-/** A pipeline with no calls and one fixed n/a result. */
-function staticPipeline(result: MetricResult): Pipeline {
-  return {
-    produces: [result.id as JudgeMetricId],
-    stages: [],
-    log: [],
-    results: () => [result],
-    failure: () => [result],
-  };
-}
-
-/** The pipelines a set of metrics needs; metrics sharing calls share one pipeline. */
+/**
+ * The pipelines a set of metrics needs. Each builder named by a wanted metric's record runs once
+ * (metrics sharing calls share its pipelines), in the order builders first appear in the registry.
+ */
 export function buildPipelines(metrics: readonly JudgeMetricId[], env: RunEnv): BuiltPipelines {
   const want = new Set(metrics);
-  const pipelines: Pipeline[] = [];
-  let claims: ClaimsPipeline | undefined;
-  let coverage: CoveragePipeline | undefined;
-  let needsCapabilities = false;
+  const wantedBuilders = new Set(metrics.flatMap((id) => judgeRecord(id).pipelines));
+  const builders = new Set(JUDGE_METRIC_IDS.flatMap((id) => judgeRecord(id).pipelines));
+  const built: BuiltPipelines = { pipelines: [], needsCapabilities: false };
+  for (const builder of builders) {
+    if (!wantedBuilders.has(builder)) continue;
+    const part = builder.build(env, want);
+    built.pipelines.push(...part.pipelines);
+    built.needsCapabilities ||= part.needsCapabilities;
+    built.claims ??= part.claims;
+    built.coverage ??= part.coverage;
+  }
+  return built;
+}
 
-  if (want.has('alignment') || want.has('ccai-accuracy') || want.has('summarization')) {
-    const produces: JudgeMetricId[] = [];
-    if (want.has('alignment') || want.has('summarization')) produces.push('alignment');
-    if (want.has('ccai-accuracy')) produces.push('ccai-accuracy');
-    claims = claimsPipeline(env, produces);
-    pipelines.push(claims);
-  }
-  if (want.has('coverage') || want.has('summarization')) {
-    coverage = coveragePipeline(env);
-    pipelines.push(coverage);
-  }
-  if (want.has('vagueness')) pipelines.push(vaguenessPipeline(env));
-  if (want.has('repetitiveness')) {
-    pipelines.push(repetitivenessPipeline(env));
-    needsCapabilities = true;
-  }
-  for (const c of BUILTIN_CRITERIA) {
-    const id = `geval-${c}` as const;
-    if (!want.has(id)) continue;
-    pipelines.push(gevalPipeline(env, id, builtinCriterion(c, env.settings)));
-    needsCapabilities = true;
-  }
-  if (want.has('geval-custom')) {
-    if (env.settings.customCriteria.length === 0) {
-      pipelines.push(
-        staticPipeline(
-          notApplicable('geval-custom', env.backend, 'No custom G-Eval criteria are defined.', {
-            criterion: null,
-          }),
-        ),
-      );
-    }
-    for (const c of env.settings.customCriteria) {
-      pipelines.push(gevalPipeline(env, 'geval-custom', customCriterion(c)));
-      needsCapabilities = true;
-    }
-  }
-  if (want.has('ccai-adherence')) pipelines.push(adherencePipeline(env));
-  if (want.has('ccai-completeness')) pipelines.push(completenessPipeline(env));
-  return { pipelines, claims, coverage, needsCapabilities };
+/** The judge metrics a default run selects (each record says whether it is one), in registry order. */
+export function defaultJudgeMetrics(settings: JudgeSettings): JudgeMetricId[] {
+  return JUDGE_METRIC_IDS.filter((id) => judgeRecord(id).inDefaultRun(settings));
 }
 
 /** The environment of one case: the source fitted to the context once, shared by every call. */

@@ -23,20 +23,13 @@ import {
   type LlmErrorKind,
   type TokenUsage,
 } from '../../llm/types.ts';
-import {
-  failed,
-  notApplicable,
-  type CaseInput,
-  type JudgeMetricId,
-  type MetricResult,
-} from '../types.ts';
+import { failed, notApplicable, resultOf } from '../results.ts';
+import type { CaseInput, JudgeMetricId, MetricId, MetricResult } from '../types.ts';
 import { errorMessage, type CallRecord, type Round } from './call.ts';
 import type { ContextNote } from './context.ts';
 import { buildPipelines, makeEnv } from './plan.ts';
 import type { Pipeline } from './pipeline.ts';
 import type { JudgeSettings } from './settings.ts';
-import type { AlignmentDetails } from './summarization/alignment.ts';
-import type { CoverageDetails } from './summarization/coverage.ts';
 import { combineSummarization } from './summarization/summarization.ts';
 
 export interface JudgeProgress {
@@ -115,6 +108,7 @@ export async function runJudgeMetrics(
   signal?.throwIfAborted();
   const started = performance.now();
   const want = new Set(options.metrics);
+  const isWanted = (id: MetricId): boolean => options.metrics.some((m) => m === id);
   const backend = judgeBackend(judge);
 
   let capabilitiesPromise: Promise<Capabilities> | undefined;
@@ -129,7 +123,7 @@ export async function runJudgeMetrics(
 
   const results: MetricResult[] = [];
   const emit = (result: MetricResult) => {
-    if (!want.has(result.id as JudgeMetricId)) return;
+    if (!isWanted(result.id)) return;
     result.elapsedMs = Math.round(performance.now() - started);
     results.push(result);
     onResult(result);
@@ -160,7 +154,7 @@ export async function runJudgeMetrics(
       kind: f.kind,
       message: f.error,
       stage: f.stage,
-      metrics: p.produces.filter((id): id is JudgeMetricId => want.has(id as JudgeMetricId)),
+      metrics: p.produces.filter((id) => want.has(id)),
     })),
   });
 
@@ -186,17 +180,15 @@ export async function runJudgeMetrics(
     finished.set(p, out);
     out.forEach(emit);
     if (!summarizationDone && built.claims && built.coverage) {
-      const a = finished.get(built.claims)?.find((r) => r.id === 'alignment');
-      const c = finished.get(built.coverage)?.find((r) => r.id === 'coverage');
+      const a = finished.get(built.claims)?.find(resultOf('alignment'));
+      const c = finished.get(built.coverage)?.find(resultOf('coverage'));
       if (a && c) {
         summarizationDone = true;
-        emit(
-          combineSummarization(
-            a as MetricResult<AlignmentDetails>,
-            c as MetricResult<CoverageDetails>,
-            env,
-          ),
-        );
+        const shared = {
+          alignment: built.claims.alignmentDetails(),
+          coverage: built.coverage.coverageDetails(),
+        };
+        emit(combineSummarization(a, c, shared, env));
       }
     }
   };

@@ -1,6 +1,5 @@
 /** User-settable knobs of the LLM-judge metrics (SPEC §3), validated with zod, and their defaults. */
 import { z } from 'zod';
-import type { JudgeMetricId } from '../types.ts';
 
 export const BUILTIN_CRITERIA = ['coherence', 'consistency', 'fluency', 'relevance'] as const;
 export type BuiltinCriterion = (typeof BUILTIN_CRITERIA)[number];
@@ -38,7 +37,7 @@ export const judgeSettingsSchema = z.object({
   gevalSamples: z.number().int().min(1).max(50),
   /** Alternatives asked per token for the logprob method (clamped to what the model allows). */
   gevalTopLogprobs: z.number().int().min(1).max(20),
-  /** The built-in criteria the UI offers ticked; `defaultJudgeMetrics` turns them into metric ids. */
+  /** The built-in criteria the UI offers ticked; their records (judge/records.ts) say which are in a default run. */
   gevalCriteria: z.array(z.enum(BUILTIN_CRITERIA)),
   /** G-Eval's fluency is 1–3; SummEval's human fluency ratings are 1–5. */
   fluencyScale: z.enum(['1-3', '1-5']),
@@ -67,20 +66,4 @@ export function withJudgeDefaults(saved: Partial<JudgeSettings> | undefined): Ju
   const merged = { ...DEFAULT_JUDGE_SETTINGS, ...saved };
   const parsed = judgeSettingsSchema.safeParse(merged);
   return parsed.success ? parsed.data : DEFAULT_JUDGE_SETTINGS;
-}
-
-/** The judge metrics a default run selects: summarization family, vagueness, repetitiveness, the
- * ticked G-Eval criteria, custom criteria when any, and the call-center trio. */
-export function defaultJudgeMetrics(settings: JudgeSettings): JudgeMetricId[] {
-  const ids: JudgeMetricId[] = [
-    'summarization',
-    'alignment',
-    'coverage',
-    'vagueness',
-    'repetitiveness',
-  ];
-  for (const c of settings.gevalCriteria) ids.push(`geval-${c}`);
-  if (settings.customCriteria.length > 0) ids.push('geval-custom');
-  ids.push('ccai-accuracy', 'ccai-adherence', 'ccai-completeness');
-  return ids;
 }

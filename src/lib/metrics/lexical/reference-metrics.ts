@@ -20,15 +20,15 @@
  *   (the reason is in the details). BLEU keeps its Intl.Segmenter tokenizer either way.
  */
 import { messageOf } from '../../errors.ts';
-import { METRICS } from '../registry.ts';
+import { failed, notApplicable } from '../results.ts';
+import type { CaseInput } from '../types.ts';
 import {
-  failed,
-  notApplicable,
-  type CaseInput,
-  type MetricId,
-  type MetricResult,
-} from '../types.ts';
-import { sentenceBleu, type BleuScore, type BleuTokenize } from './bleu.ts';
+  REFERENCE_METRIC_IDS,
+  type ReferenceMetricId,
+  type ReferenceMetricResult,
+  type ReferenceMetricsOptions,
+} from './reference-types.ts';
+import { sentenceBleu, type BleuTokenize } from './bleu.ts';
 import {
   chooseRougeTokenizer,
   rouge,
@@ -39,91 +39,19 @@ import {
   type RougeType,
 } from './rouge.ts';
 import { segmenterLabel, type WordSegmenter } from './cjk-words.ts';
-import { tokenF1, type TokenF1Language, type TokenF1Segmentation } from './token-f1.ts';
+import { tokenF1 } from './token-f1.ts';
 
-/** How the two texts were tokenised: shared by computed and skipped ROUGE results. */
-interface RougeTokenization {
-  tokenizer: RougeTokenizerKind;
-  /** Chinese word segmenter behind the 'intl-segmenter' tokenizer, when the text is Chinese. */
-  wordSegmenter?: 'jieba' | 'intl-segmenter';
-  /** Why Intl.Segmenter ran instead of jieba (jieba failed to load). */
-  segmenterFallbackReason?: string;
-  stemmed: boolean;
-  summaryTokens: number;
-  referenceTokens: number;
-}
-
-export interface RougeDetails extends RougeTokenization {
-  kind: 'rouge';
-  rougeType: RougeType;
-  precision: number;
-  recall: number;
-  fmeasure: number;
-  /** ROUGE-L: LCS length; ROUGE-Lsum: union-LCS hits. */
-  lcsHits?: number;
-  /** ROUGE-Lsum only. */
-  sentenceSplit?: 'newline' | 'intl-segmenter';
-  summarySentences?: number;
-  referenceSentences?: number;
-}
-
-/** ROUGE-L/Lsum not computed because the LCS table would be too large. */
-export interface RougeSkippedDetails extends RougeTokenization {
-  kind: 'rouge-skipped';
-  rougeType: 'rougeL' | 'rougeLsum';
-  cells: number;
-  budget: number;
-}
-
-export interface BleuDetails extends Omit<BleuScore, 'score'> {
-  kind: 'bleu';
-  tokenize: BleuTokenize;
-  smoothing: 'exp';
-  effectiveOrder: true;
-}
-
-export interface TokenF1Details {
-  kind: 'token-f1';
-  precision: number;
-  recall: number;
-  f1: number;
-  /** Tokens the summary shares with the reference, with multiplicity. */
-  commonTokens: string[];
-  summaryTokens: number;
-  referenceTokens: number;
-  language: 'en' | 'zh' | 'ja';
-  segmentation: TokenF1Segmentation;
-  /** Why Intl.Segmenter ran instead of jieba (jieba failed to load). */
-  segmenterFallbackReason?: string;
-}
-
-export type ReferenceMetricDetails =
-  RougeDetails | RougeSkippedDetails | BleuDetails | TokenF1Details;
-
-/** `details` is null when no reference was given. */
-export type ReferenceMetricResult = MetricResult<ReferenceMetricDetails | null>;
-
-export interface ReferenceMetricsOptions {
-  /** Porter stemming for ROUGE; default true (see the file header). */
-  useStemmer?: boolean;
-  /** Split Lsum sentences with Intl.Segmenter instead of newlines; default false. */
-  lsumSplitSentences?: boolean;
-  /** ROUGE/BLEU tokenizer; 'auto' (default) uses Intl.Segmenter for non-Latin text. */
-  tokenizer?: 'auto' | RougeTokenizerKind;
-  /** Token F1 variant; 'auto' (default) picks Chinese/Japanese segmentation for CJK text. */
-  tokenF1Language?: TokenF1Language;
-  /** LCS cell budget for ROUGE-L/Lsum. */
-  lcsCellBudget?: number;
-  /**
-   * Chinese word segmenter for ROUGE and token F1, already loaded (`loadJiebaNode()`,
-   * `loadJiebaBrowser(url)`); default Intl.Segmenter.
-   */
-  wordSegmenter?: WordSegmenter;
-}
-
-export const REFERENCE_METRIC_IDS: readonly MetricId[] = METRICS.filter(
-  (m) => m.needs === 'reference',
-).map((m) => m.id);
+export {
+  REFERENCE_METRIC_IDS,
+  type BleuDetails,
+  type ReferenceMetricDetails,
+  type ReferenceMetricId,
+  type ReferenceMetricResult,
+  type ReferenceMetricsOptions,
+  type RougeDetails,
+  type RougeSkippedDetails,
+  type TokenF1Details,
+} from './reference-types.ts';
 
 const NO_REFERENCE = 'needs a reference summary';
 const ROUGE_BACKEND = 'rouge_score-0.1.2';
@@ -167,12 +95,12 @@ function now(): number {
   return globalThis.performance?.now() ?? Date.now();
 }
 
-const ROUGE_IDS: Record<RougeType, MetricId> = {
+const ROUGE_IDS = {
   rouge1: 'rouge-1',
   rouge2: 'rouge-2',
   rougeL: 'rouge-l',
   rougeLsum: 'rouge-lsum',
-};
+} as const satisfies Record<RougeType, ReferenceMetricId>;
 
 function rougeNExplanation(n: 1 | 2, s: RougeScore, r: RougeResult): string {
   const unit = n === 1 ? 'unigrams' : 'bigrams';
@@ -262,7 +190,7 @@ function rougeResults(
       : {};
     if (outcome.status === 'n/a') {
       out.push({
-        ...notApplicable<ReferenceMetricDetails | null>(ROUGE_IDS[type], b, outcome.reason, {
+        ...notApplicable(ROUGE_IDS[type], b, outcome.reason, {
           kind: 'rouge-skipped',
           rougeType: type,
           cells: outcome.cells,
@@ -377,7 +305,7 @@ function tokenF1Result(
 }
 
 function guarded(
-  ids: readonly MetricId[],
+  ids: readonly ReferenceMetricId[],
   backend: string,
   run: () => ReferenceMetricResult[],
 ): ReferenceMetricResult[] {
@@ -385,7 +313,7 @@ function guarded(
     return run();
   } catch (err) {
     const message = messageOf(err);
-    return ids.map((id) => failed<ReferenceMetricDetails | null>(id, backend, message, null));
+    return ids.map((id) => failed(id, backend, message, null));
   }
 }
 
@@ -413,7 +341,7 @@ export function scoreReferenceMetrics(
                 defaultTokenizer,
                 id === 'rouge-lsum' && !!options.lsumSplitSentences,
               );
-      return notApplicable<ReferenceMetricDetails | null>(id, backend, NO_REFERENCE, null);
+      return notApplicable(id, backend, NO_REFERENCE, null);
     });
   }
   const summary = input.summary;

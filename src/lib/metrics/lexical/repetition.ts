@@ -18,7 +18,8 @@
 import { messageOf } from '../../errors.ts';
 import { cosine } from '../semantic/coherence.ts';
 import { throwIfAborted, type SentenceEmbedder } from '../semantic/backends.ts';
-import { notApplicable, type MetricResult, type TextSpan } from '../types.ts';
+import { notApplicable } from '../results.ts';
+import { type MetricResult, type TextSpan } from '../types.ts';
 import { splitSentences, splitWords, type Segment } from '../text/tokenize.ts';
 
 export const REPETITION_BACKEND = 'lexical repeats (Intl.Segmenter words)';
@@ -246,7 +247,7 @@ export async function scoreRepetition(
   summary: string,
   embedder?: SentenceEmbedder,
   signal?: AbortSignal,
-): Promise<MetricResult<RepetitionDetails>> {
+): Promise<MetricResult<'repetition-offline'>> {
   throwIfAborted(signal);
   const words = wordsOf(summary);
   const keys = words.map((w) => w.key);

@@ -9,7 +9,8 @@
  * n+2 pair is left, the result is `n/a`.
  */
 import { messageOf } from '../../errors.ts';
-import { failed, notApplicable, type MetricResult } from '../types.ts';
+import { failed, notApplicable } from '../results.ts';
+import { type MetricResult } from '../types.ts';
 import { splitSentences, type Segment } from '../text/tokenize.ts';
 import { throwIfAborted, type SentenceEmbedder } from './backends.ts';
 
@@ -85,7 +86,7 @@ export async function scoreCoherenceOfSentences(
   segments: readonly Segment[],
   embedder: SentenceEmbedder,
   signal?: AbortSignal,
-): Promise<MetricResult<CoherenceDetails>> {
+): Promise<MetricResult<'coherence'>> {
   const t0 = performance.now();
   const backend = embedder.backend;
   const base: CoherenceDetails = {
@@ -173,7 +174,7 @@ export async function scoreCoherence(
   embedder: SentenceEmbedder,
   signal?: AbortSignal,
   options: CoherenceOptions = {},
-): Promise<MetricResult<CoherenceDetails>> {
+): Promise<MetricResult<'coherence'>> {
   throwIfAborted(signal);
   const split = options.split ?? splitSentences;
   return scoreCoherenceOfSentences(split(summary), embedder, signal);

@@ -11,7 +11,8 @@
  * `result.raw` is the density itself.
  */
 import { messageOf } from '../../errors.ts';
-import { failed, notApplicable, type MetricResult, type TextSpan } from '../types.ts';
+import { failed, notApplicable } from '../results.ts';
+import { type MetricResult, type TextSpan } from '../types.ts';
 import { splitTokens } from '../text/tokenize.ts';
 import { throwIfAborted, type EntityRecognizer } from './backends.ts';
 
@@ -110,7 +111,7 @@ export async function scoreEntityDensity(
   recognizer: EntityRecognizer,
   options: EntityDensityOptions = {},
   signal?: AbortSignal,
-): Promise<MetricResult<EntityDensityDetails>> {
+): Promise<MetricResult<'entity-density'>> {
   const t0 = performance.now();
   const target = options.target ?? DEFAULT_DENSITY_TARGET;
   const width = options.width ?? DEFAULT_DENSITY_WIDTH;

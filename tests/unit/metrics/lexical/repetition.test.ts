@@ -12,6 +12,7 @@ import {
 import type { SentenceEmbedder } from '../../../../src/lib/metrics/semantic/backends.ts';
 import { throwIfAborted } from '../../../../src/lib/metrics/semantic/backends.ts';
 import { splitWords } from '../../../../src/lib/metrics/text/tokenize.ts';
+import { scored } from '../scored.ts';
 
 /** Word keys the way the metric builds them: lower-cased words. */
 const keysOf = (text: string) => splitWords(text).map((w) => w.text.toLowerCase());
@@ -70,7 +71,7 @@ describe('findRepeats (the greedy parse)', () => {
 describe('scoreRepetition', () => {
   it('counts a sentence said twice: half of the words repeat', async () => {
     const text = 'The council approved the new park. The council approved the new park.';
-    const r = await scoreRepetition(text);
+    const r = scored(await scoreRepetition(text));
     expect(r).toMatchObject({
       id: 'repetition-offline',
       status: 'ok',
@@ -104,7 +105,7 @@ describe('scoreRepetition', () => {
 
   it('is case-insensitive, and its spans slice the summary to the repeated words as written', async () => {
     const text = 'Prices rose sharply in May. Analysts said PRICES rose Sharply again.';
-    const r = await scoreRepetition(text);
+    const r = scored(await scoreRepetition(text));
     expect(r.details.repeatedWords).toBe(3);
     expect(r.score).toBeCloseTo(1 - 3 / 11, 12);
     expect(r.details.phrases[0].text).toBe('Prices rose sharply');
@@ -115,7 +116,7 @@ describe('scoreRepetition', () => {
   });
 
   it('"the cat sat. the cat sat." repeats 3 of 6 words', async () => {
-    const r = await scoreRepetition('the cat sat. the cat sat.');
+    const r = scored(await scoreRepetition('the cat sat. the cat sat.'));
     expect(r.details.words).toBe(6);
     expect(r.details.repeatedWords).toBe(3);
     expect(r.score).toBe(0.5);
@@ -123,7 +124,7 @@ describe('scoreRepetition', () => {
 
   it('counts the overlapping run of "very very very very" as 3 of 4 words', async () => {
     const text = 'very very very very';
-    const r = await scoreRepetition(text);
+    const r = scored(await scoreRepetition(text));
     expect(r.details.repeatedWords).toBe(3);
     expect(r.score).toBe(0.25);
     expect(r.details.phrases).toEqual([
@@ -140,7 +141,7 @@ describe('scoreRepetition', () => {
   it('orders phrases by the words they repeat, and lists every occurrence', async () => {
     const text =
       'Big red dog ran. Big red dog sat. One small cat ran. Two small cat sat. Three small cat ate.';
-    const r = await scoreRepetition(text);
+    const r = scored(await scoreRepetition(text));
     // "big red dog" again once (3 words), "small cat" again twice (2 × 2 words).
     expect(r.details.words).toBe(20);
     expect(r.details.repeatedWords).toBe(7);
@@ -162,8 +163,10 @@ describe('scoreRepetition', () => {
 
   it('chains a repeat across a sentence end when the words run on', async () => {
     // At word 13 "sat small cat" was said at word 7, one word longer than "small cat".
-    const r = await scoreRepetition(
-      'Big red dog ran. Big red dog sat. Small cat ran. Small cat sat. Small cat ate.',
+    const r = scored(
+      await scoreRepetition(
+        'Big red dog ran. Big red dog sat. Small cat ran. Small cat sat. Small cat ate.',
+      ),
     );
     expect(r.details.repeatedWords).toBe(8);
     expect(r.details.phrases.map((p) => p.text)).toEqual([
@@ -174,7 +177,7 @@ describe('scoreRepetition', () => {
   });
 
   it('scores 1 when nothing repeats', async () => {
-    const r = await scoreRepetition('Leeds council approved a new park on Monday.');
+    const r = scored(await scoreRepetition('Leeds council approved a new park on Monday.'));
     expect(r.status).toBe('ok');
     expect(r.score).toBe(1);
     expect(r.details).toMatchObject({ words: 8, repeatedWords: 0, phrases: [], spans: [] });
@@ -187,7 +190,7 @@ describe('scoreRepetition', () => {
     for (const text of ['', '  \n', '… — !']) {
       const r = await scoreRepetition(text);
       expect(r).toMatchObject({ status: 'n/a', score: null, reason: 'the summary has no words' });
-      expect(r.details.words).toBe(0);
+      expect(r.details).toHaveProperty('words', 0);
     }
     const one = await scoreRepetition('Hello.');
     expect(one).toMatchObject({
@@ -195,7 +198,7 @@ describe('scoreRepetition', () => {
       score: null,
       reason: 'needs at least two words to find a repeated phrase',
     });
-    expect(one.details.distinct[0]).toEqual({ n: 1, distinct: 1, total: 1, ratio: 1 });
+    expect(one.details).toHaveProperty('distinct.0', { n: 1, distinct: 1, total: 1, ratio: 1 });
   });
 
   it('finds repeats in Chinese, where words have no spaces between them', async () => {
@@ -205,7 +208,7 @@ describe('scoreRepetition', () => {
     // Words, not characters and not whole sentences.
     expect(phraseWords).toBeGreaterThan(1);
     expect(phraseWords).toBeLessThan(8);
-    const r = await scoreRepetition(text);
+    const r = scored(await scoreRepetition(text));
     expect(r.details.words).toBe(words);
     expect(r.details.repeatedWords).toBe(phraseWords);
     expect(r.score).toBeCloseTo(1 - phraseWords / words, 12);
@@ -220,7 +223,7 @@ describe('scoreRepetition', () => {
     const sentenceWords = splitWords('私は猫が好きです').length;
     const tailWords = splitWords('好きです').length;
     expect(tailWords).toBeGreaterThanOrEqual(2);
-    const r = await scoreRepetition(text);
+    const r = scored(await scoreRepetition(text));
     expect(r.details.repeatedWords).toBe(sentenceWords + tailWords);
     expect(r.details.spans.map((s) => text.slice(s.start, s.end))).toEqual([
       '私は猫が好きです',
@@ -232,13 +235,13 @@ describe('scoreRepetition', () => {
   });
 
   it('reports distinct-1..3 ratios, null where the summary is too short', async () => {
-    const r = await scoreRepetition('The cat sat and the cat ran.');
+    const r = scored(await scoreRepetition('The cat sat and the cat ran.'));
     expect(r.details.distinct).toEqual([
       { n: 1, distinct: 5, total: 7, ratio: 5 / 7 },
       { n: 2, distinct: 5, total: 6, ratio: 5 / 6 },
       { n: 3, distinct: 5, total: 5, ratio: 1 },
     ]);
-    const short = await scoreRepetition('Hello hello');
+    const short = scored(await scoreRepetition('Hello hello'));
     expect(short.score).toBe(1);
     expect(short.details.distinct).toEqual([
       { n: 1, distinct: 1, total: 2, ratio: 0.5 },
@@ -250,7 +253,7 @@ describe('scoreRepetition', () => {
   it('finishes a pathological 20,000-word text quickly and counts it right', async () => {
     const pairs = Array.from({ length: 10_000 }, () => 'to be').join(' ');
     const started = performance.now();
-    const r = await scoreRepetition(pairs);
+    const r = scored(await scoreRepetition(pairs));
     // Loose on purpose: most of this time is Intl.Segmenter, which Node 20's V8 runs in time
     // quadratic in the text's length (fixed in later V8); the parse itself is timed below.
     expect(performance.now() - started).toBeLessThan(10_000);
@@ -279,7 +282,7 @@ describe('scoreRepetition', () => {
   it('names the two sentences that share the most words, with the shared words', async () => {
     const text =
       'The council approved the park. Rain fell all day. The council approved the budget.';
-    const r = await scoreRepetition(text);
+    const r = scored(await scoreRepetition(text));
     expect(r.details.sentences).toHaveLength(3);
     expect(r.details.overlapPair).toEqual({
       a: 0,
@@ -294,7 +297,7 @@ describe('scoreRepetition', () => {
 
   it('has no sentence pair for a single sentence, and does not call the embedder', async () => {
     const embedder = new TopicEmbedder();
-    const r = await scoreRepetition('The cat sat on the cat mat', embedder);
+    const r = scored(await scoreRepetition('The cat sat on the cat mat', embedder));
     expect(r.details.overlapPair).toBeNull();
     expect(r.details.embeddingPair).toBeNull();
     expect(embedder.seen).toEqual([]);
@@ -303,7 +306,7 @@ describe('scoreRepetition', () => {
   it('finds the most alike sentences by embedding, even when they share no word', async () => {
     const text = 'A cat purred loudly. Markets fell sharply today. The kitten slept.';
     const embedder = new TopicEmbedder();
-    const r = await scoreRepetition(text, embedder);
+    const r = scored(await scoreRepetition(text, embedder));
     expect(embedder.seen).toEqual([
       ['A cat purred loudly.', 'Markets fell sharply today.', 'The kitten slept.'],
     ]);
@@ -319,12 +322,12 @@ describe('scoreRepetition', () => {
 
   it('keeps the score when the embedder fails, and says why there is no pair', async () => {
     const text = 'The council approved the park. The council approved the park again.';
-    const plain = await scoreRepetition(text);
+    const plain = scored(await scoreRepetition(text));
     const broken: SentenceEmbedder = {
       backend: 'broken-test',
       embed: () => Promise.reject(new Error('model exploded')),
     };
-    const r = await scoreRepetition(text, broken);
+    const r = scored(await scoreRepetition(text, broken));
     expect(r.status).toBe('ok');
     expect(r.score).toBe(plain.score);
     expect(r.details.embeddingPair).toBeNull();
@@ -332,12 +335,12 @@ describe('scoreRepetition', () => {
     expect(r.notes).toEqual([r.details.embeddingNote]);
 
     // Sentences without a known word give zero vectors: no cosine to compare.
-    const unknown = await scoreRepetition('Xq zv. Zv xq.', new TopicEmbedder());
+    const unknown = scored(await scoreRepetition('Xq zv. Zv xq.', new TopicEmbedder()));
     expect(unknown.status).toBe('ok');
     expect(unknown.details.embeddingNote).toMatch(/no two sentences have words the embedding/u);
 
     const short: SentenceEmbedder = { backend: 'short-test', embed: async () => [] };
-    const s = await scoreRepetition(text, short);
+    const s = scored(await scoreRepetition(text, short));
     expect(s.details.embeddingNote).toBe(
       'No embedding pair (short-test): 0 vectors for 2 sentences.',
     );
@@ -346,9 +349,11 @@ describe('scoreRepetition', () => {
   it('skips the sentence pairs above the sentence cap, saying so', async () => {
     const embedder = new TopicEmbedder();
     const count = MAX_PAIR_SENTENCES + 1;
-    const r = await scoreRepetition(
-      Array.from({ length: count }, (_, k) => `Line ${k} ends.`).join(' '),
-      embedder,
+    const r = scored(
+      await scoreRepetition(
+        Array.from({ length: count }, (_, k) => `Line ${k} ends.`).join(' '),
+        embedder,
+      ),
     );
     expect(r.details.sentences).toHaveLength(count);
     expect(r.details.overlapPair).toBeNull();
@@ -385,7 +390,7 @@ describe('firstOccurrenceSpans (the lighter highlights)', () => {
   it('marks where each repeated phrase was first said, labelled with its repeats', async () => {
     const text =
       'Big red dog ran. Big red dog sat. One small cat ran. Two small cat sat. Three small cat ate.';
-    const r = await scoreRepetition(text);
+    const r = scored(await scoreRepetition(text));
     expect(firstOccurrenceSpans(r.details, text)).toEqual([
       {
         start: 0,
@@ -404,11 +409,11 @@ describe('firstOccurrenceSpans (the lighter highlights)', () => {
 
   it('leaves out a first occurrence that overlaps a repeat or a longer earlier one', async () => {
     const very = 'very very very very';
-    expect(firstOccurrenceSpans((await scoreRepetition(very)).details, very)).toEqual([]);
+    expect(firstOccurrenceSpans(scored(await scoreRepetition(very)).details, very)).toEqual([]);
 
     // "red fox" was first said inside the first "the red fox": only the longer one is marked.
     const fox = 'the red fox ran. the red fox sat. red fox.';
-    const r = await scoreRepetition(fox);
+    const r = scored(await scoreRepetition(fox));
     expect(r.details.phrases.map((p) => [p.text, p.first.word])).toEqual([
       ['the red fox', 0],
       ['red fox', 1],

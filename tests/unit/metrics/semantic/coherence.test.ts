@@ -7,6 +7,7 @@ import { scoreCoherence } from '../../../../src/lib/metrics/semantic/coherence.t
 import { splitSentences } from '../../../../src/lib/metrics/text/tokenize.ts';
 import { GloveSifEmbedder } from '../../../../src/lib/metrics/semantic/glove-sif.ts';
 import { loadGloveAsset } from '../../../../src/lib/node/load-glove.ts';
+import { scored } from '../scored.ts';
 
 /**
  * A toy embedder: one dimension per topic word; a sentence without any topic word gets the zero
@@ -38,7 +39,7 @@ describe('scoreCoherence (toy embedder)', () => {
     expect(r.reason).toBe('needs at least 3 sentences (found 2)');
     expect(r.id).toBe('coherence');
     expect(r.backend).toBe('topic-test');
-    expect(r.details.sentences).toHaveLength(2);
+    expect(r.details).toHaveProperty('sentences.length', 2);
     expect(embedder.calls).toBe(0);
     expect((await scoreCoherence('', embedder)).reason).toBe(
       'needs at least 3 sentences (found 0)',
@@ -47,7 +48,7 @@ describe('scoreCoherence (toy embedder)', () => {
 
   it('scores n vs n+2, reports adjacent pairs, sentences with offsets', async () => {
     const text = 'The cat sat. A market fell. The cat slept. The market rose.';
-    const r = await scoreCoherence(text, new TopicEmbedder());
+    const r = scored(await scoreCoherence(text, new TopicEmbedder()));
     expect(r.status).toBe('ok');
     expect(r.score).toBeCloseTo(1, 9); // cat–cat and market–market
     expect(r.details.pairs).toEqual([
@@ -77,12 +78,16 @@ describe('scoreCoherence (toy embedder)', () => {
     // pairs (0,2) and (1,3) both involve an empty sentence.
     expect(r.status).toBe('n/a');
     expect(r.reason).toMatch(/no pair of sentences two apart/);
-    expect(r.details.skippedPairs).toBe(2);
-    expect(r.details.sentences.map((s) => s.empty)).toEqual([false, true, true, false]);
+    expect(r.details).toMatchObject({
+      skippedPairs: 2,
+      sentences: [{ empty: false }, { empty: true }, { empty: true }, { empty: false }],
+    });
 
-    const ok = await scoreCoherence(
-      'The cat sat. Nothing here. The cat ran. The rain fell.',
-      new TopicEmbedder(),
+    const ok = scored(
+      await scoreCoherence(
+        'The cat sat. Nothing here. The cat ran. The rain fell.',
+        new TopicEmbedder(),
+      ),
     );
     expect(ok.status).toBe('ok');
     expect(ok.score).toBeCloseTo(1, 9); // only (0,2) counts; (1,3) skipped
@@ -166,10 +171,9 @@ describe.skipIf(!hasSource)('scoreCoherence with the built-in GloVe SIF embedder
     'Shares in oil companies fell sharply after the central bank raised interest rates.';
 
   it('scores a coherent paragraph higher than one with an unrelated sentence inserted', async () => {
-    const coherent = await scoreCoherence(cats.join(' '), embedder);
-    const disrupted = await scoreCoherence(
-      [...cats.slice(0, 2), stocks, ...cats.slice(2)].join(' '),
-      embedder,
+    const coherent = scored(await scoreCoherence(cats.join(' '), embedder));
+    const disrupted = scored(
+      await scoreCoherence([...cats.slice(0, 2), stocks, ...cats.slice(2)].join(' '), embedder),
     );
     expect(coherent.status).toBe('ok');
     expect(disrupted.status).toBe('ok');
@@ -186,15 +190,14 @@ describe.skipIf(!hasSource)('scoreCoherence with the built-in GloVe SIF embedder
     ];
     const blocks = [...cats.slice(0, 3), ...finance].join(' ');
     const mixed = [cats[0], finance[0], cats[1], finance[1], cats[2], finance[2]].join(' ');
-    const a = await scoreCoherence(blocks, embedder);
-    const b = await scoreCoherence(mixed, embedder);
+    const a = scored(await scoreCoherence(blocks, embedder));
+    const b = scored(await scoreCoherence(mixed, embedder));
     expect(a.details.adjacentMean!).toBeGreaterThan(b.details.adjacentMean!);
   });
 
   it('handles a sentence with no known words', async () => {
-    const r = await scoreCoherence(
-      [cats[0], '2014–15: 3–1.', cats[1], cats[2]].join(' '),
-      embedder,
+    const r = scored(
+      await scoreCoherence([cats[0], '2014–15: 3–1.', cats[1], cats[2]].join(' '), embedder),
     );
     expect(r.status).toBe('ok');
     expect(r.details.sentences[1].empty).toBe(true);

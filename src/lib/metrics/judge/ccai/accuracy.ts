@@ -11,7 +11,8 @@ import { okResult, pct, type RunEnv } from '../pipeline.ts';
 import type { ClaimVerdictLabel } from '../scoring.ts';
 import { share } from '../scoring.ts';
 import type { Offsets } from '../spans.ts';
-import { failed, notApplicable, type MetricResult } from '../../types.ts';
+import { failed, notApplicable } from '../../results.ts';
+import { type MetricResult } from '../../types.ts';
 import type { ClaimsOutcome } from '../summarization/alignment.ts';
 
 export interface AccuracyPoint {
@@ -67,7 +68,7 @@ export function accuracyResult(
   outcome: ClaimsOutcome,
   env: RunEnv,
   log: CallRecord[],
-): MetricResult<AccuracyDetails> {
+): MetricResult<'ccai-accuracy'> {
   const d = details(outcome, env, log);
   if (outcome.claims.length === 0) {
     return notApplicable('ccai-accuracy', env.backend, 'The summary states no point to check.', d);
@@ -96,6 +97,6 @@ export function accuracyFailure(
   env: RunEnv,
   log: CallRecord[],
   message: string,
-): MetricResult<AccuracyDetails> {
+): MetricResult<'ccai-accuracy'> {
   return failed('ccai-accuracy', env.backend, message, details(outcome, env, log));
 }

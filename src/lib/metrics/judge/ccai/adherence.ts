@@ -16,7 +16,7 @@ import {
   type RunEnv,
 } from '../pipeline.ts';
 import { share } from '../scoring.ts';
-import { failed, notApplicable } from '../../types.ts';
+import { failed, notApplicable } from '../../results.ts';
 import { adherencePrompt, CCAI_PROMPT_VERSIONS, isCategorical, rubricQuestion } from './prompts.ts';
 import { adherenceSchema } from './schema.ts';
 

@@ -19,7 +19,7 @@ import {
 } from '../pipeline.ts';
 import { share } from '../scoring.ts';
 import { locateSpan, type Offsets } from '../spans.ts';
-import { failed, notApplicable } from '../../types.ts';
+import { failed, notApplicable } from '../../results.ts';
 import { NO_INSTRUCTIONS } from './adherence.ts';
 import { CCAI_PROMPT_VERSIONS, completenessPrompt, isCategorical } from './prompts.ts';
 import { completenessSchema } from './schema.ts';

@@ -30,7 +30,8 @@ import {
   type ScoreDistribution,
 } from '../scoring.ts';
 import type { GEvalMethodChoice, JudgeSettings } from '../settings.ts';
-import { failed, type JudgeMetricId, type MetricResult } from '../../types.ts';
+import { failed } from '../../results.ts';
+import type { MetricResult } from '../../types.ts';
 import type { GEvalCriterion } from './criteria.ts';
 import {
   formPrompt,
@@ -208,9 +209,13 @@ export function gevalBackend(env: RunEnv, method: GEvalMethod | null): string {
   return method ? `${env.backend} (${method})` : env.backend;
 }
 
+/** The metrics a G-Eval form scores; repetitiveness builds its own result (`hooks.result`). */
+export type GEvalMetricId =
+  'geval-coherence' | 'geval-consistency' | 'geval-fluency' | 'geval-relevance' | 'geval-custom';
+
 export function gevalPipeline(
   env: RunEnv,
-  id: JudgeMetricId,
+  id: GEvalMetricId | 'repetitiveness',
   criterion: GEvalCriterion,
   hooks: GEvalHooks = {},
 ): Pipeline {
@@ -356,6 +361,9 @@ export function gevalPipeline(
   }
 
   function defaultResult(d: GEvalDetails, allNotes: string[]): MetricResult {
+    if (id === 'repetitiveness') {
+      return failed(id, gevalBackend(env, d.method), 'Repetitiveness needs its own result.', d);
+    }
     const mean = d.mean as number;
     const [min, max] = d.scale;
     const custom = id === 'geval-custom';

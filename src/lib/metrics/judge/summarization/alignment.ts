@@ -26,7 +26,8 @@ import {
   type VerdictCounts,
 } from '../scoring.ts';
 import { locateSpan, type Offsets } from '../spans.ts';
-import { failed, notApplicable, type JudgeMetricId, type MetricResult } from '../../types.ts';
+import { failed, notApplicable } from '../../results.ts';
+import { type JudgeMetricId, type MetricResult } from '../../types.ts';
 import { accuracyFailure, accuracyResult } from '../ccai/accuracy.ts';
 import { claimsPrompt, PROMPT_VERSIONS, verdictsPrompt } from './prompts.ts';
 import { claimsSchema, claimVerdictsSchema } from './schema.ts';
@@ -153,7 +154,7 @@ export function claimsPipeline(env: RunEnv, produces: JudgeMetricId[]): ClaimsPi
     audit: { calls: log },
   });
 
-  function alignment(): MetricResult<AlignmentDetails> {
+  function alignment(): MetricResult<'alignment'> {
     const d = details();
     const cutNote = describeCut(env.context);
     if (outcome.claims.length === 0) {

@@ -20,7 +20,8 @@ import {
 } from '../pipeline.ts';
 import { coverageScore } from '../scoring.ts';
 import { locateSpan, type Offsets } from '../spans.ts';
-import { failed, notApplicable, type MetricResult } from '../../types.ts';
+import { failed, notApplicable } from '../../results.ts';
+import { type MetricResult } from '../../types.ts';
 import {
   answersPrompt,
   gradesPrompt,
@@ -213,7 +214,7 @@ export function coveragePipeline(env: RunEnv): CoveragePipeline {
     };
   }
 
-  function result(): MetricResult<CoverageDetails> {
+  function result(): MetricResult<'coverage'> {
     const d = details();
     const score = coverageScore(
       questions.map((q) => ({ importance: q.importance, grade: q.grade ?? 0 })),

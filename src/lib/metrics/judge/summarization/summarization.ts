@@ -8,7 +8,8 @@ import type { ContextNote } from '../context.ts';
 import { describeCut } from '../context.ts';
 import { fmt, okResult, type RunEnv } from '../pipeline.ts';
 import { fBeta, type VerdictCounts } from '../scoring.ts';
-import { failed, notApplicable, type MetricResult } from '../../types.ts';
+import { failed, notApplicable } from '../../results.ts';
+import { type MetricResult } from '../../types.ts';
 import type { AlignmentDetails, ClaimVerdict } from './alignment.ts';
 import type { CoverageDetails, CoverageQuestion } from './coverage.ts';
 
@@ -33,11 +34,16 @@ export function fLabel(beta: number): string {
   return beta === 1 ? 'F1' : `F-beta (β = ${beta})`;
 }
 
+/**
+ * The card from the two results and their pipelines' details (`alignmentDetails()`,
+ * `coverageDetails()`), which a failed or n/a result carries too but does not type.
+ */
 export function combineSummarization(
-  alignment: MetricResult<AlignmentDetails>,
-  coverage: MetricResult<CoverageDetails>,
+  alignment: MetricResult<'alignment'>,
+  coverage: MetricResult<'coverage'>,
+  shared: { alignment: AlignmentDetails; coverage: CoverageDetails },
   env: RunEnv,
-): MetricResult<SummarizationDetails> {
+): MetricResult<'summarization'> {
   const beta = env.settings.beta;
   const a = alignment.status === 'ok' ? alignment.score : null;
   const c = coverage.status === 'ok' ? coverage.score : null;
@@ -48,12 +54,12 @@ export function combineSummarization(
     beta,
     fBeta: both ? fBeta(a, c, beta) : null,
     min: both ? Math.min(a, c) : null,
-    claims: alignment.details.claims,
-    counts: alignment.details.counts,
-    unsupportedCountsAgainst: alignment.details.unsupportedCountsAgainst,
-    questions: coverage.details.questions,
+    claims: shared.alignment.claims,
+    counts: shared.alignment.counts,
+    unsupportedCountsAgainst: shared.alignment.unsupportedCountsAgainst,
+    questions: shared.coverage.questions,
     context: env.context,
-    audit: { calls: [...alignment.details.audit.calls, ...coverage.details.audit.calls] },
+    audit: { calls: [...shared.alignment.audit.calls, ...shared.coverage.audit.calls] },
   };
   for (const [label, r] of [
     ['Alignment', alignment],

@@ -16,7 +16,7 @@ import {
 } from '../pipeline.ts';
 import { share } from '../scoring.ts';
 import { splitSentences } from '../../text/tokenize.ts';
-import { failed, notApplicable } from '../../types.ts';
+import { failed, notApplicable } from '../../results.ts';
 import { vaguenessPrompt, VAGUENESS_PROMPT_VERSION } from './prompts.ts';
 import { vagueVerdictsSchema } from './schema.ts';
 

@@ -1,0 +1,140 @@
+/**
+ * The records of the lexical offline metrics: the six reference metrics, computed together by one
+ * shared calculator (one tokenisation, one word segmenter per case), and offline repetition.
+ */
+import { messageOf } from '../../errors.ts';
+import type { OfflineMetricRecord, OfflineRun, SharedOfflineCalculator } from '../record.ts';
+import { isAbort, withNotes } from '../results.ts';
+import type { SentenceEmbedder } from '../semantic/backends.ts';
+import { throwIfAborted } from '../semantic/backends.ts';
+import { hasCjk } from '../text/tokenize.ts';
+import { intlSegmenterFallback, type WordSegmenter } from './cjk-words.ts';
+import { scoreReferenceMetrics } from './reference-metrics.ts';
+import { scoreRepetition, type RepetitionDetails } from './repetition.ts';
+
+declare module '../types.ts' {
+  interface OfflineMetricDetails {
+    'repetition-offline': RepetitionDetails;
+  }
+}
+
+/**
+ * The segmenter for this case: none needed without a reference or without CJK; the Intl fallback,
+ * labelled, when loading fails. Never throws.
+ */
+async function caseWordSegmenter({
+  input,
+  backends,
+}: OfflineRun): Promise<WordSegmenter | undefined> {
+  const reference = input.reference ?? '';
+  if (!backends.wordSegmenter || reference.trim() === '') return undefined;
+  if (!hasCjk(input.summary) && !hasCjk(reference)) return undefined;
+  try {
+    return await backends.wordSegmenter();
+  } catch (error) {
+    return intlSegmenterFallback(`jieba failed to load: ${messageOf(error)}`);
+  }
+}
+
+/** ROUGE-1/2/L/Lsum, BLEU and token F1 in one pass (reference-metrics.ts). */
+export const referenceCalculator: SharedOfflineCalculator = {
+  backend: 'reference metrics',
+  async computeAll(run) {
+    const wordSegmenter = await caseWordSegmenter(run);
+    throwIfAborted(run.signal);
+    const rouge = run.settings.rouge;
+    return scoreReferenceMetrics(run.input, {
+      useStemmer: rouge.useStemmer,
+      lsumSplitSentences: rouge.lsumSplitSentences,
+      tokenizer: rouge.tokenizer,
+      wordSegmenter,
+    });
+  },
+};
+
+function referenceMetric(info: OfflineMetricRecord['info']) {
+  return {
+    kind: 'offline',
+    info,
+    detailView: 'own',
+    compute: referenceCalculator,
+  } satisfies OfflineMetricRecord;
+}
+
+export const rouge1Metric = referenceMetric({
+  label: 'ROUGE-1',
+  needs: 'reference',
+  meaning: 'Unigram overlap with the reference summary (F-measure); word overlap, not meaning.',
+  citation: 'Lin 2004; Google rouge_score 0.1.2',
+  range: [0, 1],
+});
+export const rouge2Metric = referenceMetric({
+  label: 'ROUGE-2',
+  needs: 'reference',
+  meaning: 'Bigram overlap with the reference summary (F-measure); rewards shared phrasing.',
+  citation: 'Lin 2004; Google rouge_score 0.1.2',
+  range: [0, 1],
+});
+export const rougeLMetric = referenceMetric({
+  label: 'ROUGE-L',
+  needs: 'reference',
+  meaning:
+    'Longest common subsequence with the reference (F-measure); rewards the same words in the same order.',
+  citation: 'Lin 2004; Google rouge_score 0.1.2',
+  range: [0, 1],
+});
+export const rougeLsumMetric = referenceMetric({
+  label: 'ROUGE-Lsum',
+  needs: 'reference',
+  meaning:
+    'Summary-level LCS: each reference sentence against the union of LCS hits over all summary sentences (F-measure).',
+  citation: 'Lin 2004; Google rouge_score 0.1.2',
+  range: [0, 1],
+});
+export const bleuMetric = referenceMetric({
+  label: 'BLEU',
+  needs: 'reference',
+  meaning:
+    'Smoothed sentence BLEU against the reference (0–100, sacrebleu); n-gram precision with a brevity penalty, built for translation.',
+  citation: 'Papineni et al. 2002; sacrebleu 2.x (13a, exp smoothing)',
+  range: [0, 100],
+});
+export const tokenF1Metric = referenceMetric({
+  label: 'Token F1',
+  needs: 'reference',
+  meaning:
+    'Bag-of-words F1 with the reference after SQuAD normalisation (CJK split into words); order is ignored.',
+  citation: 'Rajpurkar et al. 2016 (SQuAD); LongBench qa_f1',
+  range: [0, 1],
+});
+
+export const repetitionOfflineMetric = {
+  kind: 'offline',
+  info: {
+    label: 'Repetition (offline)',
+    needs: 'embedding',
+    meaning:
+      '1 − the share of words that repeat a phrase of two or more words said earlier in the summary (1 = no repeats); no model. Chosen on SummEval dev, where it tracks expert coherence at summary-level Spearman 0.36 and fluency at 0.33. It sees word-for-word repeats only, not paraphrases, and long texts repeat common word pairs more.',
+    citation: 'SumLens; distinct-n after Li et al. 2016, measured on SummEval (Fabbri et al. 2021)',
+    range: [0, 1],
+  },
+  detailView: 'own',
+  async compute({ input, backends, signal }) {
+    // The score is lexical; the embedder only adds the most similar sentence pair, so a backend
+    // that cannot load costs that pair, not the score.
+    let embedder: SentenceEmbedder | undefined;
+    let loadNote: string | undefined;
+    if (backends.embedder) {
+      try {
+        embedder = await backends.embedder();
+      } catch (error) {
+        if (isAbort(error)) throw error;
+        loadNote = `No embedding pair: the embedding backend did not load (${messageOf(error)}).`;
+      }
+    }
+    return withNotes(await scoreRepetition(input.summary, embedder, signal), [
+      ...(embedder?.notes ?? []),
+      ...(loadNote ? [loadNote] : []),
+    ]);
+  },
+} satisfies OfflineMetricRecord;
