@@ -21,7 +21,7 @@ import {
   type MappingTextField,
   type RowProblem,
 } from '../rows/formats.ts';
-import { toRow } from './parse.ts';
+import { toRow } from './parse/rows.ts';
 import {
   CUSTOM_REFERENCE_METRICS,
   resolveTask,
