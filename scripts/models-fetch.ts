@@ -65,9 +65,6 @@ Example:
   npm run models:fetch -- Xenova/all-MiniLM-L6-v2 Xenova/bert-base-NER --dtype q8
 `;
 
-// ---------------------------------------------------------------------------------------------
-// CLI
-
 export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;

@@ -4,7 +4,7 @@
  */
 import { getDataset, getRun, iterateDatasetRows, iterateRunResults } from '../storage/datasets.ts';
 import type { StoredDataset, StoredRun, StoredRunResult } from '../storage/schema.ts';
-import { type DatasetRow } from '../rows/formats.ts';
+import type { DatasetRow } from '../rows/formats.ts';
 
 export interface RunData {
   dataset: StoredDataset;

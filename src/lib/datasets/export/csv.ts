@@ -25,8 +25,6 @@ function humanColumnsOf(data: Pick<RunData, 'dataset' | 'rows'>): string[] {
   return [...seen];
 }
 
-// ---- CSV ----
-
 /** Cells a spreadsheet would read as a formula (OWASP: = + - @, tab, carriage return). */
 const FORMULA_START = /^[=+\-@\t\r]/u;
 

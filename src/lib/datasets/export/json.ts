@@ -28,8 +28,6 @@ export interface RunExport {
   results: StoredRunResult[];
 }
 
-// ---- JSON ----
-
 const CREDENTIAL_FIELD = new RegExp(
   `^(?:api[-_]?key|apikey|secret|password|access[-_]?token|${AUTH_HEADERS.join('|')})$`,
   'iu',

@@ -3,7 +3,7 @@
  * summary table (mean, median, n per metric) and the calibration table (calibration.ts).
  */
 import { metricInfo } from '../../metrics/registry.ts';
-import { type MetricId, type MetricResult } from '../../metrics/types.ts';
+import type { MetricId, MetricResult } from '../../metrics/types.ts';
 import type { StoredRun, StoredRunResult } from '../../storage/schema.ts';
 import { scoreKey, type Calibration } from '../calibration.ts';
 import type { RunData } from '../run-data.ts';

@@ -4,11 +4,12 @@
  */
 import { messageOf } from '../../errors.ts';
 import { estimateCost, type PriceTable } from '../../llm/prices.ts';
-import { type ProviderKind } from '../../llm/types.ts';
+import type { ProviderKind } from '../../llm/types.ts';
 import { needsPrediction, type DatasetRow } from '../../rows/formats.ts';
-import { buildPrompt, MESSAGE_OVERHEAD_TOKENS, type GenerationSettings } from './prompt.ts';
+import { buildPrompt, type GenerationSettings } from './prompt.ts';
 
-// ---- The plan ----
+/** Chat framing the provider adds around a message (role markers), in estimated tokens. */
+const MESSAGE_OVERHEAD_TOKENS = 4;
 
 export interface GenerationPlan {
   /** Rows that need a prediction. */

@@ -3,8 +3,8 @@
  * read from TinyEval's files, and one row's prompt (cut in the middle to fit) as a greedy request.
  */
 import { estimateTokens, fitMiddle } from '../../metrics/judge/context.ts';
-import { type JudgeRequest } from '../../llm/types.ts';
-import { type DatasetRow, type PredictionRow } from '../../rows/formats.ts';
+import type { JudgeRequest } from '../../llm/types.ts';
+import type { DatasetRow, PredictionRow } from '../../rows/formats.ts';
 import { fillPromptTemplate, parsePromptConfig, templateFields } from '../tinyeval.ts';
 
 // ---- Settings ----
@@ -231,6 +231,3 @@ export function generationRequest(
     ...(signal ? { signal } : {}),
   };
 }
-
-/** Chat framing the provider adds around a message (role markers), in estimated tokens. */
-export const MESSAGE_OVERHEAD_TOKENS = 4;

@@ -28,8 +28,6 @@ import {
   type GenerationSettings,
 } from './prompt.ts';
 
-// ---- The runner ----
-
 /**
  * Errors that no other row would escape either: the run stops with the provider's message
  * rather than failing every row ('rate-limit' and 'network' arrive here only once the client's

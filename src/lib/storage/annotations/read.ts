@@ -3,7 +3,7 @@
  * and the progress and next unrated row computed from them.
  */
 import { db } from '../db.ts';
-import { type DatasetRow } from '../../rows/formats.ts';
+import type { DatasetRow } from '../../rows/formats.ts';
 import { RATED_PREFIX, isRating } from './dimensions.ts';
 
 /** A row's ratings made here, by dimension name (every `rated_*` column, current dimensions or not). */
