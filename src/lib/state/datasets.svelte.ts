@@ -48,16 +48,15 @@ import {
 } from '../storage/datasets.ts';
 import type { StoredDataset, StoredRun } from '../storage/schema.ts';
 import {
-  calibrationInput,
   exportFileName,
   importRunExport,
-  loadRunData,
   parseRunExport,
   runToCsv,
   runToJson,
   runToMarkdown,
 } from '../datasets/export.ts';
-import type { RunData } from '../datasets/export.ts';
+import { loadRunData, type RunData } from '../datasets/run-data.ts';
+import { calibrationInput } from '../datasets/run-view.ts';
 import type { Calibration } from '../datasets/calibration.ts';
 import type { CalibrationClient } from '../datasets/calibration-protocol.ts';
 import { startCalibrationWorker } from '../datasets/calibration-client.ts';

@@ -2,25 +2,25 @@ import 'fake-indexeddb/auto';
 import Papa from 'papaparse';
 import { describe, expect, it, vi } from 'vitest';
 import {
-  calibrationInput,
   exportFileName,
-  finiteValues,
   importRunExport,
-  loadRunData,
   parseRunExport,
-  runCalibration,
   runToCsv,
   runToJson,
   runToMarkdown,
-  RUN_READ_BATCH,
+  spreadsheetSafe,
+} from '../../../src/lib/datasets/export.ts';
+import { loadRunData, RUN_READ_BATCH, type RunData } from '../../../src/lib/datasets/run-data.ts';
+import {
+  calibrationInput,
+  finiteValues,
+  runCalibration,
   scoreColumns,
   scoreTable,
   sortedIndexes,
-  spreadsheetSafe,
   summarizeScores,
   valuePairs,
-  type RunData,
-} from '../../../src/lib/datasets/export.ts';
+} from '../../../src/lib/datasets/run-view.ts';
 import { calibrate, scoreKey, scoresOf } from '../../../src/lib/datasets/calibration.ts';
 import { createBatchRun } from '../../../src/lib/datasets/batch.ts';
 import type { DatasetRow } from '../../../src/lib/rows/formats.ts';

@@ -19,19 +19,20 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { main, type CliIo } from '../../../scripts/models-fetch.ts';
+import { fetchModel } from '../../../src/lib/node/models-fetch/fetch-model.ts';
 import {
   MANIFEST_NAME,
   OPTIONAL_FILES,
   REQUIRED_FILES,
   UsageError,
-  fetchModel,
-  main,
-  verifyModel,
-  type CliIo,
-  type FetchManifest,
-  type FetchOptions,
-  type ModelResult,
-} from '../../../scripts/models-fetch.ts';
+} from '../../../src/lib/node/models-fetch/options.ts';
+import type {
+  FetchManifest,
+  FetchOptions,
+  ModelResult,
+} from '../../../src/lib/node/models-fetch/types.ts';
+import { verifyModel } from '../../../src/lib/node/models-fetch/verify.ts';
 import { FAKE_COMMIT, startFakeHub, type FakeHub } from '../../helpers/fake-hub.ts';
 import { repoRoot } from '../../helpers/shared.ts';
 

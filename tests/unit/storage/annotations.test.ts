@@ -27,7 +27,8 @@ import {
   summarizeProblems,
 } from '../../../src/lib/storage/datasets.ts';
 import { StorageFullError } from '../../../src/lib/storage/quota.ts';
-import { loadRunData, runCalibration } from '../../../src/lib/datasets/export.ts';
+import { loadRunData } from '../../../src/lib/datasets/run-data.ts';
+import { runCalibration } from '../../../src/lib/datasets/run-view.ts';
 import type { DatasetRow } from '../../../src/lib/rows/formats.ts';
 import { DEFAULT_SETTINGS } from '../../../src/lib/metrics/settings.ts';
 import { fakeResult } from '../metrics/scored.ts';

@@ -1,0 +1,92 @@
+/**
+ * The CSV run export: one line per row, one column per score. Spreadsheet-safe: a text cell
+ * starting with = + - @ (or a tab or carriage return) is prefixed with ' so that no spreadsheet
+ * runs it as a formula (OWASP "CSV injection"); numbers are written as numbers.
+ */
+import Papa from 'papaparse';
+import type { StoredRunResult } from '../../storage/schema.ts';
+import { scoreKey } from '../calibration.ts';
+import { isCaseRow } from '../../rows/formats.ts';
+import type { RunData } from '../run-data.ts';
+import { scoreColumns, taskColumn } from '../run-view.ts';
+
+/** A row's scores by column (null: n/a, error or missing). */
+function rowScores(result: StoredRunResult | undefined): Map<string, number | null> {
+  const scores = new Map<string, number | null>();
+  if (!result) return scores;
+  for (const m of result.results) scores.set(scoreKey(m), m.status === 'ok' ? m.score : null);
+  if (result.task) scores.set(taskColumn(result.task.task), result.task.score);
+  return scores;
+}
+
+function humanColumnsOf(data: Pick<RunData, 'dataset' | 'rows'>): string[] {
+  const seen = new Set(data.dataset.humanColumns);
+  for (const r of data.rows) for (const k of Object.keys(r.human)) seen.add(k);
+  return [...seen];
+}
+
+/** Cells a spreadsheet would read as a formula (OWASP: = + - @, tab, carriage return). */
+const FORMULA_START = /^[=+\-@\t\r]/u;
+
+/** A text cell made safe for spreadsheets: a leading ' stops formula evaluation. */
+export function spreadsheetSafe(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+export interface CsvOptions {
+  /** Include the summary (or prediction) text; default true. */
+  texts?: boolean;
+}
+
+/**
+ * One line per data-set row (rows without results have empty score cells), columns: row, id,
+ * group, system, status, summary, `human:<name>` per rating, one per metric score, error.
+ */
+export function runToCsv(data: RunData, options: CsvOptions = {}): string {
+  const texts = options.texts ?? true;
+  const byRow = new Map(data.results.map((r) => [r.row, r]));
+  const metrics = scoreColumns(data.run, data.results);
+  const humans = humanColumnsOf(data);
+  const fields = [
+    'row',
+    'id',
+    'group',
+    'system',
+    'status',
+    ...(texts ? ['summary'] : []),
+    ...humans.map((h) => `human:${h}`),
+    ...metrics,
+    'error',
+  ];
+  const lines: unknown[][] = [];
+  for (const row of data.rows) {
+    const result = byRow.get(row.row);
+    const scores = rowScores(result);
+    const text = isCaseRow(row) ? row.input.summary : row.input.prediction;
+    const errors = (result?.results ?? [])
+      .filter((m) => m.status === 'error')
+      .map((m) => `${scoreKey(m)}: ${m.reason ?? m.explanation}`);
+    if (result?.error) errors.unshift(result.error);
+    lines.push([
+      row.row,
+      row.id ?? '',
+      row.group ?? '',
+      row.system ?? '',
+      result?.status ?? 'pending',
+      ...(texts ? [text] : []),
+      ...humans.map((h) => row.human[h] ?? null),
+      ...metrics.map((m) => scores.get(m) ?? null),
+      errors.join('; '),
+    ]);
+  }
+  return Papa.unparse(
+    {
+      fields: fields.map(spreadsheetSafe),
+      data: lines.map((cells) =>
+        cells.map((c) => (typeof c === 'string' ? spreadsheetSafe(c) : c)),
+      ),
+    },
+    // Formula cells are escaped above (papaparse's own `escapeFormulae` misses multi-line cells).
+    { newline: '\r\n', quotes: false },
+  );
+}

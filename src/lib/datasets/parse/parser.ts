@@ -1,0 +1,320 @@
+/**
+ * The streaming parser: chunks of text or bytes in, rows and problems out. It decodes bytes in the
+ * encoding their first bytes show, sniffs the format, holds the first records until detection has
+ * proposed (or checked) a mapping, then builds each record into a row as it arrives.
+ */
+import {
+  applyMappingOverrides,
+  DETECT_SAMPLE,
+  detectDataset,
+  describeDataset,
+  mappingProblems,
+} from '../detect.ts';
+import {
+  decoderLabel,
+  SNIFF_BYTES,
+  sniffEncoding,
+  type TextEncoding,
+} from '../../input/encoding.ts';
+import {
+  columnMappingSchema,
+  MAX_ROW_CHARS,
+  type ColumnMapping,
+  type DatasetDescription,
+  type DatasetRow,
+  type FileFormat,
+  type RowProblem,
+} from '../../rows/formats.ts';
+import { CsvSplitter } from './csv.ts';
+import type { Emit, Item, Rec, Splitter } from './items.ts';
+import { JsonSplitter } from './json.ts';
+import { JsonlSplitter } from './jsonl.ts';
+import { toRow } from './rows.ts';
+import { SNIFF_LIMIT, sniffFormat } from './sniff.ts';
+import {
+  DatasetParseError,
+  type DatasetParserOptions,
+  type ParseBatch,
+  type ParseSummary,
+} from './types.ts';
+
+/**
+ * Push text or bytes in chunks of any size; each call returns what became available. Call `end()`
+ * once at the end. Throws `DatasetParseError` when the first records show the mapping cannot
+ * work (a required column missing): nothing would load, so nothing is listed row by row.
+ */
+export class DatasetParser {
+  private readonly max: number;
+  /** Created once the first bytes have said which encoding they are in. */
+  private decoder?: TextDecoder;
+  private encoding?: TextEncoding;
+  /** The first bytes, held until there are enough to sniff (encoding.ts). */
+  private head: Uint8Array[] = [];
+  private headBytes = 0;
+  private format?: FileFormat;
+  private splitter?: Splitter;
+  private sniffBuffer = '';
+  private firstText = true;
+  private bytes = 0;
+  private mapping?: ColumnMapping;
+  private detected?: DatasetDescription;
+  /** Records read before detection, and every item (records and problems) in file order. */
+  private sample: { row: number; record: Rec }[] = [];
+  private held: Item[] = [];
+  private outRows: DatasetRow[] = [];
+  private outProblems: RowProblem[] = [];
+  private newlyDetected?: DatasetDescription;
+  private rowCount = 0;
+  private problemCount = 0;
+  private recordCount = 0;
+  private ended = false;
+
+  constructor(private readonly options: DatasetParserOptions = {}) {
+    this.max = options.maxRowChars ?? MAX_ROW_CHARS;
+    this.format = options.format;
+    if (options.mapping) this.mapping = columnMappingSchema.parse(options.mapping);
+  }
+
+  /** The records detection looks at (the first `DETECT_SAMPLE`), for a preview before import. */
+  get sampled(): readonly { row: number; record: Rec }[] {
+    return this.sample;
+  }
+
+  /** Records read so far (rows and rows the mapping rejects; not lines that are not records). */
+  get recordsRead(): number {
+    return this.recordCount;
+  }
+
+  /**
+   * Feed a chunk: a string, or bytes (decoded across chunk boundaries in the encoding their first
+   * bytes show). Throws `DatasetParseError` when those bytes are not text SumLens can read.
+   */
+  push(chunk: string | Uint8Array): ParseBatch {
+    if (this.ended) throw new Error('DatasetParser: push after end');
+    let text: string;
+    if (typeof chunk === 'string') {
+      text = chunk;
+      this.bytes += chunk.length;
+    } else {
+      text = this.decode(chunk, false);
+      this.bytes += chunk.byteLength;
+    }
+    this.feed(text, false);
+    return this.take();
+  }
+
+  /** Bytes → text; the first `SNIFF_BYTES` are held until the encoding is known. */
+  private decode(chunk: Uint8Array, final: boolean): string {
+    if (this.decoder) return this.decoder.decode(chunk, { stream: !final });
+    let head = chunk;
+    if (this.headBytes > 0 || (chunk.byteLength < SNIFF_BYTES && !final)) {
+      // Copied: a stream may hand out views of a buffer it reuses.
+      if (chunk.byteLength > 0) this.head.push(chunk.slice());
+      this.headBytes += chunk.byteLength;
+      if (this.headBytes < SNIFF_BYTES && !final) return '';
+      head = new Uint8Array(this.headBytes);
+      let at = 0;
+      for (const piece of this.head) {
+        head.set(piece, at);
+        at += piece.byteLength;
+      }
+      this.head = [];
+    }
+    if (head.byteLength === 0) return '';
+    const sniffed = sniffEncoding(head, this.options.fileName);
+    if ('binary' in sniffed) throw new DatasetParseError(sniffed.message);
+    if ('refuse' in sniffed) throw new DatasetParseError(sniffed.refuse);
+    this.encoding = sniffed.encoding;
+    this.decoder = new TextDecoder(decoderLabel(sniffed.encoding));
+    return this.decoder.decode(head, { stream: !final });
+  }
+
+  end(): ParseBatch & { summary: ParseSummary } {
+    if (this.ended) throw new Error('DatasetParser: end called twice');
+    const tail = this.decode(new Uint8Array(0), true);
+    this.feed(tail, true);
+    this.splitter?.end();
+    this.ended = true;
+    this.detect(true);
+    const format = this.format ?? 'jsonl';
+    const warnings = this.splitter instanceof JsonSplitter ? this.splitter.warnings : [];
+    const mapping = this.mapping ?? { kind: this.options.kind ?? 'case', human: [] };
+    const records = this.rowCount + this.problemCount;
+    const detected: DatasetDescription =
+      this.detected === undefined
+        ? {
+            format,
+            kind: mapping.kind,
+            confidence: 0,
+            description:
+              records === 0 ? 'Empty file: no rows.' : `No readable rows: ${records} bad row(s).`,
+            columns: [],
+            mapping,
+            mappingProblems: [],
+            ...this.encodingNote(),
+          }
+        : {
+            ...this.detected,
+            description: describeDataset(
+              this.detected.mapping,
+              this.sample.map((s) => s.record),
+              { count: this.rowCount, final: true },
+              this.detected.task,
+            ),
+          };
+    const batch = this.take();
+    return {
+      ...batch,
+      summary: {
+        format,
+        detected,
+        rows: this.rowCount,
+        problems: this.problemCount,
+        bytes: this.bytes,
+        ...(this.encoding ? { encoding: this.encoding } : {}),
+        warnings,
+      },
+    };
+  }
+
+  private feed(text: string, final: boolean): void {
+    if (this.firstText && text !== '') {
+      this.firstText = false;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
+    if (!this.splitter) {
+      this.sniffBuffer += text;
+      // Sniff again only when it can change the answer (a new line, the end, the limit).
+      if (
+        final ||
+        text.includes('\n') ||
+        this.sniffBuffer.length >= SNIFF_LIMIT ||
+        !/^\s*\{/u.test(this.sniffBuffer)
+      ) {
+        this.format ??= sniffFormat(this.sniffBuffer, final, this.options.fileName);
+      }
+      if (!this.format) return;
+      this.splitter = this.makeSplitter(this.format);
+      text = this.sniffBuffer;
+      this.sniffBuffer = '';
+    }
+    if (text !== '') this.splitter.push(text);
+  }
+
+  private makeSplitter(format: FileFormat): Splitter {
+    const emit: Emit = (item) => this.onItem(item);
+    switch (format) {
+      case 'jsonl':
+        return new JsonlSplitter(emit, this.max);
+      case 'json':
+        return new JsonSplitter(emit, this.max);
+      case 'csv':
+        return new CsvSplitter(emit, this.max);
+    }
+  }
+
+  private onItem(item: Item): void {
+    if ('record' in item) this.recordCount++;
+    if (!this.detected) {
+      this.held.push(item);
+      if ('record' in item) this.sample.push(item);
+      if (this.sample.length >= DETECT_SAMPLE) this.detect(false);
+      return;
+    }
+    this.convert(item);
+  }
+
+  private problem(item: {
+    row: number;
+    problem: string;
+    column?: string;
+    line?: number;
+  }): RowProblem {
+    const where = item.line === undefined ? '' : ` (line ${item.line})`;
+    return {
+      row: item.row,
+      reason: `row ${item.row}${where}: ${item.problem}`,
+      ...(item.column ? { column: item.column } : {}),
+    };
+  }
+
+  private convert(item: Item): void {
+    if (!('record' in item)) {
+      this.problemCount++;
+      this.outProblems.push(this.problem(item));
+      return;
+    }
+    const result = toRow(item.record, item.row, this.detected!.mapping);
+    if ('reason' in result) {
+      this.problemCount++;
+      this.outProblems.push({ ...result, reason: `row ${result.row}: ${result.reason}` });
+    } else {
+      this.rowCount++;
+      this.outRows.push(result.row);
+    }
+  }
+
+  /** Recognise the sample (at 50 records or at the end), then build the held rows. */
+  private detect(final: boolean): void {
+    if (this.detected) return;
+    if (this.sample.length === 0 && final) {
+      for (const item of this.held) this.convert(item);
+      this.held = [];
+      return;
+    }
+    const records = this.sample.map((s) => s.record);
+    const proposal = detectDataset(records, {
+      format: this.format ?? 'jsonl',
+      ...(this.options.fileName ? { fileName: this.options.fileName } : {}),
+      ...(this.options.kind ? { kind: this.options.kind } : {}),
+    });
+    let detected: DatasetDescription = { ...proposal, ...this.encodingNote() };
+    const overrides = this.options.overrides ?? [];
+    if (this.mapping || overrides.length > 0) {
+      const mapping = applyMappingOverrides(this.mapping ?? proposal.mapping, overrides);
+      const problems = mappingProblems(mapping, proposal.columns);
+      detected = {
+        ...detected,
+        kind: mapping.kind,
+        mapping,
+        mappingProblems: problems,
+        description: describeDataset(
+          mapping,
+          records,
+          { count: records.length, final: false },
+          proposal.task,
+        ),
+      };
+    }
+    if (detected.mappingProblems.length > 0) {
+      throw new DatasetParseError(
+        `${detected.description}. ${detected.mappingProblems.join(' ')}`,
+        detected,
+      );
+    }
+    this.detected = detected;
+    this.newlyDetected = detected;
+    const held = this.held;
+    this.held = [];
+    for (const item of held) this.convert(item);
+  }
+
+  /** For the description: the encoding, when it is not the UTF-8 everyone expects. */
+  private encodingNote(): { encoding?: TextEncoding } {
+    return this.encoding && this.encoding !== 'UTF-8' ? { encoding: this.encoding } : {};
+  }
+
+  private take(): ParseBatch {
+    const batch: ParseBatch = {
+      rows: this.outRows,
+      problems: this.outProblems,
+      bytes: this.bytes,
+      ...(this.options.totalBytes !== undefined ? { total: this.options.totalBytes } : {}),
+      ...(this.newlyDetected ? { detected: this.newlyDetected } : {}),
+    };
+    this.outRows = [];
+    this.outProblems = [];
+    this.newlyDetected = undefined;
+    return batch;
+  }
+}
