@@ -378,10 +378,11 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(messageOf(error));
-    process.exit(1);
-  },
-);
+// Exit only once stdout has taken every line: a pipe whose reader lags queues writes, and
+// process.exit() would drop what is still queued.
+const exitAfterFlush = (code: number) => process.stdout.write('', () => process.exit(code));
+
+main(process.argv.slice(2)).then(exitAfterFlush, (error: unknown) => {
+  console.error(messageOf(error));
+  process.exit(1);
+});
