@@ -57,7 +57,7 @@ import {
   getRun,
   indexedDbRunStore,
   pendingRows,
-} from '../storage/datasets.ts';
+} from '../storage/runs.ts';
 import { isCaseRow, missingPredictionMessage, type DatasetRow } from '../rows/formats.ts';
 import {
   callListener,

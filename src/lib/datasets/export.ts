@@ -19,14 +19,8 @@ import { z } from 'zod';
 import { metricInfo } from '../metrics/registry.ts';
 import { METRIC_IDS, type MetricId, type MetricResult } from '../metrics/types.ts';
 import { AUTH_HEADERS, redactValue } from '../llm/redact.ts';
-import {
-  getDataset,
-  getRun,
-  iterateDatasetRows,
-  iterateRunResults,
-  restoreRun,
-  saveDataset,
-} from '../storage/datasets.ts';
+import { getDataset, iterateDatasetRows, saveDataset } from '../storage/datasets.ts';
+import { getRun, iterateRunResults, restoreRun } from '../storage/runs.ts';
 import type { StoredDataset, StoredRun, StoredRunResult } from '../storage/schema.ts';
 import { RUN_STATUSES } from '../storage/schema.ts';
 import {

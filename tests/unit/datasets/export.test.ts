@@ -27,7 +27,8 @@ import type { DatasetRow } from '../../../src/lib/rows/formats.ts';
 import { DEFAULT_SETTINGS } from '../../../src/lib/metrics/settings.ts';
 import { DEFAULT_JUDGE_SETTINGS } from '../../../src/lib/metrics/judge/settings.ts';
 import type { MetricResult } from '../../../src/lib/metrics/types.ts';
-import { putRowResult, saveDataset, updateRun } from '../../../src/lib/storage/datasets.ts';
+import { saveDataset } from '../../../src/lib/storage/datasets.ts';
+import { putRowResult, updateRun } from '../../../src/lib/storage/runs.ts';
 import { REDACTED } from '../../../src/lib/llm/redact.ts';
 import { ALNUM, keyChars, URLSAFE } from '../../helpers/fake-keys.ts';
 
