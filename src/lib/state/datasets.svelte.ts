@@ -8,18 +8,10 @@
 import { APP_VERSION } from '../version.ts';
 import { messageOf } from '../errors.ts';
 import type { MappingChoice } from '../datasets/mapping.ts';
-import {
-  createBatchRun,
-  isJudgeMetric,
-  planBatch,
-  RUN_BUSY_MESSAGE,
-  runExecutor,
-} from '../datasets/batch.ts';
+import { createBatchRun, isJudgeMetric, RUN_BUSY_MESSAGE, runExecutor } from '../datasets/batch.ts';
 import type { BatchPlan, BatchProgress } from '../datasets/batch.ts';
-import { isCaseRow, type CaseRow } from '../rows/formats.ts';
 import {
   deleteDataset,
-  getDatasetRows,
   importLockName,
   listDatasets,
   removeOrphanRows,
@@ -47,6 +39,7 @@ import type { MetricId } from '../metrics/types.ts';
 import type { JudgeSession } from './judge.svelte.ts';
 import { DatasetImport, type ImportState } from './dataset-import.svelte.ts';
 import { browserOffline, PageRuns, type PageScoring } from './page-runs.svelte.ts';
+import { RunPlanner } from './run-plan.svelte.ts';
 
 export type { ImportState, MappingReview } from './dataset-import.svelte.ts';
 export type { PageScoring } from './page-runs.svelte.ts';
@@ -67,9 +60,6 @@ async function importsInProgress(): Promise<(datasetId: string) => boolean> {
   return (datasetId) => names.has(importLockName(datasetId));
 }
 
-/** Rows whose texts the plan's judge estimate looks at; the median-length one stands for all. */
-const PLAN_SAMPLE_ROWS = 50;
-
 export class DatasetSession {
   datasets = $state.raw<StoredDataset[]>([]);
   runs = $state.raw<StoredRun[]>([]);
@@ -89,13 +79,14 @@ export class DatasetSession {
   readonly #scoring: PageScoring | undefined;
   readonly #pageRuns: PageRuns;
   readonly #import: DatasetImport;
-  readonly #planSamples = new Map<string, Promise<CaseRow | undefined>>();
+  readonly #planner: RunPlanner;
   /** Runs paused because the browser went offline: resumed when it is back online. */
   readonly #resumeWhenOnline = new Set<string>();
 
   constructor(scoring?: PageScoring) {
     this.#scoring = scoring;
     this.#pageRuns = new PageRuns(scoring);
+    this.#planner = new RunPlanner(scoring);
     this.#import = new DatasetImport({
       datasets: () => this.datasets,
       removeDataset: (id) => this.removeDataset(id),
@@ -187,51 +178,9 @@ export class DatasetSession {
     return this.#batch;
   }
 
-  /**
-   * What a run will do before it starts: rows × metrics, where it executes, and for LLM metrics
-   * the judge calls, tokens and cost (estimated on a sample row of median length; unknown prices
-   * stay unknown).
-   */
-  async planRun(dataset: StoredDataset, metrics: readonly MetricId[]): Promise<BatchPlan> {
-    const predictions = dataset.kind === 'prediction' || dataset.kind === 'sft';
-    const chosen = predictions ? [] : [...metrics];
-    const judgeIds = chosen.filter(isJudgeMetric);
-    if (judgeIds.length === 0 || !this.#scoring) return planBatch(dataset.rowCount, chosen);
-    const median = await this.#planSample(dataset.id);
-    const judge = this.#scoring.judge;
-    const planned = median ? judge.plan(median.input, judgeIds) : undefined;
-    return planBatch(
-      dataset.rowCount,
-      chosen,
-      planned
-        ? {
-            plan: planned.plan,
-            provider: judge.provider.kind,
-            model: judge.provider.model.trim(),
-            prices: $state.snapshot(judge.prices),
-          }
-        : undefined,
-    );
-  }
-
-  /**
-   * The row of median length among the first ones, read once per data set: the setup re-plans on
-   * every choice, and the rows do not change.
-   */
-  #planSample(datasetId: string): Promise<CaseRow | undefined> {
-    let sample = this.#planSamples.get(datasetId);
-    if (!sample) {
-      sample = getDatasetRows(datasetId, -Infinity, PLAN_SAMPLE_ROWS).then((rows) => {
-        const cases = rows.filter(isCaseRow);
-        const lengthOf = (r: CaseRow) =>
-          r.input.source.length + r.input.summary.length + (r.input.reference?.length ?? 0);
-        return cases.sort((a, b) => lengthOf(a) - lengthOf(b))[Math.floor(cases.length / 2)];
-      });
-      // A failed read is tried again next time rather than remembered.
-      sample.catch(() => this.#planSamples.delete(datasetId));
-      this.#planSamples.set(datasetId, sample);
-    }
-    return sample;
+  /** See RunPlanner.plan. */
+  planRun(dataset: StoredDataset, metrics: readonly MetricId[]): Promise<BatchPlan> {
+    return this.#planner.plan(dataset, metrics);
   }
 
   /**
