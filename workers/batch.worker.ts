@@ -4,7 +4,7 @@
  * worker reads the run and its pending rows from IndexedDB, scores them (src/lib/datasets/batch.ts,
  * the same `computeMetrics` as the single-case workers), writes each finished row back to
  * IndexedDB itself and posts progress only, so a run of thousands of rows leaves the page free.
- * Protocol: src/lib/datasets/batch-protocol.ts.
+ * Methods: src/lib/workers/batch-api.ts; served by ./batch-host.ts.
  *
  * It holds all three offline backends, loaded as the metric workers load them (backends.ts) and only
  * when a row needs them, falling back to the built-in backend with a note when a model cannot load.
@@ -16,7 +16,7 @@ import type { ModelSource } from '../src/lib/models/source.ts';
 import type { MetricSettings } from '../src/lib/metrics/settings.ts';
 import type { OfflineBackends } from '../src/lib/metrics/offline.ts';
 import { lazy } from '../src/lib/lazy.ts';
-import { serveBatchRuns, type LoadingReporter } from '../src/lib/datasets/batch-protocol.ts';
+import { serveBatchRuns, type LoadingReporter } from './batch-host.ts';
 import { embedderFor, recognizerFor, reportLoadingTo, wordSegmenter } from './backends.ts';
 
 function backendsFor(
@@ -24,15 +24,7 @@ function backendsFor(
   models: ModelSource | undefined,
   report: LoadingReporter,
 ): OfflineBackends {
-  // The metric workers' progress shape, forwarded as the batch protocol's 'loading'.
-  reportLoadingTo((p) =>
-    report({
-      stage: p.stage,
-      ...(p.file === undefined ? {} : { file: p.file }),
-      ...(p.loaded === undefined ? {} : { loaded: p.loaded }),
-      ...(p.total === undefined ? {} : { total: p.total }),
-    }),
-  );
+  reportLoadingTo(report);
   const source = models ?? DEFAULT_MODEL_SOURCE;
   // One fallback load per run, not one per row: the wrapped backends are memoised.
   return {
@@ -42,4 +34,4 @@ function backendsFor(
   };
 }
 
-serveBatchRuns(backendsFor);
+serveBatchRuns(backendsFor, self);

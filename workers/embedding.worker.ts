@@ -8,16 +8,19 @@ import '../src/lib/zod-config.ts';
 import { serveMetrics } from './host.ts';
 import { embedderFor, glove, reportLoadingTo, transformerEmbedder } from './backends.ts';
 
-serveMetrics({
-  backends(report, settings, models) {
-    reportLoadingTo(report);
-    return { embedder: embedderFor(settings, models) };
+serveMetrics(
+  {
+    backends(report, settings, models) {
+      reportLoadingTo(report);
+      return { embedder: embedderFor(settings, models) };
+    },
+    async warmUp(report, settings, models) {
+      reportLoadingTo(report);
+      await glove();
+      if (settings.backends.embedding.kind === 'transformer') {
+        await transformerEmbedder(settings, models);
+      }
+    },
   },
-  async warmUp(report, settings, models) {
-    reportLoadingTo(report);
-    await glove();
-    if (settings.backends.embedding.kind === 'transformer') {
-      await transformerEmbedder(settings, models);
-    }
-  },
-});
+  self,
+);

@@ -14,9 +14,12 @@ import '../src/lib/zod-config.ts';
 import { serveMetrics } from './host.ts';
 import { wordSegmenter } from './backends.ts';
 
-serveMetrics({
-  backends() {
-    return { wordSegmenter };
+serveMetrics(
+  {
+    backends() {
+      return { wordSegmenter };
+    },
+    async warmUp() {},
   },
-  async warmUp() {},
-});
+  self,
+);

@@ -15,19 +15,22 @@ import {
   transformerRecognizer,
 } from './backends.ts';
 
-serveMetrics({
-  backends(report, settings, models) {
-    reportLoadingTo(report);
-    return { recognizer: recognizerFor(settings, models) };
+serveMetrics(
+  {
+    backends(report, settings, models) {
+      reportLoadingTo(report);
+      return { recognizer: recognizerFor(settings, models) };
+    },
+    async warmUp(report, settings, models) {
+      reportLoadingTo(report);
+      if (settings.backends.ner.kind === 'transformer') {
+        await transformerRecognizer(settings, models);
+        return;
+      }
+      const ner = await compromise();
+      // The first parse compiles compromise's lexicon; do it now rather than on the user's text.
+      await ner.recognize(NER_WARM_UP);
+    },
   },
-  async warmUp(report, settings, models) {
-    reportLoadingTo(report);
-    if (settings.backends.ner.kind === 'transformer') {
-      await transformerRecognizer(settings, models);
-      return;
-    }
-    const ner = await compromise();
-    // The first parse compiles compromise's lexicon; do it now rather than on the user's text.
-    await ner.recognize(NER_WARM_UP);
-  },
-});
+  self,
+);

@@ -211,10 +211,11 @@ describe('the mapping editor', () => {
     await run.getByTestId('run-open').click();
     await expect.poll(() => page.getByTestId('run-row').count()).toBe(5);
     expect(await page.getByTestId('run-summary').innerText()).toMatch(/rouge-l\s+0\.\d+/u);
-    // The ratings are there to calibrate against.
-    expect(
-      await page.locator('[data-testid="calibration-row"][data-human="quality"]').count(),
-    ).toBeGreaterThan(0);
+    // The ratings are there to calibrate against (the calibration worker reads the run itself,
+    // after the view shows it).
+    await expect
+      .poll(() => page.locator('[data-testid="calibration-row"][data-human="quality"]').count())
+      .toBeGreaterThan(0);
 
     // Change the mapping of the file just imported: it replaces the data set (and its run).
     await page.getByTestId('mapping-change').click();

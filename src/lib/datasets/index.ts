@@ -7,4 +7,3 @@ export * from './detect.ts';
 export * from './parse.ts';
 export * from './sft.ts';
 export * from './tinyeval.ts';
-export * from './parse-protocol.ts';

@@ -2,7 +2,8 @@
  * A run with everything it refers to (its data set's record and rows, its results), read from
  * IndexedDB for the run view, the exports and calibration alike.
  */
-import { getDataset, getRun, iterateDatasetRows, iterateRunResults } from '../storage/datasets.ts';
+import { getDataset, iterateDatasetRows } from '../storage/datasets.ts';
+import { getRun, iterateRunResults } from '../storage/runs.ts';
 import type { StoredDataset, StoredRun, StoredRunResult } from '../storage/schema.ts';
 import type { DatasetRow } from '../rows/formats.ts';
 

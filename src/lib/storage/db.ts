@@ -47,3 +47,18 @@ export function db(): Promise<IDBPDatabase<SumLensDB>> {
   });
   return opening;
 }
+
+/**
+ * Marks a transaction's `done` as handled at once: when a request throws before `tx.done` is
+ * awaited (or the transaction is aborted on purpose), its rejection must not surface as an
+ * unhandled one. Awaiting `tx.done` later still rejects.
+ */
+export function guarded<T extends { done: Promise<void> }>(tx: T): T {
+  tx.done.catch(() => undefined);
+  return tx;
+}
+
+// Compound keys sort numbers before strings, arrays after: these bounds span every row number.
+export function idRange(id: string): IDBKeyRange {
+  return IDBKeyRange.bound([id, -Infinity], [id, Infinity]);
+}

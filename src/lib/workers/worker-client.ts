@@ -1,20 +1,15 @@
 /**
- * The page side of the worker protocol: one client per worker, one id per job, AbortSignal to
- * cancel. A worker that crashes fails every job it held instead of leaving cards spinning.
+ * The page's handle on one metric worker (src/lib/workers/metric-api.ts over the RPC layer):
+ * `score` streams each metric's result to `onResult` and the backends' loading to `onProgress`;
+ * an AbortSignal cancels the job, which then resolves as cancelled rather than failing.
  */
 import type { CaseInput, MetricId, MetricResult } from '../metrics/types.ts';
 import type { MetricSettings } from '../metrics/settings.ts';
 import type { ModelSource } from '../models/source.ts';
-import type { ProgressReply, WorkerReply, WorkerRequest } from '../../../workers/protocol.ts';
+import { metricApi, type Loading } from './metric-api.ts';
+import { isCancelled, WorkerClient, type WorkerLike } from './rpc.ts';
 
-export type Progress = Omit<ProgressReply, 'type' | 'id'>;
-
-interface Job {
-  onResult: (result: MetricResult) => void;
-  onProgress: (progress: Progress) => void;
-  resolve: (outcome: { cancelled: boolean }) => void;
-  reject: (error: Error) => void;
-}
+export type Progress = Loading;
 
 export interface JobHandlers {
   onResult?: (result: MetricResult) => void;
@@ -22,24 +17,23 @@ export interface JobHandlers {
   signal?: AbortSignal;
 }
 
+async function outcomeOf(job: Promise<null>): Promise<{ cancelled: boolean }> {
+  try {
+    await job;
+    return { cancelled: false };
+  } catch (error) {
+    if (isCancelled(error)) return { cancelled: true };
+    throw error;
+  }
+}
+
 export class MetricWorkerClient {
-  readonly #worker: Worker;
-  readonly #jobs = new Map<string, Job>();
+  readonly #client: WorkerClient<typeof metricApi.methods>;
   readonly name: string;
 
-  constructor(name: string, worker: Worker) {
+  constructor(name: string, worker: WorkerLike) {
     this.name = name;
-    this.#worker = worker;
-    worker.addEventListener('message', (event: MessageEvent<WorkerReply>) =>
-      this.#receive(event.data),
-    );
-    worker.addEventListener('error', (event: ErrorEvent) => {
-      event.preventDefault();
-      this.#failAll(`The ${name} worker stopped: ${event.message || 'it could not start'}.`);
-    });
-    worker.addEventListener('messageerror', () =>
-      this.#failAll(`The ${name} worker sent a message that could not be read.`),
-    );
+    this.#client = new WorkerClient({ ...metricApi, name }, worker);
   }
 
   score(
@@ -49,9 +43,22 @@ export class MetricWorkerClient {
     models: ModelSource,
     handlers: JobHandlers = {},
   ): Promise<{ cancelled: boolean }> {
-    return this.#start(
-      (id) => ({ type: 'score', id, metricIds: [...metricIds], input, settings, models }),
-      handlers,
+    return outcomeOf(
+      this.#client.call(
+        'score',
+        { metricIds: [...metricIds], input, settings, models },
+        {
+          ...(handlers.signal ? { signal: handlers.signal } : {}),
+          onProgress: (item) => {
+            if (item.type === 'result') {
+              handlers.onResult?.(item.result);
+            } else {
+              const { type: _type, ...loading } = item;
+              handlers.onProgress?.(loading);
+            }
+          },
+        },
+      ),
     );
   }
 
@@ -61,81 +68,19 @@ export class MetricWorkerClient {
     settings?: MetricSettings,
     models?: ModelSource,
   ): Promise<{ cancelled: boolean }> {
-    return this.#start(
-      (id) => ({
-        type: 'load',
-        id,
-        ...(settings ? { settings } : {}),
-        ...(models ? { models } : {}),
-      }),
-      handlers,
+    return outcomeOf(
+      this.#client.call(
+        'load',
+        { ...(settings ? { settings } : {}), ...(models ? { models } : {}) },
+        {
+          ...(handlers.signal ? { signal: handlers.signal } : {}),
+          ...(handlers.onProgress ? { onProgress: handlers.onProgress } : {}),
+        },
+      ),
     );
   }
 
   terminate(): void {
-    this.#worker.terminate();
-    this.#failAll(`The ${this.name} worker was shut down.`);
-  }
-
-  #start(
-    makeRequest: (id: string) => WorkerRequest,
-    handlers: JobHandlers,
-  ): Promise<{ cancelled: boolean }> {
-    const id = crypto.randomUUID();
-    const { signal } = handlers;
-    if (signal?.aborted) return Promise.resolve({ cancelled: true });
-    return new Promise((resolve, reject) => {
-      const onAbort = () =>
-        this.#worker.postMessage({ type: 'cancel', id } satisfies WorkerRequest);
-      signal?.addEventListener('abort', onAbort, { once: true });
-      const settle = () => signal?.removeEventListener('abort', onAbort);
-      this.#jobs.set(id, {
-        onResult: handlers.onResult ?? (() => {}),
-        onProgress: handlers.onProgress ?? (() => {}),
-        resolve: (outcome) => {
-          settle();
-          resolve(outcome);
-        },
-        reject: (error) => {
-          settle();
-          reject(error);
-        },
-      });
-      this.#worker.postMessage(makeRequest(id));
-    });
-  }
-
-  #receive(reply: WorkerReply): void {
-    const job = this.#jobs.get(reply.id);
-    if (!job) return; // a reply for a job we already gave up on
-    switch (reply.type) {
-      case 'progress': {
-        const { type: _type, id: _id, ...progress } = reply;
-        job.onProgress(progress);
-        return;
-      }
-      case 'result':
-        job.onResult(reply.result);
-        return;
-      case 'done':
-        this.#jobs.delete(reply.id);
-        job.resolve({ cancelled: reply.cancelled });
-        return;
-      case 'error':
-        this.#jobs.delete(reply.id);
-        job.reject(new Error(reply.message));
-        return;
-      default: {
-        const unreachable: never = reply;
-        throw new Error(`Unknown worker reply ${JSON.stringify(unreachable)}`);
-      }
-    }
-  }
-
-  #failAll(message: string): void {
-    for (const [id, job] of this.#jobs) {
-      this.#jobs.delete(id);
-      job.reject(new Error(message));
-    }
+    this.#client.terminate();
   }
 }

@@ -1,31 +1,28 @@
-/** The parse worker served in a fake worker scope, so that its protocol is tested without a Worker. */
-import { serveDatasetParse, type ParseWorkerScope } from '../../../workers/dataset-parse.worker.ts';
-import type { ParseReply } from '../../../src/lib/datasets/parse-protocol.ts';
+/** The parse worker served over the RPC layer in one thread, so that it is tested without a Worker. */
+import { serveDatasetParse } from '../../../workers/dataset-parse.worker.ts';
+import { parseApi } from '../../../src/lib/workers/parse-api.ts';
+import type { ParamsOf, ProgressOf } from '../../../src/lib/workers/rpc.ts';
+import { connect } from '../workers/_channel.ts';
 
-/**
- * `send` hands the worker a message as the page would post it; `replies` collects what it posts
- * back; `until` waits for the first reply that matches and returns it.
- */
-export function fakeParseScope() {
-  let listener: ((event: MessageEvent<unknown>) => void) | undefined;
-  const replies: ParseReply[] = [];
-  const waiters: Array<() => void> = [];
-  const scope: ParseWorkerScope = {
-    addEventListener: (_type, l) => {
-      listener = l;
-    },
-    postMessage: (m) => {
-      replies.push(m);
-      for (const w of waiters.splice(0)) w();
-    },
-  };
-  serveDatasetParse(scope);
-  const send = (data: unknown) => listener!({ data } as MessageEvent<unknown>);
-  const until = async (pred: (r: ParseReply) => boolean) => {
-    while (!replies.some(pred)) await new Promise<void>((resolve) => waiters.push(resolve));
-    return replies.find(pred)!;
-  };
-  return { replies, send, until };
+type ParseMethods = typeof parseApi.methods;
+
+/** A parse worker and its client (messages are not cloned: test Blobs replace their `stream`). */
+export function parseWorker() {
+  return connect(parseApi, serveDatasetParse, { clone: false });
+}
+
+/** `detect` on a fresh worker. */
+export function detectSample(params: ParamsOf<ParseMethods, 'detect'>) {
+  return parseWorker().client.call('detect', params);
+}
+
+/** `import` on a fresh worker, with every progress item it streamed. */
+export async function importRows(params: ParamsOf<ParseMethods, 'import'>) {
+  const progress: ProgressOf<ParseMethods, 'import'>[] = [];
+  const summary = await parseWorker().client.call('import', params, {
+    onProgress: (item) => progress.push(item),
+  });
+  return { summary, progress };
 }
 
 /** A Blob whose stream hands out `chunk` bytes at a time and counts what was pulled. */
@@ -47,4 +44,18 @@ export function chunkedBlob(bytes: Uint8Array<ArrayBuffer>, chunk: number) {
   const blob = new Blob([bytes]);
   Object.defineProperty(blob, 'stream', { value: () => stream });
   return { blob, pulled };
+}
+
+/** A Blob whose stream never ends unless cancelled, counting its pulls. */
+export function endlessBlob(line: string) {
+  const pulls = { count: 0 };
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      pulls.count++;
+      controller.enqueue(new TextEncoder().encode(line.repeat(100)));
+    },
+  });
+  const blob = new Blob(['']);
+  Object.defineProperty(blob, 'stream', { value: () => stream });
+  return { blob, pulls };
 }

@@ -25,7 +25,8 @@ import { DEFAULT_JUDGE_SETTINGS } from '../../../src/lib/metrics/judge/settings.
 import type { JudgeFailure } from '../../../src/lib/metrics/judge/run.ts';
 import { DEFAULT_SETTINGS } from '../../../src/lib/metrics/settings.ts';
 import type { MetricResult } from '../../../src/lib/metrics/types.ts';
-import { getRun, listRunResults, saveDataset } from '../../../src/lib/storage/datasets.ts';
+import { saveDataset } from '../../../src/lib/storage/datasets.ts';
+import { getRun, listRunResults } from '../../../src/lib/storage/runs.ts';
 import type { JudgeUsage, RunStatus, StoredRunResult } from '../../../src/lib/storage/schema.ts';
 import { fakeError, type Json } from '../../helpers/fake-llm.ts';
 import { oracleHandler } from '../../helpers/judge-oracle.ts';

@@ -22,12 +22,8 @@ import { computeMetrics } from '../../../src/lib/metrics/offline.ts';
 import { DEFAULT_SETTINGS, type MetricSettings } from '../../../src/lib/metrics/settings.ts';
 import type { MetricResult } from '../../../src/lib/metrics/types.ts';
 import { estimateCost } from '../../../src/lib/llm/prices.ts';
-import {
-  getRun,
-  listRunResults,
-  pendingRows,
-  saveDataset,
-} from '../../../src/lib/storage/datasets.ts';
+import { saveDataset } from '../../../src/lib/storage/datasets.ts';
+import { getRun, listRunResults, pendingRows } from '../../../src/lib/storage/runs.ts';
 import { StorageFullError } from '../../../src/lib/storage/quota.ts';
 import type { RunStatus, StoredRunResult } from '../../../src/lib/storage/schema.ts';
 import { NO_LOGPROB_CAPS, ScriptedJudge, oracle } from '../judge/scripted-judge.ts';

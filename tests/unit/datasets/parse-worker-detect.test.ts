@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { sharedPath } from '../../helpers/shared.ts';
-import { chunkedBlob, fakeParseScope } from './_parse-worker.ts';
-import type { ParseSampleReply } from '../../../src/lib/datasets/parse-protocol.ts';
+import { isCancelled } from '../../../src/lib/workers/rpc.ts';
+import { chunkedBlob, detectSample, endlessBlob, parseWorker } from './_parse-worker.ts';
 import { DETECT_SAMPLE } from '../../../src/lib/datasets/detect.ts';
 import { PREVIEW_CHARS } from '../../../src/lib/datasets/mapping.ts';
 
@@ -16,11 +16,8 @@ const dev = new Uint8Array(readFileSync(sharedPath('data/summeval/dev.jsonl')));
 
 describe('dataset-parse worker: detect', () => {
   it('reads only the first records of a large file and sends the detection with a sample', async () => {
-    const { replies, send, until } = fakeParseScope();
     const { blob, pulled } = chunkedBlob(dev, 64 * 1024);
-    send({ type: 'detect', id: 'd1', file: blob, fileName: 'dev.jsonl' });
-    const reply = (await until((r) => r.id === 'd1' && r.type !== 'progress')) as ParseSampleReply;
-    expect(reply.type).toBe('sample');
+    const reply = await detectSample({ file: blob, fileName: 'dev.jsonl' });
     expect(pulled.bytes).toBeLessThan(dev.byteLength / 4);
     expect(reply.detected).toMatchObject({ kind: 'summeval', confidence: 1, mappingProblems: [] });
     const { sample } = reply;
@@ -32,31 +29,24 @@ describe('dataset-parse worker: detect', () => {
     expect(text.endsWith('…')).toBe(true);
     expect(sample.profiles.decoded).toEqual({ filled: 50, numeric: 0, structured: 0 });
     expect(sample.proposals.summeval).toEqual(reply.detected.mapping);
-    // No rows are sent and the job ends with its sample.
-    expect(replies.filter((r) => r.type === 'rows' || r.type === 'done')).toEqual([]);
     expect(structuredClone(reply)).toEqual(reply);
   });
 
   it('a file read whole in its first chunk is counted, while the checks keep to the sample', async () => {
-    const { send, until } = fakeParseScope();
-    send({ type: 'detect', id: 'd0', file: new Blob([dev]), fileName: 'dev.jsonl' });
-    const reply = (await until((r) => r.id === 'd0' && r.type !== 'progress')) as ParseSampleReply;
+    const reply = await detectSample({ file: new Blob([dev]), fileName: 'dev.jsonl' });
     expect(reply.sample).toMatchObject({ records: DETECT_SAMPLE, fileRecords: 600 });
     expect(reply.sample.profiles.text!.filled).toBe(DETECT_SAMPLE);
     expect(reply.detected.description).toMatch(/^SummEval records: 600 rows/u);
   });
 
   it('answers for a file whose columns cannot be mapped, read whole with its row count', async () => {
-    const { send, until } = fakeParseScope();
     const csv = [
       'article_body,model_output,gold_summary,grader_a',
       '"The council approved a park, on Monday.",A park was approved.,The council approved a park.,4',
       'Rain closed the road.,A road closed.,Rain shut the road.,3',
       '"broken,row',
     ].join('\n');
-    send({ type: 'detect', id: 'd2', file: new Blob([csv]), fileName: 'ratings.csv' });
-    const reply = (await until((r) => r.id === 'd2' && r.type !== 'progress')) as ParseSampleReply;
-    expect(reply.type).toBe('sample');
+    const reply = await detectSample({ file: new Blob([csv]), fileName: 'ratings.csv' });
     expect(reply.detected).toMatchObject({ format: 'csv', kind: 'case', confidence: 0 });
     expect(reply.detected.mappingProblems.length).toBeGreaterThan(0);
     expect(reply.detected.columns).toEqual([
@@ -74,22 +64,17 @@ describe('dataset-parse worker: detect', () => {
   });
 
   it('a file without a readable row gives an empty sample with its bad rows', async () => {
-    const { send, until } = fakeParseScope();
-    send({ type: 'detect', id: 'd3', file: new Blob(['{"a": 1\n{"b":\n']), fileName: 'x.jsonl' });
-    const reply = (await until((r) => r.id === 'd3' && r.type !== 'progress')) as ParseSampleReply;
+    const reply = await detectSample({ file: new Blob(['{"a": 1\n{"b":\n']), fileName: 'x.jsonl' });
     expect(reply.sample.records).toBe(0);
     expect(reply.sample.problems.map((p) => p.row)).toEqual([1, 2]);
     expect(reply.sample.problems[0]!.reason).toMatch(/^row 1: not valid JSON/u);
   });
 
   it('a UTF-16 file is detected and previewed as its text, split mid code unit', async () => {
-    const { send, until } = fakeParseScope();
     const csv = 'source,summary\r\nDie Größe des Parks.,Größe 😀\r\n北京市的公园。,公园。\r\n';
     const bytes = new Uint8Array(Buffer.from('\ufeff' + csv, 'utf16le'));
     const { blob } = chunkedBlob(bytes, 7);
-    send({ type: 'detect', id: 'u1', file: blob, fileName: 'cases.csv' });
-    const reply = (await until((r) => r.id === 'u1' && r.type !== 'progress')) as ParseSampleReply;
-    expect(reply.type).toBe('sample');
+    const reply = await detectSample({ file: blob, fileName: 'cases.csv' });
     expect(reply.detected).toMatchObject({ kind: 'case', format: 'csv', encoding: 'UTF-16LE' });
     expect(reply.detected.columns).toEqual(['source', 'summary']);
     expect(reply.sample.preview.map((p) => p.record)).toEqual([
@@ -99,45 +84,34 @@ describe('dataset-parse worker: detect', () => {
   });
 
   it('a PNG renamed .jsonl is an error naming it binary, with no sample, and reading stops', async () => {
-    const { replies, send, until } = fakeParseScope();
     const png = new Uint8Array(1024 * 1024);
     png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     const { blob, pulled } = chunkedBlob(png, 64 * 1024);
-    send({ type: 'detect', id: 'b1', file: blob, fileName: 'photo.jsonl' });
-    const reply = await until((r) => r.id === 'b1' && r.type !== 'progress');
-    expect(reply).toEqual({
-      type: 'error',
-      id: 'b1',
-      message:
-        'photo.jsonl is a binary file (it looks like a PNG image), not text: SumLens reads JSONL, JSON or CSV.',
-    });
-    expect(replies.filter((r) => r.id === 'b1').map((r) => r.type)).toEqual(['error']);
+    const { client, replies } = parseWorker();
+    await expect(client.call('detect', { file: blob, fileName: 'photo.jsonl' })).rejects.toThrow(
+      'photo.jsonl is a binary file (it looks like a PNG image), not text: SumLens reads JSONL, JSON or CSV.',
+    );
+    expect(replies.map((r) => (r as { kind: string }).kind)).toEqual(['error']);
     expect(pulled.bytes).toBeLessThanOrEqual(2 * 64 * 1024);
   });
 
   it('rejects a malformed detect request, and cancels one by id', async () => {
-    const { replies, send, until } = fakeParseScope();
-    send({ type: 'detect', id: 'bad' });
-    expect(replies[0]).toMatchObject({ type: 'error', id: 'bad' });
-    expect((replies[0] as { message: string }).message).toMatch(
-      /^Malformed request to the parse worker: file/u,
+    const { client } = parseWorker();
+    await expect(client.call('detect', { file: new Blob(['']), maxRowChars: 0 })).rejects.toThrow(
+      /^Malformed request to the file reader worker \(detect\): maxRowChars/u,
     );
 
     // Lines that are never records: detection never has its sample, so only cancel ends it.
-    const endless = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        controller.enqueue(new TextEncoder().encode('{not json}\n'.repeat(100)));
-      },
-    });
-    const blob = new Blob(['']);
-    Object.defineProperty(blob, 'stream', { value: () => endless });
-    send({ type: 'detect', id: 'c1', file: blob });
-    await until((r) => r.type === 'progress' && r.id === 'c1');
-    send({ type: 'cancel', id: 'c1' });
-    expect(await until((r) => r.type === 'done' && r.id === 'c1')).toEqual({
-      type: 'done',
-      id: 'c1',
-      cancelled: true,
-    });
+    const { blob } = endlessBlob('{not json}\n');
+    const controller = new AbortController();
+    let progressed = false;
+    const job = client.call(
+      'detect',
+      { file: blob },
+      { signal: controller.signal, onProgress: () => (progressed = true) },
+    );
+    while (!progressed) await new Promise((r) => setTimeout(r, 1));
+    controller.abort();
+    await expect(job).rejects.toSatisfy(isCancelled);
   });
 });

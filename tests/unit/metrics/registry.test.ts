@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { METRICS, metricInfo } from '../../../src/lib/metrics/registry.ts';
-import { metricIdSchema } from '../../../workers/protocol.ts';
+import { metricIdSchema } from '../../../src/lib/workers/metric-api.ts';
 
 describe('metric registry', () => {
   it('has one record per protocol metric id, and every id resolves', () => {

@@ -18,14 +18,13 @@ import {
   type RowRatings,
 } from '../../../src/lib/storage/annotations.ts';
 import {
-  createRun,
   deleteAllDatasets,
   getDataset,
   getDatasetRows,
-  putRowResult,
   saveDataset,
   summarizeProblems,
 } from '../../../src/lib/storage/datasets.ts';
+import { createRun, putRowResult } from '../../../src/lib/storage/runs.ts';
 import { StorageFullError } from '../../../src/lib/storage/quota.ts';
 import { loadRunData } from '../../../src/lib/datasets/run-data.ts';
 import { runCalibration } from '../../../src/lib/datasets/run-view.ts';

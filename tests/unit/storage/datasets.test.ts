@@ -1,29 +1,31 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
-  clearFailedRows,
-  createRun,
   deleteAllDatasets,
   deleteDataset,
-  deleteRun,
-  doneRows,
   getDataset,
   getDatasetRows,
-  getRun,
   iterateDatasetRows,
-  iterateRunResults,
   listDatasets,
+  removeOrphanRows,
+  saveDataset,
+  summarizeProblems,
+  type DatasetMeta,
+} from '../../../src/lib/storage/datasets.ts';
+import {
+  clearFailedRows,
+  createRun,
+  deleteRun,
+  doneRows,
+  getRun,
+  iterateRunResults,
   listRunResults,
   listRuns,
   pendingRows,
   putRowResult,
-  removeOrphanRows,
   restoreRun,
-  saveDataset,
-  summarizeProblems,
   updateRun,
-  type DatasetMeta,
-} from '../../../src/lib/storage/datasets.ts';
+} from '../../../src/lib/storage/runs.ts';
 import { StorageFullError } from '../../../src/lib/storage/quota.ts';
 import type { StoredRunResult } from '../../../src/lib/storage/schema.ts';
 import type { DatasetRow } from '../../../src/lib/rows/formats.ts';

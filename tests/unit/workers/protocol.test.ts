@@ -1,49 +1,39 @@
+/** The metric workers' request schemas (src/lib/workers/metric-api.ts). */
 import { describe, expect, it } from 'vitest';
-import { workerRequestSchema } from '../../../workers/protocol.ts';
+import { metricApi } from '../../../src/lib/workers/metric-api.ts';
 import { DEFAULT_SETTINGS } from '../../../src/lib/metrics/settings.ts';
 import { DEFAULT_MODEL_SOURCE } from '../../../src/lib/models/source.ts';
 
-describe('worker protocol', () => {
-  it('accepts score, load and cancel requests', () => {
-    const score = {
-      type: 'score',
-      id: 'a',
+const score = metricApi.methods.score.request;
+
+describe('metric worker methods', () => {
+  it('accepts score and load requests', () => {
+    const request = {
       metricIds: ['rouge-1', 'coherence'],
       input: { source: 's', summary: 't' },
       settings: DEFAULT_SETTINGS,
       models: DEFAULT_MODEL_SOURCE,
     };
-    expect(workerRequestSchema.parse(score)).toEqual(score);
-    expect(workerRequestSchema.parse({ type: 'cancel', id: 'a' })).toEqual({
-      type: 'cancel',
-      id: 'a',
-    });
-    expect(workerRequestSchema.parse({ type: 'load', id: 'b' }).type).toBe('load');
+    expect(score.parse(request)).toEqual(request);
+    expect(metricApi.methods.load.request.parse({})).toEqual({});
   });
 
-  it('rejects unknown types, unknown metrics, missing ids and bad settings', () => {
-    expect(workerRequestSchema.safeParse({ type: 'explode', id: 'a' }).success).toBe(false);
-    expect(workerRequestSchema.safeParse({ type: 'cancel' }).success).toBe(false);
+  it('rejects unknown metrics, no metric and bad settings', () => {
     const base = {
-      type: 'score',
-      id: 'a',
       input: { source: 's', summary: 't' },
       settings: DEFAULT_SETTINGS,
       models: DEFAULT_MODEL_SOURCE,
     };
-    expect(workerRequestSchema.safeParse({ ...base, metricIds: ['bogus'] }).success).toBe(false);
-    expect(workerRequestSchema.safeParse({ ...base, metricIds: [] }).success).toBe(false);
+    expect(score.safeParse({ ...base, metricIds: ['bogus'] }).success).toBe(false);
+    expect(score.safeParse({ ...base, metricIds: [] }).success).toBe(false);
     const badSettings = { ...DEFAULT_SETTINGS, density: { target: 0.15, width: 0 } };
-    expect(
-      workerRequestSchema.safeParse({ ...base, metricIds: ['bleu'], settings: badSettings })
-        .success,
-    ).toBe(false);
+    expect(score.safeParse({ ...base, metricIds: ['bleu'], settings: badSettings }).success).toBe(
+      false,
+    );
   });
 
   it('rejects a model id or hub URL that could reach outside the model folder or the web', () => {
     const base = {
-      type: 'score',
-      id: 'a',
       metricIds: ['coherence'],
       input: { source: 's', summary: 't' },
       settings: DEFAULT_SETTINGS,
@@ -56,8 +46,8 @@ describe('worker protocol', () => {
         embedding: { kind: 'transformer', model: '../secret', device: 'auto', dtype: 'auto' },
       },
     };
-    expect(workerRequestSchema.safeParse({ ...base, settings: badModel }).success).toBe(false);
+    expect(score.safeParse({ ...base, settings: badModel }).success).toBe(false);
     const badHub = { ...DEFAULT_MODEL_SOURCE, kind: 'hub', hubUrl: 'file:///etc' };
-    expect(workerRequestSchema.safeParse({ ...base, models: badHub }).success).toBe(false);
+    expect(score.safeParse({ ...base, models: badHub }).success).toBe(false);
   });
 });

@@ -1,37 +1,23 @@
 /**
- * The page-side client and the worker-side host talk through a fake Worker here, so ids,
+ * The page-side client and the worker-side host talk through the RPC layer over a fake channel, so ids,
  * per-metric results, cancellation and failures are tested without a browser.
  */
 import { describe, expect, it } from 'vitest';
 import { serveMetrics } from '../../../workers/host.ts';
-import type { WorkerScope } from '../../../workers/host.ts';
-import type { WorkerReply } from '../../../workers/protocol.ts';
 import { MetricWorkerClient } from '../../../src/lib/workers/worker-client.ts';
 import { DEFAULT_SETTINGS } from '../../../src/lib/metrics/settings.ts';
 import { DEFAULT_MODEL_SOURCE } from '../../../src/lib/models/source.ts';
 import type { MetricResult } from '../../../src/lib/metrics/types.ts';
 import type { SentenceEmbedder } from '../../../src/lib/metrics/semantic/backends.ts';
 import type { OfflineBackends } from '../../../src/lib/metrics/offline.ts';
+import { metricApi } from '../../../src/lib/workers/metric-api.ts';
+import { connect as channel } from './_channel.ts';
 
 function connect(backends: OfflineBackends, warmUp = async () => {}) {
-  const toWorker = new EventTarget();
-  const toPage = new EventTarget();
-  const posted: unknown[] = [];
-  const scope: WorkerScope = {
-    addEventListener: (type, listener) =>
-      toWorker.addEventListener(type, listener as unknown as EventListener),
-    postMessage: (message: WorkerReply) =>
-      queueMicrotask(() => toPage.dispatchEvent(new MessageEvent('message', { data: message }))),
-  };
-  serveMetrics({ backends: () => backends, warmUp }, scope);
-  const fakeWorker = Object.assign(toPage, {
-    postMessage: (message: unknown) => {
-      posted.push(message);
-      queueMicrotask(() => toWorker.dispatchEvent(new MessageEvent('message', { data: message })));
-    },
-    terminate: () => {},
-  }) as unknown as Worker;
-  return { client: new MetricWorkerClient('test', fakeWorker), posted };
+  const { worker, sent } = channel(metricApi, (scope) =>
+    serveMetrics({ backends: () => backends, warmUp }, scope),
+  );
+  return { client: new MetricWorkerClient('test', worker), posted: sent };
 }
 
 const input = {
@@ -87,8 +73,8 @@ describe('worker protocol round trip', () => {
     release();
     expect(await job).toEqual({ cancelled: true });
     expect(results).toEqual([]);
-    const [score, cancel] = posted as { type: string; id: string }[];
-    expect(cancel).toEqual({ type: 'cancel', id: score?.id });
+    const [score, cancel] = posted as { kind: string; id: string }[];
+    expect(cancel).toEqual({ kind: 'cancel', id: score?.id });
   });
 
   it('turns a metric failure into an error result, not a rejected job', async () => {

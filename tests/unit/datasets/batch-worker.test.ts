@@ -1,52 +1,37 @@
 /**
- * The batch worker's protocol end to end, in one thread: `serveBatchRuns` (the worker side, with
- * Node backends) and `BatchWorkerClient` (the page side) joined by a fake message channel that
- * structured-clones every message and delivers it as a later task, as postMessage does.
+ * The batch worker end to end, in one thread: `serveBatchRuns` (the worker side, with Node
+ * backends) and `BatchWorkerClient` (the page side) over the RPC layer, joined by a fake channel
+ * that structured-clones every message and delivers it as a later task, as postMessage does.
  */
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
+import { serveBatchRuns } from '../../../workers/batch-host.ts';
 import {
+  batchApi,
   BatchWorkerClient,
-  batchRequestSchema,
   PROGRESS_INTERVAL_MS,
-  serveBatchRuns,
-  type BatchReply,
-  type BatchRequest,
-  type BatchWorkerLike,
-  type BatchWorkerScope,
-} from '../../../src/lib/datasets/batch-protocol.ts';
+} from '../../../src/lib/workers/batch-api.ts';
 import { createBatchRun, type BatchProgress } from '../../../src/lib/datasets/batch.ts';
 import type { CaseRow } from '../../../src/lib/rows/formats.ts';
 import { DEFAULT_SETTINGS } from '../../../src/lib/metrics/settings.ts';
-import { getRun, listRunResults, saveDataset } from '../../../src/lib/storage/datasets.ts';
+import { saveDataset } from '../../../src/lib/storage/datasets.ts';
+import { getRun, listRunResults } from '../../../src/lib/storage/runs.ts';
 import { readJsonl } from '../../helpers/shared.ts';
+import { connect, replyMatching } from '../workers/_channel.ts';
 
-type Listener = (event: MessageEvent<unknown>) => void;
+function channel(serveWorker = true) {
+  const wired = connect(batchApi, (scope) => {
+    if (serveWorker) serveBatchRuns(() => ({}), scope);
+  });
+  return { ...wired, client: new BatchWorkerClient(wired.worker) };
+}
 
-function channel() {
-  const workerListeners: Listener[] = [];
-  const pageListeners: Listener[] = [];
-  const posted: BatchReply[] = [];
-  const deliver = (listeners: Listener[], message: unknown) =>
-    setTimeout(() => {
-      const data = structuredClone(message);
-      for (const l of listeners) l({ data } as MessageEvent<unknown>);
-    }, 0);
-  const scope: BatchWorkerScope = {
-    addEventListener: (_type, listener) => workerListeners.push(listener),
-    postMessage: (message) => {
-      posted.push(message);
-      deliver(pageListeners, message);
-    },
-  };
-  const worker: BatchWorkerLike & { raw(message: unknown): void } = {
-    postMessage: (message: BatchRequest) => deliver(workerListeners, message),
-    raw: (message: unknown) => deliver(workerListeners, message),
-    addEventListener: ((type: string, listener: Listener) => {
-      if (type === 'message') pageListeners.push(listener);
-    }) as BatchWorkerLike['addEventListener'],
-  };
-  return { scope, worker, posted, pageListeners };
+/** The worker's replies, without the RPC envelope. */
+function items(replies: unknown[]): { type: string }[] {
+  return replies.flatMap((r) => {
+    const reply = r as { kind: string; item?: { type: string }; value?: unknown };
+    return reply.kind === 'progress' && reply.item ? [reply.item] : [{ type: reply.kind }];
+  });
 }
 
 interface DevRecord {
@@ -92,35 +77,31 @@ async function storedRun(id: string, rows: CaseRow[]) {
   });
 }
 
-describe('batch worker protocol', () => {
+describe('batch worker', () => {
   it('validates requests', () => {
-    expect(batchRequestSchema.safeParse({ type: 'start', id: 'r' }).success).toBe(true);
-    expect(batchRequestSchema.safeParse({ type: 'start', id: '' }).success).toBe(false);
-    expect(batchRequestSchema.safeParse({ type: 'stop', id: 'r' }).success).toBe(false);
+    const start = batchApi.methods.run.request;
+    expect(start.safeParse({ runId: 'r' }).success).toBe(true);
+    expect(start.safeParse({ runId: '' }).success).toBe(false);
+    expect(start.safeParse({ runId: 'r', concurrency: 0 }).success).toBe(false);
   });
 
   it('answers a malformed request with an error naming it', async () => {
-    const { scope, worker, posted } = channel();
-    serveBatchRuns(() => ({}), scope);
-    worker.raw({ type: 'start', id: 'r', concurrency: 0 });
-    await new Promise((r) => setTimeout(r, 5));
-    expect(posted).toHaveLength(1);
-    expect(posted[0]).toMatchObject({ type: 'error', id: 'r' });
-    expect((posted[0] as { message: string }).message).toMatch(/Malformed request.*concurrency/u);
+    const { toWorker, replies } = channel();
+    toWorker({ kind: 'call', id: 'r', method: 'run', params: { runId: 'r', concurrency: 0 } });
+    const reply = await replyMatching(replies, () => true);
+    expect(replies).toHaveLength(1);
+    expect(reply).toMatchObject({ kind: 'error', id: 'r' });
+    expect((reply as { message: string }).message).toMatch(/Malformed request.*concurrency/u);
   });
 
   it('fails a run that does not exist', async () => {
-    const { scope, worker } = channel();
-    serveBatchRuns(() => ({}), scope);
-    const client = new BatchWorkerClient(worker);
+    const { client } = channel();
     await expect(client.run('missing')).rejects.toThrow(/does not exist/u);
   });
 
   it('runs 1,000 rows in the worker, writes them itself, and posts throttled progress only', async () => {
-    const { scope, worker, posted } = channel();
-    serveBatchRuns(() => ({}), scope);
+    const { client, replies } = channel();
     const run = await storedRun('big', summevalRows(1000));
-    const client = new BatchWorkerClient(worker);
     const progress: BatchProgress[] = [];
     const started = performance.now();
     const outcome = await client.run(run.id, {}, { onProgress: (p) => progress.push(p) });
@@ -137,18 +118,17 @@ describe('batch worker protocol', () => {
     ]);
     // The page receives small progress messages, at most one per interval plus state changes: no
     // rows, no results (which is what keeps its main thread free).
-    expect(posted.every((m) => m.type === 'progress' || m.type === 'finished')).toBe(true);
+    const posted = items(replies);
+    expect(posted.every((m) => m.type === 'progress' || m.type === 'result')).toBe(true);
     const progressMessages = posted.filter((m) => m.type === 'progress').length;
     expect(progressMessages).toBeLessThanOrEqual(Math.ceil(elapsedMs / PROGRESS_INTERVAL_MS) + 5);
     expect(progress.length).toBe(progressMessages);
-    for (const m of posted) expect(JSON.stringify(m).length).toBeLessThan(400);
+    for (const m of replies) expect(JSON.stringify(m).length).toBeLessThan(400);
   });
 
   it('pauses, resumes and cancels a run by id; a cancelled run resumes later', async () => {
-    const { scope, worker } = channel();
-    serveBatchRuns(() => ({}), scope);
+    const { client } = channel();
     const run = await storedRun('ctl', summevalRows(300));
-    const client = new BatchWorkerClient(worker);
     const states: string[] = [];
     let paused = false;
     const finished = client.run(
@@ -192,20 +172,18 @@ describe('batch worker protocol', () => {
   });
 
   it('rejects a reply it cannot read', async () => {
-    const { worker, pageListeners } = channel();
-    const client = new BatchWorkerClient(worker);
+    const { client, sent, toPage } = channel(false);
     const pending = client.run('r');
-    for (const l of pageListeners) {
-      l({ data: { type: 'progress', id: 'r', progress: { done: -1 } } } as MessageEvent<unknown>);
-    }
+    const id = (sent[0] as { id: string }).id;
+    toPage({ kind: 'progress', id, item: { type: 'progress', progress: { done: -1 } } });
     await expect(pending).rejects.toThrow(/could not be read/u);
+    expect(client.isRunning('r')).toBe(false);
   });
 });
 
 describe('batch worker and LLM metrics', () => {
   it('refuses a run with judge metrics (they run in the page, with the key)', async () => {
-    const { scope, worker } = channel();
-    serveBatchRuns(() => ({}), scope);
+    const { client } = channel();
     const dataset = await saveDataset(
       {
         id: 'ds-llm',
@@ -223,7 +201,6 @@ describe('batch worker and LLM metrics', () => {
       settings: { metrics: DEFAULT_SETTINGS },
       appVersion: 'test',
     });
-    const client = new BatchWorkerClient(worker);
     await expect(client.run(run.id)).rejects.toThrow(
       /runs in the page.*geval-fluency|geval-fluency.*runs in the page/u,
     );

@@ -1,0 +1,196 @@
+/**
+ * Runs that execute in the page rather than in the batch worker: those with LLM metrics (the
+ * judge's key never goes to a worker) or coherence on provider embeddings. Their offline metrics
+ * still go to the metric workers; rows are stored as they finish, under the run's Web Lock. The
+ * browser going offline pauses them (halt) and its coming back resumes them, through the session.
+ */
+import { messageOf } from '../errors.ts';
+import {
+  isJudgeMetric,
+  PauseController,
+  pageRowScorer,
+  RUN_BUSY_MESSAGE,
+  runLockName,
+  runStoredBatchLocked,
+  type BatchProgress,
+} from '../datasets/batch.ts';
+import { exclusively } from '../datasets/lanes.ts';
+import { updateRun } from '../storage/runs.ts';
+import type { StoredRun } from '../storage/schema.ts';
+import type { MetricSettings } from '../metrics/settings.ts';
+import type { ModelSource } from '../models/source.ts';
+import type { CaseInput, MetricId, MetricResult } from '../metrics/types.ts';
+import type { JudgeSession } from './judge.svelte.ts';
+
+/**
+ * What a run that executes in the page (one with LLM metrics, or coherence on provider
+ * embeddings) borrows from the single-case scoring: its metric workers for the offline metrics,
+ * and the judge with the key, which never goes to a worker.
+ */
+export interface PageScoring {
+  scoreInWorkers(
+    ids: readonly MetricId[],
+    input: CaseInput,
+    settings: MetricSettings,
+    models: ModelSource,
+    signal: AbortSignal,
+  ): Promise<MetricResult[]>;
+  providerEmbeddingMetrics(
+    ids: readonly MetricId[],
+    input: CaseInput,
+    settings: MetricSettings,
+    signal: AbortSignal,
+  ): Promise<MetricResult[]>;
+  readonly judge: JudgeSession;
+  /** Where transformer models come from, for runs resumed without the page's choice. */
+  readonly models: ModelSource;
+}
+
+/** A run executing in the page, with the switches the run list's buttons use. */
+interface PageRun {
+  cancel: AbortController;
+  pause: PauseController;
+  /** Stops the run as paused with a reason (the browser went offline). */
+  halt: AbortController;
+}
+
+/** Why the page paused its runs when the browser went offline. */
+export const OFFLINE_MESSAGE =
+  'The browser is offline: the run is paused and goes on by itself when the connection is back.';
+
+export function browserOffline(): boolean {
+  return globalThis.navigator?.onLine === false;
+}
+
+/** How a page run stopped, as the session reads it (the batch worker's outcome has the same). */
+export interface PageRunOutcome {
+  status: string;
+  message?: string;
+  stoppedBy?: string;
+}
+
+export class PageRuns {
+  readonly #scoring: PageScoring | undefined;
+  readonly #runs = new Map<string, PageRun>();
+  /** Bumped when a run starts or ends: `has` reads a plain map. */
+  #version = $state(0);
+
+  constructor(scoring: PageScoring | undefined) {
+    this.#scoring = scoring;
+  }
+
+  has(runId: string): boolean {
+    void this.#version;
+    return this.#runs.has(runId);
+  }
+
+  /** Pauses every run with the offline reason; returns their ids, to resume when back online. */
+  haltAll(): string[] {
+    for (const run of this.#runs.values()) run.halt.abort(OFFLINE_MESSAGE);
+    return [...this.#runs.keys()];
+  }
+
+  pause(runId: string): boolean {
+    const run = this.#runs.get(runId);
+    run?.pause.pause();
+    return run !== undefined;
+  }
+
+  continue(runId: string): boolean {
+    const run = this.#runs.get(runId);
+    run?.pause.resume();
+    return run !== undefined;
+  }
+
+  cancel(runId: string): boolean {
+    const run = this.#runs.get(runId);
+    run?.cancel.abort();
+    return run !== undefined;
+  }
+
+  /**
+   * A run with LLM metrics, in the page: the key stays here. Refuses to go on with another judge
+   * than the one it started with, so that one run never mixes two judges' scores. Everything
+   * happens under the run's Web Lock, so that only the tab that runs it writes its status: a
+   * second tab without the key must not rewrite a running run as paused.
+   */
+  drive(
+    run: StoredRun,
+    models: ModelSource | undefined,
+    retryFailed: boolean,
+    onProgress: (progress: BatchProgress) => void,
+  ): Promise<PageRunOutcome> {
+    return exclusively(runLockName(run.id), RUN_BUSY_MESSAGE, () =>
+      this.#driveLocked(run, models, retryFailed, onProgress),
+    );
+  }
+
+  async #driveLocked(
+    run: StoredRun,
+    models: ModelSource | undefined,
+    retryFailed: boolean,
+    onProgress: (progress: BatchProgress) => void,
+  ): Promise<PageRunOutcome> {
+    const scoring = this.#scoring;
+    if (!scoring) throw new Error('LLM metrics cannot run here: no judge is attached.');
+    let judge: ReturnType<JudgeSession['batchJudge']> | undefined;
+    try {
+      if (run.metrics.some(isJudgeMetric)) {
+        const wanted = run.backends.judge;
+        const now = scoring.judge.provider;
+        if (wanted && (wanted.provider !== now.kind || wanted.model !== now.model.trim())) {
+          throw new Error(
+            `This run is judged by ${wanted.provider}/${wanted.model}: choose that provider and model under "LLM judge provider" to resume it (one run never mixes two judges).`,
+          );
+        }
+        const fresh = scoring.judge.batchJudge();
+        const started = run.settings.judge ?? fresh.settings;
+        // The run's settings, except a context lowered since: the way out of "the prompt is
+        // longer than the model's context window" (only fewer tokens, never another judgement).
+        judge = {
+          ...fresh,
+          settings: {
+            ...started,
+            contextTokens: Math.min(started.contextTokens, fresh.settings.contextTokens),
+          },
+        };
+      }
+    } catch (error) {
+      const message = `${run.datasetName}: the run is paused. ${messageOf(error)}`;
+      await updateRun(run.id, { status: 'paused', message }).catch(() => undefined);
+      return { status: 'paused', message };
+    }
+    const settings = run.settings.metrics;
+    const modelSource = models ?? ($state.snapshot(scoring.models) as ModelSource);
+    const scoreRow = pageRowScorer({
+      metrics: run.metrics,
+      settings,
+      offline: (ids, input, signal) =>
+        scoring.scoreInWorkers(ids, input, settings, modelSource, signal),
+      extra: (ids, input, signal) => scoring.providerEmbeddingMetrics(ids, input, settings, signal),
+      ...(judge ? { judge } : {}),
+      isOffline: browserOffline,
+    });
+    const handle: PageRun = {
+      cancel: new AbortController(),
+      pause: new PauseController(),
+      halt: new AbortController(),
+    };
+    this.#runs.set(run.id, handle);
+    this.#version++;
+    try {
+      if (browserOffline()) handle.halt.abort(OFFLINE_MESSAGE);
+      return await runStoredBatchLocked(run.id, {
+        scoreRow,
+        onProgress,
+        signal: handle.cancel.signal,
+        pause: handle.pause,
+        halt: handle.halt.signal,
+        retryFailed,
+      });
+    } finally {
+      this.#runs.delete(run.id);
+      this.#version++;
+    }
+  }
+}

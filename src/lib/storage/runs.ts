@@ -1,0 +1,329 @@
+/**
+ * Batch runs and their results in IndexedDB (schema v3): typed operations for the batch runner
+ * (in the batch worker or the page), the run list and the run view.
+ *
+ * A row's results are stored once, when the row is complete, in the same transaction as the run's
+ * counters: after a crash either both happened or neither, so a resumed run scores exactly the
+ * rows that have no results (`pendingRows`) and the counters never count a row twice.
+ */
+import { db, guarded, idRange } from './db.ts';
+import { describeStorageError } from './quota.ts';
+import { iterateDatasetRows, ROW_BATCH_SIZE } from './datasets.ts';
+import type { JudgeUsage, RunStatus, StoredRun, StoredRunResult } from './schema.ts';
+import type { DatasetRow } from '../rows/formats.ts';
+
+export type NewRun = Omit<StoredRun, 'updatedAt' | 'status' | 'counts' | 'backends'> &
+  Partial<Pick<StoredRun, 'backends' | 'status'>> & { total: number };
+
+export async function createRun(run: NewRun): Promise<StoredRun> {
+  const { total, ...rest } = run;
+  const stored: StoredRun = {
+    ...rest,
+    backends: run.backends ?? { perMetric: {} },
+    status: run.status ?? 'running',
+    updatedAt: run.createdAt,
+    counts: { total, done: 0, failed: 0 },
+  };
+  try {
+    await (await db()).add('runs', stored);
+  } catch (error) {
+    throw describeStorageError(error, 'The run was not started: its record could not be saved.');
+  }
+  return stored;
+}
+
+export async function getRun(id: string): Promise<StoredRun | undefined> {
+  return (await db()).get('runs', id);
+}
+
+/** Newest first; results are not loaded. */
+export async function listRuns(datasetId?: string): Promise<StoredRun[]> {
+  const database = await db();
+  const runs =
+    datasetId === undefined
+      ? await database.getAllFromIndex('runs', 'by-created')
+      : (await database.getAllFromIndex('runs', 'by-dataset', datasetId)).sort(
+          (a, b) => a.createdAt - b.createdAt,
+        );
+  return runs.reverse();
+}
+
+function addUsage(total: JudgeUsage | undefined, add: JudgeUsage): JudgeUsage {
+  const base = total ?? { input: 0, output: 0, calls: 0, httpCalls: 0, cachedCalls: 0 };
+  const cachedInput =
+    base.cachedInput === undefined && add.cachedInput === undefined
+      ? undefined
+      : (base.cachedInput ?? 0) + (add.cachedInput ?? 0);
+  // A cost stays known only while every row's cost is known.
+  const cost =
+    (total === undefined || base.cost !== undefined) && add.cost !== undefined
+      ? (base.cost ?? 0) + add.cost
+      : undefined;
+  return {
+    input: base.input + add.input,
+    output: base.output + add.output,
+    ...(cachedInput === undefined ? {} : { cachedInput }),
+    calls: base.calls + add.calls,
+    httpCalls: base.httpCalls + add.httpCalls,
+    cachedCalls: base.cachedCalls + add.cachedCalls,
+    ...(cost === undefined ? {} : { cost }),
+  };
+}
+
+/**
+ * Stores one complete row's results and, in the same transaction, adds it to the run's counters,
+ * judge usage and backends. Idempotent: a row already stored is left as it is and not counted
+ * again (returns false). A full disk rejects with a StorageFullError naming the row.
+ */
+export async function putRowResult(result: StoredRunResult): Promise<boolean> {
+  const database = await db();
+  const tx = guarded(database.transaction(['runs', 'run-results'], 'readwrite'));
+  const results = tx.objectStore('run-results');
+  const runs = tx.objectStore('runs');
+  try {
+    const [existing, run] = await Promise.all([
+      results.getKey([result.runId, result.row]),
+      runs.get(result.runId),
+    ]);
+    if (!run) throw new Error(`Run ${result.runId} does not exist (was it deleted?).`);
+    // A row stored as failed may be scored again and replaced; a done row never is.
+    const replaces = existing === undefined ? undefined : await results.get(existing);
+    if (replaces && replaces.status !== 'failed') {
+      await tx.done;
+      return false;
+    }
+    run.counts = {
+      ...run.counts,
+      done: run.counts.done + (replaces ? 0 : 1),
+      failed: run.counts.failed - (replaces ? 1 : 0) + (result.status === 'failed' ? 1 : 0),
+    };
+    if (result.judge) run.judgeUsage = addUsage(run.judgeUsage, result.judge);
+    for (const r of result.results) {
+      const seen = (run.backends.perMetric[r.id] ??= []);
+      if (!seen.includes(r.backend)) seen.push(r.backend);
+    }
+    run.updatedAt = result.finishedAt;
+    await Promise.all([
+      replaces ? results.put(result) : results.add(result),
+      runs.put(run),
+      tx.done,
+    ]);
+    return true;
+  } catch (error) {
+    try {
+      tx.abort();
+    } catch {
+      // Already aborted by the failure itself.
+    }
+    // An aborted transaction's own error says why (QuotaExceededError); its requests only say
+    // AbortError.
+    throw describeStorageError(
+      tx.error ?? error,
+      `The results of row ${result.row} were not saved; the run was paused so that nothing is lost, and that row will be scored again on resume.`,
+    );
+  }
+}
+
+/**
+ * Stores a whole run at once (an imported export): the run record, then its results in batches of
+ * `batchSize`, one transaction each. The counters are recomputed from the results. If a batch
+ * fails, the run and what was written of it are removed again and the error says so.
+ */
+export async function restoreRun(
+  run: StoredRun,
+  results: readonly StoredRunResult[],
+  batchSize = ROW_BATCH_SIZE,
+): Promise<StoredRun> {
+  const database = await db();
+  const stored: StoredRun = {
+    ...run,
+    counts: {
+      total: run.counts.total,
+      done: results.length,
+      failed: results.filter((r) => r.status === 'failed').length,
+    },
+  };
+  let failure: unknown;
+  try {
+    await database.add('runs', stored);
+    for (let i = 0; i < results.length; i += Math.max(1, batchSize)) {
+      const tx = guarded(database.transaction('run-results', 'readwrite'));
+      const store = tx.objectStore('run-results');
+      const items = results.slice(i, i + Math.max(1, batchSize));
+      try {
+        await Promise.all([...items.map((r) => store.put({ ...r, runId: run.id })), tx.done]);
+      } catch (error) {
+        failure = tx.error ?? error;
+        throw error;
+      }
+    }
+  } catch (error) {
+    await deleteRun(run.id).catch(() => undefined);
+    throw describeStorageError(
+      failure ?? error,
+      `The run of "${run.datasetName}" was not imported: storing its results failed, and what was written was removed again.`,
+    );
+  }
+  return stored;
+}
+
+/** The stored results of a run, in row order (`from`/`count` page through them). */
+export async function listRunResults(
+  runId: string,
+  from = -Infinity,
+  count?: number,
+): Promise<StoredRunResult[]> {
+  const range = IDBKeyRange.bound([runId, from], [runId, Infinity]);
+  return (await db()).getAll('run-results', range, count);
+}
+
+/**
+ * Every result of a run in row order, read `batchSize` results per transaction (each read is
+ * deserialised at once: small reads keep the page's steps short).
+ */
+export async function* iterateRunResults(
+  runId: string,
+  batchSize = ROW_BATCH_SIZE,
+): AsyncGenerator<StoredRunResult> {
+  let from = -Infinity;
+  for (;;) {
+    const results = await listRunResults(runId, from, batchSize);
+    for (const result of results) yield result;
+    if (results.length < batchSize) return;
+    from = results[results.length - 1].row + 1;
+  }
+}
+
+/** The row numbers of a run that have results. */
+export async function doneRows(runId: string): Promise<Set<number>> {
+  const keys = await (await db()).getAllKeys('run-results', idRange(runId));
+  return new Set(keys.map((k) => k[1]));
+}
+
+/**
+ * The rows of the run's data set that have no results yet, in row order: what a resumed run still
+ * has to score. Reads in batches; rows stored while iterating are not re-checked (the runner and
+ * `putRowResult` guard against doubles).
+ */
+export async function* pendingRows(
+  runId: string,
+  options: { includeFailed?: boolean; batchSize?: number } = {},
+): AsyncGenerator<DatasetRow> {
+  const run = await getRun(runId);
+  if (!run) throw new Error(`Run ${runId} does not exist.`);
+  const done = await doneRows(runId);
+  if (options.includeFailed)
+    for (const row of (await failedResults(runId)).keys()) done.delete(row);
+  for await (const row of iterateDatasetRows(run.datasetId, options.batchSize ?? ROW_BATCH_SIZE)) {
+    if (!done.has(row.row)) yield row;
+  }
+}
+
+/** The results of a run's failed rows, by row number (failed rows are few: read them whole). */
+export async function failedResults(runId: string): Promise<Map<number, StoredRunResult>> {
+  const out = new Map<number, StoredRunResult>();
+  for await (const result of iterateRunResults(runId)) {
+    if (result.status === 'failed') out.set(result.row, result);
+  }
+  return out;
+}
+
+/**
+ * Adds judge usage to a run's totals without a row: the requests of rows that were dropped
+ * unsaved when the run paused (a dead key, offline) were still sent, and may be billed.
+ */
+export async function addRunUsage(runId: string, usage: JudgeUsage): Promise<void> {
+  const database = await db();
+  const tx = guarded(database.transaction('runs', 'readwrite'));
+  const run = await tx.store.get(runId);
+  if (!run) {
+    await tx.done;
+    return;
+  }
+  run.judgeUsage = addUsage(run.judgeUsage, usage);
+  await Promise.all([tx.store.put(run), tx.done]);
+}
+
+export interface RunUpdate {
+  status?: RunStatus;
+  message?: string | null;
+  /** Judge settings or backends learnt after the start. */
+  backends?: StoredRun['backends'];
+  total?: number;
+}
+
+/** Changes a run's status (and message); sets `finishedAt` when it becomes done. */
+export async function updateRun(id: string, update: RunUpdate): Promise<StoredRun> {
+  const database = await db();
+  const tx = guarded(database.transaction('runs', 'readwrite'));
+  const store = tx.objectStore('runs');
+  const run = await store.get(id);
+  if (!run) {
+    tx.abort();
+    await tx.done.catch(() => undefined);
+    throw new Error(`Run ${id} does not exist.`);
+  }
+  const now = Date.now();
+  if (update.status !== undefined) {
+    run.status = update.status;
+    if (update.status === 'done') run.finishedAt = now;
+  }
+  if (update.message === null) delete run.message;
+  else if (update.message !== undefined) run.message = update.message;
+  if (update.backends) run.backends = update.backends;
+  if (update.total !== undefined) run.counts = { ...run.counts, total: update.total };
+  run.updatedAt = now;
+  await Promise.all([store.put(run), tx.done]);
+  return run;
+}
+
+/** Deletes a run and its results. */
+export async function deleteRun(id: string): Promise<void> {
+  const tx = guarded((await db()).transaction(['runs', 'run-results'], 'readwrite'));
+  await Promise.all([
+    tx.objectStore('runs').delete(id),
+    tx.objectStore('run-results').delete(idRange(id)),
+    tx.done,
+  ]);
+}
+
+/**
+ * Removes the rows of a run whose scoring failed as a whole, and takes them off the counters, so
+ * that resuming scores them again. Returns how many were removed.
+ */
+export async function clearFailedRows(runId: string): Promise<number> {
+  const database = await db();
+  const tx = guarded(database.transaction(['runs', 'run-results'], 'readwrite'));
+  const results = tx.objectStore('run-results');
+  const runs = tx.objectStore('runs');
+  const [all, run] = await Promise.all([results.getAll(idRange(runId)), runs.get(runId)]);
+  const failedRows = all.filter((r) => r.status === 'failed');
+  const writes: Array<Promise<unknown>> = failedRows.map((r) => results.delete([runId, r.row]));
+  if (run && failedRows.length > 0) {
+    run.counts = {
+      ...run.counts,
+      done: run.counts.done - failedRows.length,
+      failed: run.counts.failed - failedRows.length,
+    };
+    if (run.status === 'done') run.status = 'paused';
+    run.updatedAt = Date.now();
+    writes.push(runs.put(run));
+  }
+  await Promise.all([...writes, tx.done]);
+  return failedRows.length;
+}
+
+/** The store the batch runner writes through (see src/lib/datasets/batch.ts). */
+export interface RunResultStore {
+  putResult(result: StoredRunResult): Promise<boolean>;
+  setStatus(runId: string, status: RunStatus, message?: string | null): Promise<void>;
+  addUsage(runId: string, usage: JudgeUsage): Promise<void>;
+}
+
+export const indexedDbRunStore: RunResultStore = {
+  putResult: putRowResult,
+  addUsage: addRunUsage,
+  async setStatus(runId, status, message) {
+    await updateRun(runId, { status, message });
+  },
+};

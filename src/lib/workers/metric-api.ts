@@ -1,0 +1,72 @@
+/**
+ * The metric workers' methods (lexical, embedding and NER workers all serve the same two), declared
+ * once for workers/host.ts and the page's MetricWorkerClient (./worker-client.ts): `score` streams
+ * each metric's result as soon as it is ready, and the backends' loading progress; `load` warms a
+ * backend up before the first case arrives.
+ */
+import { z } from 'zod';
+import { metricSettingsSchema } from '../metrics/settings.ts';
+import { modelSourceSchema } from '../models/source.ts';
+import { METRIC_IDS, type MetricResult } from '../metrics/types.ts';
+import { defineWorkerApi } from './rpc.ts';
+
+export const metricIdSchema = z.enum(METRIC_IDS);
+
+export const caseInputSchema = z.object({
+  source: z.string(),
+  summary: z.string(),
+  reference: z.string().optional(),
+});
+
+/** A backend loading: what is happening in words ("loading word vectors"), and bytes when known. */
+export const loadingSchema = z.object({
+  stage: z.string(),
+  file: z.string().optional(),
+  loaded: z.number().optional(),
+  total: z.number().optional(),
+});
+
+export type Loading = z.infer<typeof loadingSchema>;
+
+export const metricResultSchema = z
+  .object({
+    id: metricIdSchema,
+    status: z.enum(['ok', 'n/a', 'error']),
+    score: z.number().nullable(),
+    raw: z.number().optional(),
+    explanation: z.string(),
+    reason: z.string().optional(),
+    backend: z.string(),
+    /** Each metric's own shape, shown by its card; never read by the layer. */
+    details: z.unknown(),
+    elapsedMs: z.number().optional(),
+    notes: z.array(z.string()).optional(),
+  })
+  // The one place a wire result becomes a typed one: page and worker are one build, and the
+  // details were made by the metric that `id` names (the schema checked every other field).
+  .transform((wire) => wire as MetricResult);
+
+export const metricApi = defineWorkerApi('metric', {
+  score: {
+    request: z.object({
+      metricIds: z.array(metricIdSchema).min(1),
+      input: caseInputSchema,
+      settings: metricSettingsSchema,
+      /** Where transformer models come from (only the model workers read it). */
+      models: modelSourceSchema,
+    }),
+    progress: z.discriminatedUnion('type', [
+      loadingSchema.extend({ type: z.literal('loading') }),
+      z.object({ type: z.literal('result'), result: metricResultSchema }),
+    ]),
+    result: z.null(),
+  },
+  load: {
+    request: z.object({
+      settings: metricSettingsSchema.optional(),
+      models: modelSourceSchema.optional(),
+    }),
+    progress: loadingSchema,
+    result: z.null(),
+  },
+});

@@ -1,0 +1,102 @@
+/**
+ * The batch worker's side of src/lib/workers/batch-api.ts, apart from the worker's entry so that
+ * a test serves it in one thread (Node backends, fake-indexeddb): one job per run id, pause and
+ * resume by id, progress throttled to PROGRESS_INTERVAL_MS.
+ */
+import type { ModelSource } from '../src/lib/models/source.ts';
+import type { OfflineBackends } from '../src/lib/metrics/offline.ts';
+import type { MetricSettings } from '../src/lib/metrics/settings.ts';
+import {
+  PauseController,
+  runStoredBatch,
+  type BatchOutcome,
+  type BatchProgress,
+} from '../src/lib/datasets/batch.ts';
+import {
+  batchApi,
+  PROGRESS_INTERVAL_MS,
+  type BatchFinished,
+} from '../src/lib/workers/batch-api.ts';
+import type { Loading } from '../src/lib/workers/metric-api.ts';
+import { serve, type RpcScope } from '../src/lib/workers/rpc.ts';
+
+export type LoadingReporter = (loading: Loading) => void;
+
+/** The backends a run needs, for its settings: the worker builds them (GloVe, compromise, jieba,
+ * transformer models); a test passes Node ones. */
+export type BatchBackendFactory = (
+  settings: MetricSettings,
+  models: ModelSource | undefined,
+  report: LoadingReporter,
+) => OfflineBackends;
+
+interface ActiveRun {
+  pause: PauseController;
+  outcome: Promise<BatchFinished>;
+}
+
+function finished(outcome: BatchOutcome): BatchFinished {
+  return {
+    status: outcome.status,
+    done: outcome.done,
+    failed: outcome.failed,
+    total: outcome.total,
+    scored: outcome.scored,
+    ...(outcome.message === undefined ? {} : { message: outcome.message }),
+    ...(outcome.stoppedBy === undefined ? {} : { stoppedBy: outcome.stoppedBy }),
+  };
+}
+
+export function serveBatchRuns(
+  backendsFor: BatchBackendFactory,
+  scope: RpcScope,
+  clock: () => number = () => performance.now(),
+): void {
+  const active = new Map<string, ActiveRun>();
+  serve(
+    batchApi,
+    {
+      run({ runId, models, concurrency, retryFailed }, { signal, progress }) {
+        const running = active.get(runId);
+        if (running) {
+          // Already running here: a second start is a resume, and ends with the same outcome.
+          running.pause.resume();
+          return running.outcome;
+        }
+        let lastPost = -Infinity;
+        let lastState: BatchProgress['state'] | undefined;
+        const onProgress = (p: BatchProgress) => {
+          const now = clock();
+          if (p.state === lastState && now - lastPost < PROGRESS_INTERVAL_MS) return;
+          lastPost = now;
+          lastState = p.state;
+          progress({ type: 'progress', progress: p });
+        };
+        const report: LoadingReporter = (loading) => progress({ type: 'loading', ...loading });
+        const pause = new PauseController();
+        const outcome = runStoredBatch(runId, {
+          backends: (settings) => backendsFor(settings, models, report),
+          ...(concurrency === undefined ? {} : { concurrency }),
+          ...(retryFailed ? { retryFailed: true } : {}),
+          onProgress,
+          signal,
+          pause,
+          clock,
+        })
+          .then(finished)
+          .finally(() => active.delete(runId));
+        active.set(runId, { pause, outcome });
+        return outcome;
+      },
+      pause({ runId }) {
+        active.get(runId)?.pause.pause();
+        return null;
+      },
+      resume({ runId }) {
+        active.get(runId)?.pause.resume();
+        return null;
+      },
+    },
+    scope,
+  );
+}
