@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { externalPath } from '../scripts/external-data.ts';
+import { externalPath } from '../src/lib/node/external-data.ts';
 import { computeMetrics } from '../src/lib/metrics/offline.ts';
 import { DEFAULT_SETTINGS } from '../src/lib/metrics/settings.ts';
 import { METRICS } from '../src/lib/metrics/registry.ts';

@@ -36,7 +36,7 @@ import { parseArgs } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
 import { preview } from 'vite';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/chromium.ts';
-import { externalPath } from '../scripts/external-data.ts';
+import { externalPath } from '../src/lib/node/external-data.ts';
 
 const repoRoot = resolve(import.meta.dirname, '..');
 const PORT = Number(process.env.SUMLENS_BENCH_PORT ?? 4174);

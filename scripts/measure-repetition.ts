@@ -6,7 +6,7 @@
  * Usage: npx tsx scripts/measure-repetition.ts
  */
 import { readFileSync } from 'node:fs';
-import { externalPath } from './external-data.ts';
+import { externalPath } from '../src/lib/node/external-data.ts';
 import { calibratePair, type CalibrationRow } from '../src/lib/datasets/calibration.ts';
 import { mean } from '../src/lib/stats/correlation.ts';
 import { findRepeats } from '../src/lib/metrics/lexical/repetition.ts';

@@ -3,7 +3,7 @@
  * SOURCES.md), or SUMLENS_SHARED when set.
  */
 import { readFileSync } from 'node:fs';
-import { externalDataDir, externalPath, repoRoot } from '../../scripts/external-data.ts';
+import { externalDataDir, externalPath, repoRoot } from '../../src/lib/node/external-data.ts';
 
 export { repoRoot };
 

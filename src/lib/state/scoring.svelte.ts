@@ -1,20 +1,15 @@
 /**
  * The page's scoring session: the cards' states, the workers, the history list and the draft.
  * Results arrive per metric as each worker finishes, so a slow model never hides a fast score.
+ * What the cards hold is built in metric-cards.ts, the case and its problems in case-input.ts,
+ * the worker and provider-embedding runs in metric-jobs.ts; this class holds the state.
  */
 import { APP_VERSION } from '../version.ts';
 import { messageOf } from '../errors.ts';
 import { METRICS } from '../metrics/registry.ts';
-import { metricSettingsSchema, withDefaults } from '../metrics/settings.ts';
+import { withDefaults } from '../metrics/settings.ts';
 import type { MetricSettings } from '../metrics/settings.ts';
-import type {
-  CaseInput,
-  CaseTexts,
-  MetricId,
-  MetricNeeds,
-  MetricResult,
-} from '../metrics/types.ts';
-import { validateCase } from '../input/validate-case.ts';
+import type { CaseInput, CaseTexts, MetricId, MetricResult } from '../metrics/types.ts';
 import type { InputProblem } from '../input/validate-case.ts';
 import {
   deleteAllCases,
@@ -23,7 +18,6 @@ import {
   listHistory,
   loadDraft,
   saveCase,
-  saveDraft,
 } from '../storage/cases.ts';
 import type { HistoryEntry } from '../storage/schema.ts';
 import { isQuotaExceeded, storageEstimate, unsavedCaseMessage } from '../storage/quota.ts';
@@ -31,39 +25,31 @@ import { startMetricWorkers } from '../workers/metric-workers.ts';
 import type { MetricWorkers } from '../workers/metric-workers.ts';
 import type { Progress } from '../workers/worker-client.ts';
 import type { ModelSource } from '../models/source.ts';
+import { parseInstructions } from '../input/instructions.ts';
 import { loadPreferences, savePreferences } from './preferences.ts';
 import { JudgeSession } from './judge.svelte.ts';
-import type { JudgeRunReport } from './judge.svelte.ts';
-import { parseInstructions } from '../input/instructions.ts';
+import { caseInputOf, caseProblems, instructionsTextOf } from './case-input.ts';
+import { DraftSaver } from './draft-saver.ts';
+import {
+  cardsOf,
+  idleCards,
+  runningCards,
+  shownJudgeReport,
+  storedJudgeRun,
+  type CardState,
+  type ShownJudgeReport,
+} from './metric-cards.ts';
+import {
+  failMissing,
+  providerEmbeddingMetrics,
+  scoreInWorkers,
+  workerGroups,
+} from './metric-jobs.ts';
+import { WorkerProgress } from './worker-progress.svelte.ts';
 
-export type CardStatus = 'idle' | 'running' | 'ok' | 'n/a' | 'error';
-
-export interface CardState {
-  status: CardStatus;
-  result?: MetricResult;
-}
-
-function idleCards(): Record<MetricId, CardState> {
-  return Object.fromEntries(METRICS.map((m) => [m.id, { status: 'idle' }])) as Record<
-    MetricId,
-    CardState
-  >;
-}
+export type { CardState, CardStatus } from './metric-cards.ts';
 
 const PREFERENCES = loadPreferences();
-
-/** A metric that could not be computed: an error card with the reason, never a lost case. */
-function errorResult(id: MetricId, message: string, backend: string): MetricResult {
-  return {
-    id,
-    status: 'error',
-    score: null,
-    reason: message,
-    explanation: message,
-    backend,
-    details: {},
-  };
-}
 
 export class ScoringSession {
   input = $state<CaseTexts>({ source: '', summary: '', reference: '' });
@@ -74,7 +60,6 @@ export class ScoringSession {
   cards = $state.raw<Record<MetricId, CardState>>(idleCards());
   problems = $state.raw<InputProblem[]>([]);
   running = $state(false);
-  progress = $state.raw<Record<string, Progress>>({});
   history = $state.raw<HistoryEntry[]>([]);
   storageError = $state<string | undefined>();
   /** The summary the cards' results were computed on: highlights use offsets into it. */
@@ -89,15 +74,19 @@ export class ScoringSession {
   customCards = $state.raw<MetricResult[]>([]);
   readonly judge = new JudgeSession();
   /** Tokens, calls and cost of the judge run whose results are on screen. */
-  judgeReport = $state.raw<
-    (JudgeRunReport['summary'] & { cost?: number | undefined }) | undefined
-  >();
+  judgeReport = $state.raw<ShownJudgeReport | undefined>();
 
+  readonly #progress = new WorkerProgress();
+  readonly #draft = new DraftSaver((message) => (this.storageError = message));
   #workers: MetricWorkers | undefined;
   #run: AbortController | undefined;
-  #draftTimer: ReturnType<typeof setTimeout> | undefined;
   /** The "Scored, but not saved" message last shown, so that a later save can clear it. */
   #unsavedMessage: string | undefined;
+
+  /** Model-loading progress, one row per worker and file. */
+  get progress(): Record<string, Progress> {
+    return this.#progress.rows;
+  }
 
   async init(): Promise<void> {
     this.#workers ??= startMetricWorkers();
@@ -126,13 +115,13 @@ export class ScoringSession {
     const models = $state.snapshot(this.models);
     await Promise.all(
       Object.entries(workers).map(async ([needs, client]) => {
-        this.#clearProgress(needs);
+        this.#progress.clear(needs);
         try {
-          await client.load({ onProgress: (p) => this.#setProgress(needs, p) }, settings, models);
-          this.#clearProgress(needs);
+          await client.load({ onProgress: (p) => this.#progress.set(needs, p) }, settings, models);
+          this.#progress.clear(needs);
         } catch (error) {
-          this.#clearProgress(needs);
-          this.#setProgress(needs, { stage: `failed to load: ${messageOf(error)}` });
+          this.#progress.clear(needs);
+          this.#progress.set(needs, { stage: `failed to load: ${messageOf(error)}` });
         }
       }),
     );
@@ -148,34 +137,18 @@ export class ScoringSession {
 
   /** The case as Score would send it now (instructions parsed; unreadable lines left out). */
   get caseInput(): CaseInput {
-    const instructions = parseInstructions(this.instructionsText).sections;
-    return {
-      source: this.input.source,
-      summary: this.input.summary,
-      ...(this.input.reference.trim() ? { reference: this.input.reference } : {}),
-      ...(instructions.length > 0 ? { instructions } : {}),
-    };
+    return caseInputOf(this.input, parseInstructions(this.instructionsText).sections);
   }
 
   /** Keeps what was typed across a reload or a crash, without writing on every keystroke. */
   inputChanged(): void {
     this.problems = this.problems.filter((p) => !p.blocking);
-    clearTimeout(this.#draftTimer);
-    this.#draftTimer = setTimeout(() => {
-      saveDraft({ input: $state.snapshot(this.input), savedAt: Date.now() }).catch(
-        (error: unknown) => (this.storageError = messageOf(error)),
-      );
-    }, 400);
+    this.#draft.schedule(() => $state.snapshot(this.input));
   }
 
   /** Writes the draft at once (before a reload into a new version), instead of after the pause. */
   async saveDraftNow(): Promise<void> {
-    clearTimeout(this.#draftTimer);
-    try {
-      await saveDraft({ input: $state.snapshot(this.input), savedAt: Date.now() });
-    } catch (error) {
-      this.storageError = messageOf(error);
-    }
+    await this.#draft.saveNow($state.snapshot(this.input));
   }
 
   async score(): Promise<void> {
@@ -184,23 +157,8 @@ export class ScoringSession {
     const input = $state.snapshot(this.input);
     const settings = $state.snapshot(this.settings);
     const models = $state.snapshot(this.models);
-    this.problems = validateCase(input);
     const instructions = parseInstructions(this.instructionsText);
-    for (const message of instructions.problems) {
-      this.problems = [...this.problems, { field: 'instructions', blocking: true, message }];
-    }
-    const settingsCheck = metricSettingsSchema.safeParse(settings);
-    if (!settingsCheck.success) {
-      const issue = settingsCheck.error.issues[0];
-      this.problems = [
-        ...this.problems,
-        {
-          field: 'settings',
-          blocking: true,
-          message: `Metric settings: ${issue?.path.join('.') ?? ''} ${issue?.message ?? 'is invalid'}.`,
-        },
-      ];
-    }
+    this.problems = caseProblems(input, instructions.problems, settings);
     if (this.problems.some((p) => p.blocking)) return;
 
     this.#run?.abort();
@@ -212,52 +170,32 @@ export class ScoringSession {
     this.scoredSource = input.source;
     this.customCards = [];
     this.judgeReport = undefined;
-    const judgeIds = this.judge.enabled ? new Set(this.judge.metrics) : new Set<MetricId>();
-    this.cards = Object.fromEntries(
-      METRICS.map((m) => [
-        m.id,
-        { status: m.needs !== 'llm' || judgeIds.has(m.id) ? 'running' : 'idle' },
-      ]),
-    ) as Record<MetricId, CardState>;
+    this.cards = runningCards(this.judge.enabled ? new Set(this.judge.metrics) : new Set());
 
-    const caseInput: CaseInput = {
-      source: input.source,
-      summary: input.summary,
-      ...(input.reference.trim() ? { reference: input.reference } : {}),
-      ...(instructions.sections.length > 0 ? { instructions: instructions.sections } : {}),
-    };
-    const groups = new Map<Exclude<MetricNeeds, 'llm'>, MetricId[]>();
+    const caseInput = caseInputOf(input, instructions.sections);
     const providerEmbedding = settings.backends.embedding.kind === 'provider';
-    for (const m of METRICS) {
-      if (m.needs === 'llm') continue;
-      // Provider embeddings need the judge's key, which stays in the page: no worker gets it.
-      if (m.needs === 'embedding' && providerEmbedding) continue;
-      groups.set(m.needs, [...(groups.get(m.needs) ?? []), m.id]);
-    }
+    // Provider embeddings need the judge's key, which stays in the page: no worker gets it.
+    const groups = workerGroups((_, needs) => !(needs === 'embedding' && providerEmbedding));
 
     const results: MetricResult[] = [];
     const jobs = [...groups].map(async ([needs, ids]) => {
       try {
-        const outcome = await workers[needs].score(ids, caseInput, settings, models, {
+        await workers[needs].score(ids, caseInput, settings, models, {
           signal: run.signal,
-          onProgress: (p) => this.#setProgress(needs, p),
+          onProgress: (p) => this.#progress.set(needs, p),
           onResult: (result) => {
             if (run.signal.aborted) return;
             results.push(result);
             this.#setCard(result.id, { status: result.status, result });
           },
         });
-        if (outcome.cancelled) return;
       } catch (error) {
         if (run.signal.aborted) return;
-        for (const id of ids) {
-          if (results.some((r) => r.id === id)) continue;
-          const failure = errorResult(id, messageOf(error), 'none');
-          results.push(failure);
-          this.#setCard(id, { status: 'error', result: failure });
+        for (const failure of failMissing(ids, results, messageOf(error), 'none')) {
+          this.#setCard(failure.id, { status: 'error', result: failure });
         }
       } finally {
-        this.#clearProgress(needs);
+        this.#progress.clear(needs);
       }
     });
     if (this.judge.enabled) jobs.push(this.#runJudge(caseInput, run.signal, results));
@@ -270,15 +208,25 @@ export class ScoringSession {
 
     const order = new Map(METRICS.map((m, i) => [m.id, i]));
     results.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+    await this.#saveScoredCase(caseInput, settings, results);
+  }
+
+  async #saveScoredCase(
+    input: CaseInput,
+    settings: MetricSettings,
+    results: MetricResult[],
+  ): Promise<void> {
     try {
       const entry = await saveCase({
         id: crypto.randomUUID(),
         createdAt: Date.now(),
-        input: caseInput,
+        input,
         settings,
         results,
         appVersion: APP_VERSION,
-        ...(this.judgeReport ? { judge: this.#storedJudgeReport() } : {}),
+        ...(this.judgeReport
+          ? { judge: storedJudgeRun(this.judgeReport, this.judge.provider) }
+          : {}),
       });
       this.openCaseId = entry.id;
       this.history = [entry, ...this.history.filter((h) => h.id !== entry.id)];
@@ -296,15 +244,9 @@ export class ScoringSession {
   async #runJudge(input: CaseInput, signal: AbortSignal, results: MetricResult[]): Promise<void> {
     const ids = [...this.judge.metrics];
     const fail = (message: string) => {
-      for (const id of ids) {
-        if (results.some((r) => r.id === id)) continue;
-        const failure = errorResult(
-          id,
-          message,
-          `judge:${this.judge.provider.kind}/${this.judge.provider.model}`,
-        );
-        results.push(failure);
-        this.#setCard(id, { status: 'error', result: failure });
+      const backend = `judge:${this.judge.provider.kind}/${this.judge.provider.model}`;
+      for (const failure of failMissing(ids, results, message, backend)) {
+        this.#setCard(failure.id, { status: 'error', result: failure });
       }
     };
     const problems = this.judge.problems();
@@ -362,79 +304,17 @@ export class ScoringSession {
   ): Promise<MetricResult[]> {
     // A run resumed on load may ask before init() has run (children mount first).
     const workers = (this.#workers ??= startMetricWorkers());
-    const wanted = new Set(ids);
-    const groups = new Map<Exclude<MetricNeeds, 'llm'>, MetricId[]>();
-    for (const m of METRICS) {
-      if (!wanted.has(m.id) || m.needs === 'llm') continue;
-      groups.set(m.needs, [...(groups.get(m.needs) ?? []), m.id]);
-    }
-    const results: MetricResult[] = [];
-    await Promise.all(
-      [...groups].map(async ([needs, group]) => {
-        try {
-          await workers[needs].score(group, input, settings, models, {
-            signal,
-            onResult: (result) => results.push(result),
-          });
-        } catch (error) {
-          signal.throwIfAborted();
-          for (const id of group) {
-            if (results.some((r) => r.id === id)) continue;
-            results.push(errorResult(id, messageOf(error), 'none'));
-          }
-        }
-      }),
-    );
-    signal.throwIfAborted();
-    return results;
+    return scoreInWorkers(workers, ids, input, settings, models, signal);
   }
 
-  /**
-   * The embedding metrics `ids` (coherence, the repetition pair) of one case on the provider's
-   * embeddings, through one shared embedder so the sentences are paid for once. Empty when
-   * cancelled or when provider embeddings are not chosen.
-   */
+  /** The embedding metrics `ids` of one case on the provider's embeddings (metric-jobs.ts). */
   async providerEmbeddingMetrics(
     ids: readonly MetricId[],
     input: CaseInput,
     settings: MetricSettings,
     signal: AbortSignal,
   ): Promise<MetricResult[]> {
-    const choice = settings.backends.embedding;
-    if (choice.kind !== 'provider') return [];
-    const config = this.judge.config();
-    try {
-      // Loaded on first use: the page itself otherwise never runs offline metrics.
-      const { scoreOnProviderEmbeddings } =
-        await import('../metrics/semantic/provider-embedding-metrics.ts');
-      const results = await scoreOnProviderEmbeddings(
-        ids,
-        input,
-        settings,
-        config,
-        choice.model,
-        signal,
-      );
-      return signal.aborted ? [] : results;
-    } catch (error) {
-      if (signal.aborted) return [];
-      const backend = `provider:${config.kind}/${choice.model}`;
-      return ids.map((id) => errorResult(id, messageOf(error), backend));
-    }
-  }
-
-  #storedJudgeReport() {
-    const report = this.judgeReport!;
-    return {
-      provider: this.judge.provider.kind,
-      model: this.judge.provider.model,
-      usage: report.usage,
-      httpCalls: report.httpCalls,
-      cachedCalls: report.cachedCalls,
-      calls: report.calls,
-      rounds: report.rounds,
-      ...(report.cost !== undefined ? { cost: report.cost } : {}),
-    };
+    return providerEmbeddingMetrics(() => this.judge.config(), ids, input, settings, signal);
   }
 
   cancel(): void {
@@ -460,32 +340,12 @@ export class ScoringSession {
     };
     this.scoredSummary = stored.input.summary;
     this.settings = withDefaults(stored.settings);
-    const cards = idleCards();
-    for (const result of stored.results) {
-      if (result.id !== 'geval-custom') cards[result.id] = { status: result.status, result };
-    }
+    const { cards, customCards } = cardsOf(stored.results);
     this.cards = cards;
-    this.customCards = stored.results.filter((r) => r.id === 'geval-custom');
+    this.customCards = customCards;
     this.scoredSource = stored.input.source;
-    this.instructionsText = (stored.input.instructions ?? [])
-      .map(
-        (s) => `${s.name}: ${s.instruction}${s.categories ? ` [${s.categories.join(' | ')}]` : ''}`,
-      )
-      .join('\n');
-    this.judgeReport = stored.judge
-      ? {
-          results: [],
-          rounds: stored.judge.rounds,
-          calls: stored.judge.calls,
-          httpCalls: stored.judge.httpCalls,
-          cachedCalls: stored.judge.cachedCalls,
-          usage: stored.judge.usage,
-          context: { cut: false, removedChars: 0, originalChars: 0, budgetTokens: 0 },
-          elapsedMs: 0,
-          failures: [],
-          cost: stored.judge.cost,
-        }
-      : undefined;
+    this.instructionsText = instructionsTextOf(stored.input.instructions ?? []);
+    this.judgeReport = stored.judge ? shownJudgeReport(stored.judge) : undefined;
     this.problems = [];
     this.openCaseId = id;
   }
@@ -497,12 +357,9 @@ export class ScoringSession {
     this.input = { source: input.source, summary: input.summary, reference: input.reference ?? '' };
     this.scoredSummary = input.summary;
     this.scoredSource = input.source;
-    const cards = idleCards();
-    for (const result of results) {
-      if (result.id !== 'geval-custom') cards[result.id] = { status: result.status, result };
-    }
+    const { cards, customCards } = cardsOf(results);
     this.cards = cards;
-    this.customCards = results.filter((r) => r.id === 'geval-custom');
+    this.customCards = customCards;
     this.problems = [];
     this.openCaseId = undefined;
   }
@@ -521,26 +378,5 @@ export class ScoringSession {
 
   #setCard(id: MetricId, state: CardState): void {
     this.cards = { ...this.cards, [id]: state };
-  }
-
-  /** One row per worker and file, so a model's several files each get their own bar. */
-  #setProgress(needs: string, progress: Progress): void {
-    const key = `${needs}|${progress.file ?? ''}`;
-    // A stage without a file (e.g. "warming up") replaces the worker's finished file rows.
-    const rest =
-      progress.file === undefined
-        ? Object.fromEntries(
-            Object.entries(this.progress).filter(
-              ([k, p]) => !k.startsWith(`${needs}|`) || (p.total && (p.loaded ?? 0) < p.total),
-            ),
-          )
-        : this.progress;
-    this.progress = { ...rest, [key]: progress };
-  }
-
-  #clearProgress(needs: string): void {
-    const kept = Object.entries(this.progress).filter(([k]) => !k.startsWith(`${needs}|`));
-    if (kept.length === Object.keys(this.progress).length) return;
-    this.progress = Object.fromEntries(kept);
   }
 }

@@ -26,7 +26,7 @@ import {
   type SummaryLevelResult,
 } from '../../../src/lib/stats/correlation.ts';
 import { readJsonl } from '../../helpers/shared.ts';
-import { recordedRating } from '../../../scripts/validity.ts';
+import { recordedRating } from '../../../src/lib/node/validity/summeval.ts';
 import { startFakeLlm, textReply, type FakeLlm } from '../../helpers/fake-llm.ts';
 import { NO_LOGPROB_CAPS, ScriptedJudge, promptOf } from './scripted-judge.ts';
 

@@ -7,15 +7,15 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { computeValidity } from '../../../src/lib/node/validity/compute.ts';
+import { findModels } from '../../../src/lib/node/validity/models.ts';
 import {
-  computeValidity,
-  findModels,
   README_FILE,
   readmeWithTable,
-  recordedRating,
   TABLE_END,
   TABLE_START,
-} from '../../../scripts/validity.ts';
+} from '../../../src/lib/node/validity/report-files.ts';
+import { recordedRating } from '../../../src/lib/node/validity/summeval.ts';
 import { metricInfo } from '../../../src/lib/metrics/registry.ts';
 import {
   agreementOf,

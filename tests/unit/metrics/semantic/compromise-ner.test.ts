@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   COMPROMISE_BACKEND,
@@ -277,12 +277,13 @@ describe('CompromiseRecognizer: languages', () => {
 
 describe('CompromiseRecognizer: runs in a Web Worker', () => {
   it('imports no Node built-ins', () => {
-    const source = readFileSync(
-      new URL('../../../../src/lib/metrics/semantic/compromise-ner.ts', import.meta.url),
-      'utf8',
-    );
-    expect(source).not.toMatch(/from ['"](?:node:|fs|path|os|url)['"/]/);
-    expect(source).not.toMatch(/\bprocess\.|\brequire\(/);
+    const semantic = new URL('../../../../src/lib/metrics/semantic/', import.meta.url);
+    const rules = readdirSync(new URL('compromise/', semantic)).map((f) => `compromise/${f}`);
+    for (const file of ['compromise-ner.ts', ...rules]) {
+      const source = readFileSync(new URL(file, semantic), 'utf8');
+      expect(source, file).not.toMatch(/from ['"](?:node:|fs|path|os|url)['"/]/);
+      expect(source, file).not.toMatch(/\bprocess\.|\brequire\(/);
+    }
   });
 });
 

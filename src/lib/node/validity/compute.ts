@@ -1,0 +1,172 @@
+/**
+ * Node-only: the validity report itself, how well every offline metric tracks people on SummEval
+ * dev. Every offline metric scores every summary with the default settings, exactly as the app
+ * runs it (src/lib/metrics/offline.ts; the reference metrics against references[0]); transformer
+ * models add rows for the model backends, and the recorded GPT-4 judge replies one row for
+ * scale. Per metric and dimension: the summary-level Spearman and Kendall τ-b (per article over
+ * its summaries, then averaged over the articles where defined) and the pooled Spearman, against
+ * the mean of the three expert ratings, through the data-set calibration code
+ * (src/lib/datasets/calibration.ts), so the report measures what users' calibrations measure.
+ */
+import { calibratePair, type CalibrationRow } from '../../datasets/calibration.ts';
+import { computeMetrics } from '../../metrics/offline.ts';
+import { metricInfo } from '../../metrics/registry.ts';
+import { DEFAULT_SETTINGS } from '../../metrics/settings.ts';
+import { CompromiseRecognizer } from '../../metrics/semantic/compromise-ner.ts';
+import { OFFLINE_METRIC_IDS, type MetricId, type MetricResult } from '../../metrics/types.ts';
+import {
+  HUMAN_DIMENSIONS,
+  type HumanDimension,
+  type ValidityCell,
+  type ValidityReport,
+  type ValidityRow,
+} from '../../metrics/validity.ts';
+import { loadGloveEmbedder } from '../load-glove.ts';
+import { DEFAULT_MODELS_DIR, transformerVariants, type BackendVariant } from './models.ts';
+import {
+  expertMeans,
+  judgeReplyKey,
+  readDevRows,
+  readJudgeReplies,
+  recordedRating,
+  type DevRow,
+} from './summeval.ts';
+
+export interface ValidityOptions {
+  /** Transformer models to add rows for; null for the built-in backends only. */
+  modelsDir?: string | null;
+  /** Score only the summaries of the first N articles (tests). */
+  articles?: number;
+  /** Leave out the recorded-judge row. */
+  withoutJudge?: boolean;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** Six decimals: enough for the table, and stable across platforms in the stored JSON. */
+const round = (x: number | null): number | null => (x === null ? null : Math.round(x * 1e6) / 1e6);
+
+function cellsOf(rows: readonly CalibrationRow[], key: (d: HumanDimension) => string) {
+  const cells = {} as Record<HumanDimension, ValidityCell>;
+  for (const dimension of HUMAN_DIMENSIONS) {
+    const pair = calibratePair(rows, key(dimension), dimension);
+    cells[dimension] = {
+      summarySpearman: round(pair.summaryLevel?.values.spearman ?? null),
+      summaryKendall: round(pair.summaryLevel?.values.kendall ?? null),
+      pooledSpearman: round(pair.pooled.values.spearman),
+      articles: pair.summaryLevel?.groupsUsed ?? 0,
+    };
+  }
+  return cells;
+}
+
+/** Backend family of a built-in row's key, so that model rows of the same metric differ. */
+const FAMILY: Record<string, string> = {
+  'entity-density': 'compromise',
+  coherence: 'glove',
+  'repetition-offline': 'lexical',
+};
+
+async function metricRows(
+  dev: readonly DevRow[],
+  variants: readonly BackendVariant[],
+  onProgress: ValidityOptions['onProgress'],
+): Promise<ValidityRow[]> {
+  const rows: ValidityRow[] = [];
+  let done = 0;
+  const total = dev.length * variants.length;
+  for (const variant of variants) {
+    const scored: CalibrationRow[] = [];
+    const backendOf = new Map<MetricId, string>();
+    for (const [i, row] of dev.entries()) {
+      const results: MetricResult[] = [];
+      await computeMetrics(
+        variant.ids,
+        { source: row.text, summary: row.decoded, reference: row.references[0] },
+        DEFAULT_SETTINGS,
+        variant.backends,
+        (r) => results.push(r),
+      );
+      for (const r of results) if (r.status === 'ok') backendOf.set(r.id, r.backend);
+      scored.push({
+        row: i,
+        group: row.id,
+        scores: Object.fromEntries(results.map((r) => [r.id, r.status === 'ok' ? r.score : null])),
+        human: expertMeans(row),
+      });
+      onProgress?.(++done, total);
+    }
+    for (const id of variant.ids) {
+      const info = metricInfo(id);
+      const backend = backendOf.get(id);
+      if (!backend) throw new Error(`${id} scored none of the ${dev.length} summaries`);
+      const family = variant.key === 'builtin' ? (FAMILY[id] ?? '') : variant.key;
+      rows.push({
+        key: family ? `${id}-${family}` : id,
+        metrics: [id],
+        label: info.label,
+        backend,
+        kind: info.needs === 'reference' ? 'reference' : 'offline',
+        scored: scored.filter((r) => typeof r.scores[id] === 'number').length,
+        cells: cellsOf(scored, () => id),
+      });
+    }
+  }
+  return rows;
+}
+
+function recordedJudgeRow(dev: readonly DevRow[], replies: Map<string, string>): ValidityRow {
+  const judged: CalibrationRow[] = dev.map((row, i) => ({
+    row: i,
+    group: row.id,
+    scores: Object.fromEntries(
+      HUMAN_DIMENSIONS.map((d) => {
+        const reply = replies.get(judgeReplyKey(row.id, row.model_id, d));
+        return [`judge-${d}`, reply === undefined ? null : recordedRating(reply)];
+      }),
+    ),
+    human: expertMeans(row),
+  }));
+  return {
+    key: 'geval-recorded-gpt4',
+    metrics: HUMAN_DIMENSIONS.map((d) => `geval-${d}` as const),
+    label: 'G-Eval, each column its own criterion',
+    backend: 'recorded GPT-4-0314 replies (gpt4_judge_dev.jsonl), final score',
+    kind: 'recorded-judge',
+    scored: judged.filter((r) => HUMAN_DIMENSIONS.every((d) => r.scores[`judge-${d}`] !== null))
+      .length,
+    cells: cellsOf(judged, (d) => `judge-${d}`),
+  };
+}
+
+export async function computeValidity(options: ValidityOptions = {}): Promise<ValidityReport> {
+  const dev = readDevRows(options.articles);
+  const glove = loadGloveEmbedder();
+  const compromise = new CompromiseRecognizer();
+  const variants: BackendVariant[] = [
+    {
+      key: 'builtin',
+      ids: [...OFFLINE_METRIC_IDS],
+      backends: { embedder: async () => glove, recognizer: async () => compromise },
+    },
+    ...(options.modelsDir === null
+      ? []
+      : await transformerVariants(options.modelsDir ?? DEFAULT_MODELS_DIR)),
+  ];
+
+  const rows = await metricRows(dev, variants, options.onProgress);
+  const replies = options.withoutJudge ? null : readJudgeReplies();
+  if (replies) rows.push(recordedJudgeRow(dev, replies));
+
+  return {
+    dataset: {
+      name: 'SummEval dev',
+      file: 'shared/data/summeval/dev.jsonl',
+      summaries: dev.length,
+      articles: new Set(dev.map((r) => r.id)).size,
+      systems: new Set(dev.map((r) => r.model_id)).size,
+      raters: 'mean of 3 expert ratings, 1–5',
+      origin: 'Fabbri et al. 2021, CNN/DailyMail test articles',
+    },
+    rows,
+  };
+}
