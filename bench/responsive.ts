@@ -35,7 +35,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
 import { preview } from 'vite';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/chromium.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../src/lib/node/chromium.ts';
 import { externalPath } from '../src/lib/node/external-data.ts';
 
 const repoRoot = resolve(import.meta.dirname, '..');

@@ -18,7 +18,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { buildEmbeddingAsset, DEFAULT_OUTPUT, repoRoot } from './build-embedding-asset.ts';
+import { buildEmbeddingAsset, DEFAULT_OUTPUT, repoRoot } from '../src/lib/node/embedding-asset.ts';
 import { externalPath } from '../src/lib/node/external-data.ts';
 import {
   GloveSifEmbedder,

@@ -26,7 +26,7 @@ import { build } from 'vite';
 import type { BenchPageApi, Probe, RowConfig, RowResult } from './protocol.ts';
 import { SENTENCES } from './sentences.ts';
 import { startServer } from './server.ts';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, WEBGPU_ARGS } from '../../scripts/chromium.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, WEBGPU_ARGS } from '../../src/lib/node/chromium.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '../..');

@@ -11,9 +11,9 @@ import type {
   Request,
 } from 'playwright-core';
 import { METRICS } from '../../../src/lib/metrics/registry.ts';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../../scripts/chromium.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../../src/lib/node/chromium.ts';
 
-export { WEBGPU_ARGS } from '../../../scripts/chromium.ts';
+export { WEBGPU_ARGS } from '../../../src/lib/node/chromium.ts';
 
 /** Fixed per checkout (storage is per origin); another worktree can run its e2e beside on its own port. */
 export const APP_PORT = Number(process.env.SUMLENS_E2E_PORT ?? 4173);

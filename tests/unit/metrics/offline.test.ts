@@ -10,7 +10,7 @@ import type { RougeDetails } from '../../../src/lib/metrics/lexical/reference-me
 import type { RepetitionDetails } from '../../../src/lib/metrics/lexical/repetition.ts';
 import type { SentenceEmbedder } from '../../../src/lib/metrics/semantic/backends.ts';
 import { loadGloveEmbedder } from '../../../src/lib/node/load-glove.ts';
-import { ensureEmbeddingAsset } from '../../../scripts/build-embedding-asset.ts';
+import { ensureEmbeddingAsset } from '../../../src/lib/node/embedding-asset.ts';
 
 const input: CaseInput = {
   source: 'unused by the offline metrics',

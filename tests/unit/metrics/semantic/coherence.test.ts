@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SOURCE, ensureEmbeddingAsset } from '../../../../scripts/build-embedding-asset.ts';
+import { DEFAULT_SOURCE, ensureEmbeddingAsset } from '../../../../src/lib/node/embedding-asset.ts';
 import type { SentenceEmbedder } from '../../../../src/lib/metrics/semantic/backends.ts';
 import { throwIfAborted } from '../../../../src/lib/metrics/semantic/backends.ts';
 import { scoreCoherence } from '../../../../src/lib/metrics/semantic/coherence.ts';

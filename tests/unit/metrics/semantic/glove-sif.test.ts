@@ -8,7 +8,7 @@ import {
   DEFAULT_SOURCE,
   ensureEmbeddingAsset,
   type WinkEmbeddings,
-} from '../../../../scripts/build-embedding-asset.ts';
+} from '../../../../src/lib/node/embedding-asset.ts';
 import {
   GloveSifEmbedder,
   parseGloveAsset,
