@@ -13,25 +13,40 @@ import type { AlignmentDetails } from '../../../src/lib/metrics/judge/summarizat
 import { genericFields } from '../../../src/components/metrics/generic-fields.ts';
 import { repoRoot } from '../../helpers/shared.ts';
 
-interface DetailViewsModule {
-  OWN_DETAIL_VIEWS: Record<string, unknown>;
-  detailViewOf(id: string): unknown;
+/** A property of a loaded value, read after checking that there is an object (Vite types modules
+ * as `any`). */
+function field(value: unknown, key: string): unknown {
+  if (typeof value !== 'object' || value === null) throw new Error(`no object to read ${key} of`);
+  return Reflect.get(value, key);
 }
-interface ComponentModule {
-  default: unknown;
+
+/** A loaded table, checked to be an object. */
+function record(value: unknown, what: string): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) throw new Error(`${what} is not an object`);
+  return Object.fromEntries(Object.entries(value));
 }
-interface ServerRenderer {
-  render(component: unknown, options: { props: Record<string, unknown> }): { body: string };
+
+/** A loaded module's export, checked to be a function. */
+function callable(value: unknown, what: string): (...args: unknown[]) => unknown {
+  if (typeof value !== 'function') throw new Error(`${what} is not a function`);
+  return (...args) => Reflect.apply(value, undefined, args);
 }
 
 let server: ViteDevServer;
-let views: DetailViewsModule;
+let ownViews: Record<string, unknown>;
+let detailViewOf: (id: string) => unknown;
 let genericView: unknown;
-let renderer: ServerRenderer;
+let renderOnServer: (...args: unknown[]) => unknown;
+
+async function load(path: string): Promise<Record<string, unknown>> {
+  return record(await server.ssrLoadModule(path), path);
+}
 
 async function render(path: string, props: Record<string, unknown>): Promise<string> {
-  const component: ComponentModule = await server.ssrLoadModule(path);
-  return renderer.render(component.default, { props }).body;
+  const component = (await load(path)).default;
+  const body = field(renderOnServer(component, { props }), 'body');
+  if (typeof body !== 'string') throw new Error('render() gave no body');
+  return body;
 }
 
 beforeAll(async () => {
@@ -44,12 +59,11 @@ beforeAll(async () => {
     server: { middlewareMode: true, hmr: false, ws: false },
     appType: 'custom',
   });
-  views = await server.ssrLoadModule('/src/components/metrics/detail-views.ts');
-  const generic: ComponentModule = await server.ssrLoadModule(
-    '/src/components/metrics/GenericDetail.svelte',
-  );
-  genericView = generic.default;
-  renderer = await server.ssrLoadModule('svelte/server');
+  const views = await load('/src/components/metrics/detail-views.ts');
+  ownViews = record(views.OWN_DETAIL_VIEWS, 'OWN_DETAIL_VIEWS');
+  detailViewOf = callable(views.detailViewOf, 'detailViewOf');
+  genericView = (await load('/src/components/metrics/GenericDetail.svelte')).default;
+  renderOnServer = callable((await load('svelte/server')).render, 'render');
 }, 120_000);
 
 afterAll(async () => {
@@ -58,27 +72,26 @@ afterAll(async () => {
 
 describe('detail views', () => {
   it('every metric id has an info record and a view: its own as its record says, else the generic one', () => {
-    expect(typeof views.detailViewOf).toBe('function');
     expect(genericView).toBeTypeOf('function');
     for (const id of METRIC_IDS) {
       expect(metricInfo(id).label, id).toBeTruthy();
       const own = metricRecord(id).detailView === 'own';
-      expect(Object.hasOwn(views.OWN_DETAIL_VIEWS, id), id).toBe(own);
-      const view = views.detailViewOf(id);
+      expect(Object.hasOwn(ownViews, id), id).toBe(own);
+      const view = detailViewOf(id);
       expect(view, id).toBeTypeOf('function');
-      if (own) expect(view, id).toBe(views.OWN_DETAIL_VIEWS[id]);
+      if (own) expect(view, id).toBe(ownViews[id]);
       else expect(view, id).toBe(genericView);
     }
   });
 
   it('lists no view for an id the registry does not know', () => {
     const known = new Set<string>(METRIC_IDS);
-    expect(Object.keys(views.OWN_DETAIL_VIEWS).filter((id) => !known.has(id))).toEqual([]);
+    expect(Object.keys(ownViews).filter((id) => !known.has(id))).toEqual([]);
   });
 
   it('falls back to the generic view for any id without an entry, prototype names included', () => {
-    expect(views.detailViewOf('no-such-metric')).toBe(genericView);
-    expect(views.detailViewOf('constructor')).toBe(genericView);
+    expect(detailViewOf('no-such-metric')).toBe(genericView);
+    expect(detailViewOf('constructor')).toBe(genericView);
   });
 
   it('the generic view shows plain fields as text', async () => {
