@@ -1,6 +1,7 @@
 /**
  * The one list of metrics: one record per metric id, in display order. Adding a metric is one
- * module with its record (and its `declare module './types.ts'` details entry) plus one line here.
+ * module with its record (and its `declare module './types.ts'` details entry) plus, here, one
+ * import and one entry (README → Adding a metric).
  * The id lists are derived from this table, and the compiler checks it against the details maps
  * of types.ts in both directions (no id without a record, no record without an id).
  */

@@ -1,0 +1,169 @@
+/**
+ * Every metric has an info record and a detail view: its own where its record asks for one, the
+ * generic one otherwise. The compiler checks the table (src/components/metrics/detail-views.ts);
+ * this checks the table the app really loads, through Vite with the Svelte plugin (the unit
+ * config has none), and renders two views on the server to see that they show what the audit
+ * and the e2e tests rely on.
+ */
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { createServer, type ViteDevServer } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { METRIC_IDS, metricInfo, metricRecord } from '../../../src/lib/metrics/registry.ts';
+import type { AlignmentDetails } from '../../../src/lib/metrics/judge/summarization/alignment.ts';
+import { genericFields } from '../../../src/components/metrics/generic-fields.ts';
+import { repoRoot } from '../../helpers/shared.ts';
+
+/** A property of a loaded value, read after checking that there is an object (Vite types modules
+ * as `any`). */
+function field(value: unknown, key: string): unknown {
+  if (typeof value !== 'object' || value === null) throw new Error(`no object to read ${key} of`);
+  return Reflect.get(value, key);
+}
+
+/** A loaded table, checked to be an object. */
+function record(value: unknown, what: string): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) throw new Error(`${what} is not an object`);
+  return Object.fromEntries(Object.entries(value));
+}
+
+/** A loaded module's export, checked to be a function. */
+function callable(value: unknown, what: string): (...args: unknown[]) => unknown {
+  if (typeof value !== 'function') throw new Error(`${what} is not a function`);
+  return (...args) => Reflect.apply(value, undefined, args);
+}
+
+let server: ViteDevServer;
+let ownViews: Record<string, unknown>;
+let detailViewOf: (id: string) => unknown;
+let genericView: unknown;
+let renderOnServer: (...args: unknown[]) => unknown;
+
+async function load(path: string): Promise<Record<string, unknown>> {
+  return record(await server.ssrLoadModule(path), path);
+}
+
+async function render(path: string, props: Record<string, unknown>): Promise<string> {
+  const component = (await load(path)).default;
+  const body = field(renderOnServer(component, { props }), 'body');
+  if (typeof body !== 'string') throw new Error('render() gave no body');
+  return body;
+}
+
+beforeAll(async () => {
+  server = await createServer({
+    configFile: false,
+    root: repoRoot,
+    logLevel: 'error',
+    plugins: [svelte()],
+    optimizeDeps: { noDiscovery: true, include: [] },
+    server: { middlewareMode: true, hmr: false, ws: false },
+    appType: 'custom',
+  });
+  const views = await load('/src/components/metrics/detail-views.ts');
+  ownViews = record(views.OWN_DETAIL_VIEWS, 'OWN_DETAIL_VIEWS');
+  detailViewOf = callable(views.detailViewOf, 'detailViewOf');
+  genericView = (await load('/src/components/metrics/GenericDetail.svelte')).default;
+  renderOnServer = callable((await load('svelte/server')).render, 'render');
+}, 120_000);
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('detail views', () => {
+  it('every metric id has an info record and a view: its own as its record says, else the generic one', () => {
+    expect(genericView).toBeTypeOf('function');
+    for (const id of METRIC_IDS) {
+      expect(metricInfo(id).label, id).toBeTruthy();
+      const own = metricRecord(id).detailView === 'own';
+      expect(Object.hasOwn(ownViews, id), id).toBe(own);
+      const view = detailViewOf(id);
+      expect(view, id).toBeTypeOf('function');
+      if (own) expect(view, id).toBe(ownViews[id]);
+      else expect(view, id).toBe(genericView);
+    }
+  });
+
+  it('lists no view for an id the registry does not know', () => {
+    const known = new Set<string>(METRIC_IDS);
+    expect(Object.keys(ownViews).filter((id) => !known.has(id))).toEqual([]);
+  });
+
+  it('falls back to the generic view for any id without an entry, prototype names included', () => {
+    expect(detailViewOf('no-such-metric')).toBe(genericView);
+    expect(detailViewOf('constructor')).toBe(genericView);
+  });
+
+  it('the generic view shows plain fields as text', async () => {
+    const html = await render('/src/components/metrics/GenericDetail.svelte', {
+      details: { wordCount: 42, note: '<b>not markup</b>', nested: { a: 1 } },
+    });
+    expect(html).toContain('data-testid="generic-detail"');
+    expect(html).toContain('word count');
+    expect(html).toContain('42');
+    expect(html).toContain('&lt;b>not markup&lt;/b>');
+    expect(html).not.toContain('nested');
+  });
+
+  it('a judge view shows the context cut, its claims and the calls, in that order', async () => {
+    const details: AlignmentDetails = {
+      claims: [
+        {
+          index: 1,
+          claim: 'The bridge closed.',
+          verdict: 'supported',
+          reason: 'The source says so.',
+          quote: 'closed',
+          sourceSpan: { start: 0, end: 6 },
+        },
+      ],
+      counts: { supported: 1, contradicted: 0, unsupported: 0 },
+      unsupportedCountsAgainst: true,
+      context: { cut: true, removedChars: 1200, originalChars: 5000, budgetTokens: 900 },
+      audit: {
+        calls: [
+          {
+            round: 1,
+            purpose: 'alignment: claims',
+            messages: [{ role: 'user', content: 'List the claims.' }],
+            responses: ['["The bridge closed."]'],
+            usage: { input: 10, output: 5 },
+            fromCache: false,
+            httpCalls: 1,
+            elapsedMs: 3,
+          },
+        ],
+      },
+    };
+    const html = await render('/src/components/judge/AlignmentDetail.svelte', {
+      details,
+      summary: 'The bridge closed.',
+      source: 'closed on Monday.',
+    });
+    const cut = html.indexOf('data-testid="context-cut"');
+    const claims = html.indexOf('data-testid="claim-list"');
+    const calls = html.indexOf('Calls (1): prompts and replies');
+    expect(cut).toBeGreaterThan(-1);
+    expect(claims).toBeGreaterThan(cut);
+    expect(calls).toBeGreaterThan(claims);
+    expect(html).toContain('1,200 of');
+    expect(html).toContain('data-verdict="supported"');
+    expect(html).toContain('List the claims.');
+  });
+});
+
+describe('genericFields', () => {
+  it('turns plain fields into lines and leaves nested objects out', () => {
+    expect(
+      genericFields({ wordCount: 3, ratio: 0.123456, ok: false, none: null, list: [1, 2], o: {} }),
+    ).toEqual([
+      { label: 'word count', value: '3' },
+      { label: 'ratio', value: '0.123' },
+      { label: 'ok', value: 'no' },
+      { label: 'none', value: '—' },
+      { label: 'list', value: '2 items' },
+    ]);
+    expect(genericFields(null)).toEqual([]);
+    expect(genericFields([1, 2])).toEqual([]);
+  });
+});
