@@ -4,7 +4,6 @@
  */
 import { messageOf } from '../src/lib/errors.ts';
 import { calibrate } from '../src/lib/datasets/calibration.ts';
-import { exportFile } from '../src/lib/datasets/export.ts';
 import { loadRunData, loadRunScores } from '../src/lib/datasets/run-data.ts';
 import { calibrationInput, runView } from '../src/lib/datasets/run-view.ts';
 import { calibrationApi } from '../src/lib/workers/calibration-api.ts';
@@ -27,6 +26,9 @@ export function serveCalibration(scope: RpcScope): void {
         }
       },
       async exportRun({ runId, format, calibration }) {
+        // Loaded on the first export (papaparse, the metrics' names): opening a run starts a
+        // worker less than half the size.
+        const { exportFile } = await import('../src/lib/datasets/export.ts');
         return exportFile(await loadRunData(runId), format, calibration ? { calibration } : {});
       },
     },
