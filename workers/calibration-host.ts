@@ -4,8 +4,8 @@
  */
 import { messageOf } from '../src/lib/errors.ts';
 import { calibrate } from '../src/lib/datasets/calibration.ts';
-import { loadRunData } from '../src/lib/datasets/run-data.ts';
-import { calibrationInput } from '../src/lib/datasets/run-view.ts';
+import { loadRunData, loadRunScores } from '../src/lib/datasets/run-data.ts';
+import { calibrationInput, runView } from '../src/lib/datasets/run-view.ts';
 import { calibrationApi } from '../src/lib/workers/calibration-api.ts';
 import { serve, type RpcScope } from '../src/lib/workers/rpc.ts';
 
@@ -13,13 +13,23 @@ export function serveCalibration(scope: RpcScope): void {
   serve(
     calibrationApi,
     {
-      async calibrate({ runId }) {
-        const data = await loadRunData(runId);
+      async openRun({ runId }, { signal, progress }) {
+        const scores = await loadRunScores(runId);
+        // Another run opened while this one was read: its view is the one wanted.
+        signal.throwIfAborted();
+        progress(runView(scores.run, scores.rows, scores.results));
+        if (scores.dataset.humanColumns.length === 0) return null;
         try {
-          return calibrate(calibrationInput(data));
+          return calibrate(calibrationInput(scores));
         } catch (error) {
           throw new Error(`The calibration failed: ${messageOf(error)}`, { cause: error });
         }
+      },
+      async exportRun({ runId, format, calibration }) {
+        // Loaded on the first export (papaparse, the metrics' names): opening a run starts a
+        // worker less than half the size.
+        const { exportFile } = await import('../src/lib/datasets/export.ts');
+        return exportFile(await loadRunData(runId), format, calibration ? { calibration } : {});
       },
     },
     scope,

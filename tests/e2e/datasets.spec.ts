@@ -90,9 +90,12 @@ describe('data sets in the page', () => {
     expect(
       Number(await page.getByTestId('scatter-metrics').getAttribute('data-count')),
     ).toBeLessThan(600);
+    // (the row and its results are read from storage when it is opened)
     await page.getByTestId('run-row').first().getByRole('button').click();
-    expect(await page.getByTestId('summary-input').inputValue()).not.toBe('');
-    expect(await page.getByTestId('metric-rouge-l').getAttribute('data-status')).toBe('ok');
+    await expect.poll(() => page.getByTestId('summary-input').inputValue()).not.toBe('');
+    await expect
+      .poll(() => page.getByTestId('metric-rouge-l').getAttribute('data-status'))
+      .toBe('ok');
 
     expect(app.requests.foreign()).toEqual([]);
     expect(app.errors.filter((e) => !/Failed to load resource/u.test(e))).toEqual([]);

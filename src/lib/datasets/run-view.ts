@@ -1,7 +1,9 @@
 /**
  * A run's scores as the run view, the CSV and the Markdown report read them: the score columns in
- * the run's order, one table of values per column with its summary, the values a chart takes, the
- * rows' sort order, and the numbers calibration is computed from.
+ * the run's order, one table of values per column with its summary, the human ratings lined up
+ * with it, the values a chart takes, the rows' sort order, and the numbers calibration is computed
+ * from. The run view's model (`runView`) is built in the calibration worker, next to the rows and
+ * results it reads, and only these numbers cross to the page.
  */
 import type { StoredRun, StoredRunResult } from '../storage/schema.ts';
 import {
@@ -11,7 +13,7 @@ import {
   type Calibration,
   type CalibrationRow,
 } from './calibration.ts';
-import type { RunData } from './run-data.ts';
+import type { RatedRow } from './run-data.ts';
 
 /** The score columns of a run, in the run's metric order, then any others seen in results. */
 export function scoreColumns(run: StoredRun, results: readonly StoredRunResult[]): string[] {
@@ -92,13 +94,13 @@ export interface ScoreTable {
   /** Whether the result's scoring failed as a whole. */
   failed: boolean[];
   /** Per column, each result's score when 'ok' (the task score for task columns), else NaN. */
-  values: Map<string, Float64Array>;
+  values: Map<string, Float64Array<ArrayBuffer>>;
   summary: ScoreSummary[];
 }
 
 export function scoreTable(run: StoredRun, results: readonly StoredRunResult[]): ScoreTable {
   const n = results.length;
-  const values = new Map<string, Float64Array>();
+  const values = new Map<string, Float64Array<ArrayBuffer>>();
   const tallies = new Map<string, { values: number[]; notApplicable: number; errors: number }>();
   const keys = new Set<string>();
   const tasks = new Set<string>();
@@ -158,16 +160,64 @@ export function finiteValues(table: ScoreTable, column: string): number[] {
   return out;
 }
 
-/** The results with finite values in both columns, as points (a scatter plot's input). */
-export function valuePairs(table: ScoreTable, x: string, y: string): { x: number; y: number }[] {
-  const xs = table.values.get(x);
-  const ys = table.values.get(y);
+/** The indexes where both columns are finite, as points. */
+function finitePairs(
+  xs: Float64Array | undefined,
+  ys: Float64Array | undefined,
+): { x: number; y: number }[] {
   if (!xs || !ys) return [];
   const out: { x: number; y: number }[] = [];
   for (let i = 0; i < xs.length; i++) {
     if (Number.isFinite(xs[i]) && Number.isFinite(ys[i])) out.push({ x: xs[i], y: ys[i] });
   }
   return out;
+}
+
+/** The results with finite values in both columns, as points (a scatter plot's input). */
+export function valuePairs(table: ScoreTable, x: string, y: string): { x: number; y: number }[] {
+  return finitePairs(table.values.get(x), table.values.get(y));
+}
+
+/**
+ * What the run view shows, without a text: the score table, and per human column the rating of
+ * each result's row (NaN where the row has none, or is not in the data set), index i being the
+ * table's. Typed arrays, so that posting it from the worker is a copy of memory.
+ */
+export interface RunView {
+  table: ScoreTable;
+  ratings: Map<string, Float64Array<ArrayBuffer>>;
+}
+
+export function runView(
+  run: StoredRun,
+  rows: Iterable<RatedRow>,
+  results: readonly StoredRunResult[],
+): RunView {
+  const table = scoreTable(run, results);
+  const indexOf = new Map(table.rows.map((row, i) => [row, i]));
+  const ratings = new Map<string, Float64Array<ArrayBuffer>>();
+  for (const row of rows) {
+    const i = indexOf.get(row.row);
+    if (i === undefined) continue;
+    for (const [column, rating] of Object.entries(row.human)) {
+      let values = ratings.get(column);
+      if (!values) {
+        values = new Float64Array(table.rows.length).fill(Number.NaN);
+        ratings.set(column, values);
+      }
+      values[i] = rating;
+    }
+  }
+  return { table, ratings };
+}
+
+/** The results with a finite score and rating, as points (the metric-against-human scatter). */
+export function ratingPairs(
+  view: RunView,
+  metric: string,
+  human: string,
+): { x: number; y: number }[] {
+  return finitePairs(view.table.values.get(metric), view.ratings.get(human));
 }
 
 /**
@@ -189,7 +239,10 @@ export function sortedIndexes(table: ScoreTable, column: string, descending: boo
  * What a run's calibration is computed from: its scored rows' numbers, without texts (light
  * enough to post to the calibration worker).
  */
-export function calibrationInput(data: Pick<RunData, 'rows' | 'results'>): CalibrationRow[] {
+export function calibrationInput(data: {
+  rows: Iterable<RatedRow>;
+  results: readonly StoredRunResult[];
+}): CalibrationRow[] {
   const rows = calibrationRows(data.rows, data.results);
   // Prediction rows: the task score counts as a metric too.
   const byRow = new Map(data.results.map((r) => [r.row, r]));
@@ -201,6 +254,6 @@ export function calibrationInput(data: Pick<RunData, 'rows' | 'results'>): Calib
 }
 
 /** A run's calibration against its data set's human columns (the page computes it in a worker). */
-export function runCalibration(data: RunData): Calibration {
+export function runCalibration(data: Parameters<typeof calibrationInput>[0]): Calibration {
   return calibrate(calibrationInput(data));
 }

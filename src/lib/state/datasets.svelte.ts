@@ -1,9 +1,9 @@
 /**
  * The page's data-set state: the stored data sets and runs, a batch run of the offline metrics in
  * its own worker (rows stored as they finish, so a reload resumes) or in the page
- * (./page-runs.svelte.ts), and the finished run's table, charts, calibration and exports. The
- * import (./dataset-import.svelte.ts) reads and stores a file in a worker; its methods are
- * re-exposed here for the view.
+ * (./page-runs.svelte.ts), and the finished run's table, charts, calibration and exports, built in
+ * the calibration worker (./dataset-run-view.svelte.ts). The import (./dataset-import.svelte.ts)
+ * reads and stores a file in a worker. Both are re-exposed here for the view.
  */
 import { APP_VERSION } from '../version.ts';
 import { messageOf } from '../errors.ts';
@@ -18,17 +18,8 @@ import {
 } from '../storage/datasets.ts';
 import { deleteRun, getRun, listRuns } from '../storage/runs.ts';
 import type { StoredDataset, StoredRun } from '../storage/schema.ts';
-import {
-  exportFileName,
-  importRunExport,
-  parseRunExport,
-  runToCsv,
-  runToJson,
-  runToMarkdown,
-} from '../datasets/export.ts';
-import { loadRunData, type RunData } from '../datasets/run-data.ts';
+import { importRunExport, parseRunExport, type ExportFormat } from '../datasets/export.ts';
 import type { Calibration } from '../datasets/calibration.ts';
-import { startCalibrationWorker, type CalibrationClient } from '../datasets/calibration-client.ts';
 import { BatchWorkerClient } from '../workers/batch-api.ts';
 import { storageEstimate } from '../storage/quota.ts';
 import type { StorageEstimateInfo } from '../storage/quota.ts';
@@ -39,9 +30,11 @@ import type { JudgeSession } from './judge.svelte.ts';
 import { DatasetImport, type ImportState } from './dataset-import.svelte.ts';
 import { browserOffline, PageRuns, type PageScoring } from './page-runs.svelte.ts';
 import { RunPlanner } from './run-plan.svelte.ts';
+import { RunViewer, type OpenRun, type RowCase } from './dataset-run-view.svelte.ts';
 
 export type { ImportState, MappingReview } from './dataset-import.svelte.ts';
 export type { PageScoring } from './page-runs.svelte.ts';
+export type { OpenRun, RowCase } from './dataset-run-view.svelte.ts';
 
 /** What the user chose for a run. */
 export interface RunChoice {
@@ -63,13 +56,6 @@ export class DatasetSession {
   datasets = $state.raw<StoredDataset[]>([]);
   runs = $state.raw<StoredRun[]>([]);
   progress = $state.raw<Record<string, BatchProgress>>({});
-  /** The run whose table and charts are shown. */
-  openRun = $state.raw<RunData | undefined>();
-  calibration = $state.raw<Calibration | undefined>();
-  /** The run being read for the view, until it is shown. */
-  openingRun = $state<string | undefined>();
-  /** The open run's calibration is being computed (in its worker). */
-  calibrating = $state(false);
   storage = $state.raw<StorageEstimateInfo | undefined>();
   error = $state<string | undefined>();
   loadingStage = $state<string | undefined>();
@@ -79,6 +65,7 @@ export class DatasetSession {
   readonly #pageRuns: PageRuns;
   readonly #import: DatasetImport;
   readonly #planner: RunPlanner;
+  readonly #viewer: RunViewer;
   /** Runs paused because the browser went offline: resumed when it is back online. */
   readonly #resumeWhenOnline = new Set<string>();
 
@@ -86,6 +73,10 @@ export class DatasetSession {
     this.#scoring = scoring;
     this.#pageRuns = new PageRuns(scoring);
     this.#planner = new RunPlanner(scoring);
+    this.#viewer = new RunViewer({
+      reportError: (message) => (this.error = message),
+      secrets: () => this.judge?.keys.held() ?? [],
+    });
     this.#import = new DatasetImport({
       datasets: () => this.datasets,
       removeDataset: (id) => this.removeDataset(id),
@@ -135,13 +126,45 @@ export class DatasetSession {
     this.#import.cancel();
   }
 
+  // ---- The open run, for the view (./dataset-run-view.svelte.ts) ----
+
+  /** The run whose table and charts are shown. */
+  get openRun(): OpenRun | undefined {
+    return this.#viewer.openRun;
+  }
+
+  get calibration(): Calibration | undefined {
+    return this.#viewer.calibration;
+  }
+
+  /** The run being read for the view, until it is shown. */
+  get openingRun(): string | undefined {
+    return this.#viewer.openingRun;
+  }
+
+  /** The open run's calibration is being computed (in its worker). */
+  get calibrating(): boolean {
+    return this.#viewer.calibrating;
+  }
+
+  open(runId: string): Promise<void> {
+    return this.#viewer.open(runId);
+  }
+
+  /** One row of the open run with its results, read from storage when the user opens it. */
+  rowCase(rowNumber: number): Promise<RowCase | undefined> {
+    return this.#viewer.rowCase(rowNumber);
+  }
+
+  /** Downloads the open run as JSON (re-importable), CSV or a Markdown report. */
+  download(format: ExportFormat): Promise<void> {
+    return this.#viewer.download(format);
+  }
+
   /** The judge LLM metrics of a run would use, when the page has one. */
   get judge(): JudgeSession | undefined {
     return this.#scoring?.judge;
   }
-  #calibrator: CalibrationClient | undefined;
-  /** Counts `open` calls, so that a slow one never overwrites a later one's run. */
-  #opening = 0;
 
   async init(): Promise<void> {
     // Rows of an import that a closed tab or a crash cut short (its record, written last, never
@@ -331,48 +354,11 @@ export class DatasetSession {
     }
   }
 
-  async open(runId: string): Promise<void> {
-    // User Timing, for DevTools and bench/responsive.ts.
-    performance.mark('sumlens:open');
-    const opening = ++this.#opening;
-    // Another run's figures must not stand under this one's name while it is read: the same run
-    // opened again keeps its figures on screen until the new ones arrive.
-    if (this.openRun && this.openRun.run.id !== runId) {
-      this.openRun = undefined;
-      this.calibration = undefined;
-    }
-    this.openingRun = runId;
-    try {
-      const data = await loadRunData(runId);
-      if (opening !== this.#opening) return;
-      this.openRun = data;
-      this.openingRun = undefined;
-      if (data.dataset.humanColumns.length === 0) {
-        this.calibration = undefined;
-        return;
-      }
-      this.calibrating = true;
-      const started = performance.now();
-      // The worker reads the run's rows and results itself: only the table comes back.
-      this.#calibrator ??= startCalibrationWorker();
-      const calibration = await this.#calibrator.call('calibrate', { runId });
-      performance.measure('sumlens:calibration', { start: started });
-      if (opening === this.#opening) this.calibration = calibration;
-    } catch (error) {
-      if (opening === this.#opening) this.error = messageOf(error);
-    } finally {
-      if (opening === this.#opening) {
-        this.calibrating = false;
-        this.openingRun = undefined;
-      }
-    }
-  }
-
   async removeRun(runId: string): Promise<void> {
     // A run still scoring would otherwise fail its next row against a record that is gone.
     if (this.isRunning(runId)) this.cancel(runId);
     await deleteRun(runId);
-    if (this.openRun?.run.id === runId) this.openRun = undefined;
+    this.#viewer.closeIf((open) => open.run.id === runId);
     await this.refresh();
   }
 
@@ -381,27 +367,7 @@ export class DatasetSession {
       if (run.datasetId === datasetId && this.isRunning(run.id)) this.cancel(run.id);
     }
     await deleteDataset(datasetId);
-    if (this.openRun?.dataset.id === datasetId) this.openRun = undefined;
+    this.#viewer.closeIf((open) => open.dataset.id === datasetId);
     await this.refresh();
-  }
-
-  /** Downloads the open run as JSON (re-importable), CSV or a Markdown report. */
-  download(kind: 'json' | 'csv' | 'md'): void {
-    const data = this.openRun;
-    if (!data) return;
-    const text =
-      kind === 'json'
-        ? runToJson(data, { secrets: this.judge?.keys.held() ?? [] })
-        : kind === 'csv'
-          ? runToCsv(data)
-          : runToMarkdown(data, this.calibration ? { calibration: this.calibration } : {});
-    const type =
-      kind === 'json' ? 'application/json' : kind === 'csv' ? 'text/csv' : 'text/markdown';
-    const url = URL.createObjectURL(new Blob([text], { type: `${type};charset=utf-8` }));
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = exportFileName(data, kind);
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
   }
 }

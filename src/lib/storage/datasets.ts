@@ -202,6 +202,15 @@ function plainRow(stored: StoredDatasetRow): DatasetRow {
   return row as DatasetRow;
 }
 
+/** One row of a data set by its number (the run view opens a row on demand, not all of them). */
+export async function getDatasetRow(
+  datasetId: string,
+  row: number,
+): Promise<DatasetRow | undefined> {
+  const stored = await (await db()).get('dataset-rows', [datasetId, row]);
+  return stored && plainRow(stored);
+}
+
 /** Rows `from` (inclusive) onwards, at most `count`, in row order. */
 export async function getDatasetRows(
   datasetId: string,

@@ -167,6 +167,14 @@ export async function restoreRun(
   return stored;
 }
 
+/** One row's stored result in a run (the run view opens a row on demand). */
+export async function getRowResult(
+  runId: string,
+  row: number,
+): Promise<StoredRunResult | undefined> {
+  return (await db()).get('run-results', [runId, row]);
+}
+
 /** The stored results of a run, in row order (`from`/`count` page through them). */
 export async function listRunResults(
   runId: string,

@@ -1,8 +1,12 @@
 /**
- * The calibration worker's one method (workers/calibration.worker.ts): the page names a run, the
- * worker reads its data set's rows and its results from IndexedDB itself and answers with the
- * calibration table only (every metric × human column pair, at both levels, by three methods).
- * That is seconds of work on thousands of rows, and the rows never cross to the page for it.
+ * The calibration worker's methods (workers/calibration.worker.ts), which own a finished run's
+ * reading: the page names a run and the worker reads its data set's rows and its results from
+ * IndexedDB itself. `openRun` posts the run view's numbers (the score table and the ratings lined
+ * up with it, typed arrays) as soon as they are built, then answers with the calibration table
+ * (every metric × human column pair, at both levels, by three methods: seconds of work on
+ * thousands of rows). `exportRun` answers with a CSV or Markdown export's text (the JSON export
+ * redacts the judge's keys, which never go to a worker: the page builds it). Rows and results
+ * never cross to the page in bulk; the page opens one row on its own (src/lib/storage).
  */
 import { z } from 'zod';
 import { defineWorkerApi } from './rpc.ts';
@@ -37,10 +41,46 @@ export const calibrationSchema = z.object({
   ),
 });
 
+const columnValues = z.map(z.string(), z.instanceof(Float64Array));
+
+/** `RunView` (src/lib/datasets/run-view.ts). */
+export const runViewSchema = z.object({
+  table: z.object({
+    columns: z.array(z.string()),
+    rows: z.array(z.number().int()),
+    failed: z.array(z.boolean()),
+    values: columnValues,
+    summary: z.array(
+      z.object({
+        column: z.string(),
+        n: count,
+        mean: z.number().nullable(),
+        median: z.number().nullable(),
+        notApplicable: count,
+        errors: count,
+      }),
+    ),
+  }),
+  ratings: columnValues,
+});
+
+const runId = z.string().min(1);
+
 export const calibrationApi = defineWorkerApi('calibration', {
-  calibrate: {
-    request: z.object({ runId: z.string().min(1) }),
+  openRun: {
+    request: z.object({ runId }),
+    /** Posted once, before the calibration is computed: the view is shown meanwhile. */
+    progress: runViewSchema,
+    /** Null when the data set has no human ratings. */
+    result: calibrationSchema.nullable(),
+  },
+  exportRun: {
+    request: z.object({
+      runId,
+      format: z.enum(['csv', 'md']),
+      calibration: calibrationSchema.optional(),
+    }),
     progress: z.never(),
-    result: calibrationSchema,
+    result: z.object({ text: z.string(), fileName: z.string(), type: z.string() }),
   },
 });

@@ -14,14 +14,21 @@ import { loadRunData, RUN_READ_BATCH, type RunData } from '../../../src/lib/data
 import {
   calibrationInput,
   finiteValues,
+  ratingPairs,
   runCalibration,
+  runView,
   scoreColumns,
   scoreTable,
   sortedIndexes,
   summarizeScores,
   valuePairs,
 } from '../../../src/lib/datasets/run-view.ts';
-import { calibrate, scoreKey, scoresOf } from '../../../src/lib/datasets/calibration.ts';
+import {
+  calibrate,
+  scatterPoints,
+  scoreKey,
+  scoresOf,
+} from '../../../src/lib/datasets/calibration.ts';
 import { createBatchRun } from '../../../src/lib/datasets/batch.ts';
 import type { DatasetRow } from '../../../src/lib/rows/formats.ts';
 import { DEFAULT_SETTINGS } from '../../../src/lib/metrics/settings.ts';
@@ -579,7 +586,7 @@ describe('the run view’s score table', () => {
         task: { task: 'trec', metric: 'classification', score: 0.5, perAnswer: [0.5] },
       },
     ];
-    return { run: data.run, results };
+    return { run: data.run, rows: data.rows, results };
   }
 
   it('holds each result’s scores by column, as scoresOf reads them, NaN where there is none', async () => {
@@ -623,5 +630,21 @@ describe('the run view’s score table', () => {
     expect(sortedIndexes(table, 'task:trec', true).map((i) => table.rows[i])).toEqual([
       9, 1, 2, 3, 4,
     ]);
+  });
+
+  it('lines the ratings up with the table, for the metric-against-rating scatter', async () => {
+    const { run, rows, results } = await mixedRun('ratings');
+    const view = runView(run, rows, results);
+    expect(view.table).toEqual(scoreTable(run, results));
+    // Row 9 has results but no row in the data set, row 5 a row but no results.
+    expect([...view.ratings.get('relevance')!]).toEqual([4, 2, 3, 5, Number.NaN]);
+    // The points the calibration pairs up, task scores included (as in the calibration matrix).
+    const input = calibrationInput({ rows, results });
+    for (const metric of ['rouge-l', 'geval-custom:Tone', 'task:trec']) {
+      expect(ratingPairs(view, metric, 'coherence'), metric).toEqual(
+        scatterPoints(input, metric, 'coherence').map(({ x, y }) => ({ x, y })),
+      );
+    }
+    expect(ratingPairs(view, 'rouge-l', 'no such rating')).toEqual([]);
   });
 });

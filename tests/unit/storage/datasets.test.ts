@@ -4,6 +4,7 @@ import {
   deleteAllDatasets,
   deleteDataset,
   getDataset,
+  getDatasetRow,
   getDatasetRows,
   iterateDatasetRows,
   listDatasets,
@@ -17,6 +18,7 @@ import {
   createRun,
   deleteRun,
   doneRows,
+  getRowResult,
   getRun,
   iterateRunResults,
   listRunResults,
@@ -124,6 +126,11 @@ describe('data sets', () => {
     const iterated: number[] = [];
     for await (const r of iterateDatasetRows('a', 4)) iterated.push(r.row);
     expect(iterated).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    // One row by its number, as the run view opens it.
+    expect(await getDatasetRow('a', 4)).toEqual(rows(10)[3]);
+    expect(await getDatasetRow('a', 4)).not.toHaveProperty('datasetId');
+    expect(await getDatasetRow('a', 42)).toBeUndefined();
+    expect(await getDatasetRow('b', 4)).toBeUndefined();
   });
 
   it('accepts an async source of rows', async () => {
@@ -270,6 +277,8 @@ describe('runs', () => {
     const exact: number[] = [];
     for await (const r of iterateRunResults('r1', 2)) exact.push(r.row);
     expect(exact).toEqual([2, 3, 4, 5]);
+    expect((await getRowResult('r1', 3))?.error).toBe('boom');
+    expect(await getRowResult('r1', 1)).toBeUndefined();
     expect([...(await doneRows('r1'))].sort()).toEqual([2, 3, 4, 5]);
 
     const pending: number[] = [];
