@@ -52,61 +52,50 @@ export const referenceCalculator: SharedOfflineCalculator = {
   },
 };
 
-function referenceMetric(info: OfflineMetricRecord['info']) {
+const ROUGE_CITATION = 'Lin 2004; Google rouge_score 0.1.2';
+
+/** A reference metric: all six share the calculator, the need and (but BLEU) the 0–1 range. */
+function referenceMetric(
+  label: string,
+  meaning: string,
+  citation = ROUGE_CITATION,
+  range: [number, number] = [0, 1],
+) {
   return {
     kind: 'offline',
-    info,
+    info: { label, needs: 'reference', meaning, citation, range },
     detailView: 'own',
     compute: referenceCalculator,
   } satisfies OfflineMetricRecord;
 }
 
-export const rouge1Metric = referenceMetric({
-  label: 'ROUGE-1',
-  needs: 'reference',
-  meaning: 'Unigram overlap with the reference summary (F-measure); word overlap, not meaning.',
-  citation: 'Lin 2004; Google rouge_score 0.1.2',
-  range: [0, 1],
-});
-export const rouge2Metric = referenceMetric({
-  label: 'ROUGE-2',
-  needs: 'reference',
-  meaning: 'Bigram overlap with the reference summary (F-measure); rewards shared phrasing.',
-  citation: 'Lin 2004; Google rouge_score 0.1.2',
-  range: [0, 1],
-});
-export const rougeLMetric = referenceMetric({
-  label: 'ROUGE-L',
-  needs: 'reference',
-  meaning:
-    'Longest common subsequence with the reference (F-measure); rewards the same words in the same order.',
-  citation: 'Lin 2004; Google rouge_score 0.1.2',
-  range: [0, 1],
-});
-export const rougeLsumMetric = referenceMetric({
-  label: 'ROUGE-Lsum',
-  needs: 'reference',
-  meaning:
-    'Summary-level LCS: each reference sentence against the union of LCS hits over all summary sentences (F-measure).',
-  citation: 'Lin 2004; Google rouge_score 0.1.2',
-  range: [0, 1],
-});
-export const bleuMetric = referenceMetric({
-  label: 'BLEU',
-  needs: 'reference',
-  meaning:
-    'Smoothed sentence BLEU against the reference (0–100, sacrebleu); n-gram precision with a brevity penalty, built for translation.',
-  citation: 'Papineni et al. 2002; sacrebleu 2.x (13a, exp smoothing)',
-  range: [0, 100],
-});
-export const tokenF1Metric = referenceMetric({
-  label: 'Token F1',
-  needs: 'reference',
-  meaning:
-    'Bag-of-words F1 with the reference after SQuAD normalisation (CJK split into words); order is ignored.',
-  citation: 'Rajpurkar et al. 2016 (SQuAD); LongBench qa_f1',
-  range: [0, 1],
-});
+export const rouge1Metric = referenceMetric(
+  'ROUGE-1',
+  'Unigram overlap with the reference summary (F-measure); word overlap, not meaning.',
+);
+export const rouge2Metric = referenceMetric(
+  'ROUGE-2',
+  'Bigram overlap with the reference summary (F-measure); rewards shared phrasing.',
+);
+export const rougeLMetric = referenceMetric(
+  'ROUGE-L',
+  'Longest common subsequence with the reference (F-measure); rewards the same words in the same order.',
+);
+export const rougeLsumMetric = referenceMetric(
+  'ROUGE-Lsum',
+  'Summary-level LCS: each reference sentence against the union of LCS hits over all summary sentences (F-measure).',
+);
+export const bleuMetric = referenceMetric(
+  'BLEU',
+  'Smoothed sentence BLEU against the reference (0–100, sacrebleu); n-gram precision with a brevity penalty, built for translation.',
+  'Papineni et al. 2002; sacrebleu 2.x (13a, exp smoothing)',
+  [0, 100],
+);
+export const tokenF1Metric = referenceMetric(
+  'Token F1',
+  'Bag-of-words F1 with the reference after SQuAD normalisation (CJK split into words); order is ignored.',
+  'Rajpurkar et al. 2016 (SQuAD); LongBench qa_f1',
+);
 
 export const repetitionOfflineMetric = {
   kind: 'offline',
