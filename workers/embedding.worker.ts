@@ -10,12 +10,9 @@ import { embedderFor, glove, reportLoadingTo, transformerEmbedder } from './back
 
 serveMetrics(
   {
-    backends(report, settings, models) {
-      reportLoadingTo(report);
-      return { embedder: embedderFor(settings, models) };
-    },
-    async warmUp(report, settings, models) {
-      reportLoadingTo(report);
+    reportLoadingTo,
+    backends: (settings, models) => ({ embedder: embedderFor(settings, models) }),
+    async warmUp(settings, models) {
       await glove();
       if (settings.backends.embedding.kind === 'transformer') {
         await transformerEmbedder(settings, models);

@@ -15,14 +15,16 @@ import { serve, type RpcScope } from '../src/lib/workers/rpc.ts';
 export type ProgressReporter = (progress: Loading) => void;
 
 export interface WorkerBackendFactory {
-  /** Called for each job, with its settings (which model) and its progress channel. */
-  backends(
-    report: ProgressReporter,
-    settings: MetricSettings,
-    models: ModelSource,
-  ): OfflineBackends;
+  /**
+   * Where the worker's loaders send their progress (backends.ts `reportLoadingTo`): pointed at
+   * each request's progress channel before the hooks below run. A worker whose backends load
+   * nothing worth reporting leaves it out.
+   */
+  reportLoadingTo?(report: ProgressReporter): void;
+  /** Called for each job, with its settings (which model). */
+  backends(settings: MetricSettings, models: ModelSource): OfflineBackends;
   /** Loads everything the worker needs up front (the `load` request). */
-  warmUp(report: ProgressReporter, settings: MetricSettings, models: ModelSource): Promise<void>;
+  warmUp(settings: MetricSettings, models: ModelSource): Promise<void>;
 }
 
 export function serveMetrics(factory: WorkerBackendFactory, scope: RpcScope): void {
@@ -30,23 +32,20 @@ export function serveMetrics(factory: WorkerBackendFactory, scope: RpcScope): vo
     metricApi,
     {
       async score({ metricIds, input, settings, models }, { signal, progress }) {
-        const report: ProgressReporter = (loading) => progress({ type: 'loading', ...loading });
+        factory.reportLoadingTo?.((loading) => progress({ type: 'loading', ...loading }));
         await computeMetrics(
           metricIds,
           input,
           settings,
-          factory.backends(report, settings, models),
+          factory.backends(settings, models),
           (result) => progress({ type: 'result', result }),
           signal,
         );
         return null;
       },
       async load({ settings, models }, { progress }) {
-        await factory.warmUp(
-          progress,
-          settings ?? DEFAULT_SETTINGS,
-          models ?? DEFAULT_MODEL_SOURCE,
-        );
+        factory.reportLoadingTo?.(progress);
+        await factory.warmUp(settings ?? DEFAULT_SETTINGS, models ?? DEFAULT_MODEL_SOURCE);
         return null;
       },
     },

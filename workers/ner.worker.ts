@@ -17,12 +17,9 @@ import {
 
 serveMetrics(
   {
-    backends(report, settings, models) {
-      reportLoadingTo(report);
-      return { recognizer: recognizerFor(settings, models) };
-    },
-    async warmUp(report, settings, models) {
-      reportLoadingTo(report);
+    reportLoadingTo,
+    backends: (settings, models) => ({ recognizer: recognizerFor(settings, models) }),
+    async warmUp(settings, models) {
       if (settings.backends.ner.kind === 'transformer') {
         await transformerRecognizer(settings, models);
         return;

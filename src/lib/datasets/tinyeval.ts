@@ -21,18 +21,12 @@ import {
   scoreReferenceMetrics,
   type ReferenceMetricsOptions,
 } from '../metrics/lexical/reference-metrics.ts';
+import { REFERENCE_METRIC_IDS } from '../metrics/lexical/reference-types.ts';
 import { qaF1Score, qaF1ZhScore } from '../metrics/lexical/token-f1.ts';
 import type { PredictionInput, PredictionRow } from '../rows/formats.ts';
 
-/** The app's reference metrics a custom task may choose (scores 0–1; BLEU is divided by 100). */
-export const CUSTOM_REFERENCE_METRICS = [
-  'rouge-1',
-  'rouge-2',
-  'rouge-l',
-  'rouge-lsum',
-  'bleu',
-  'token-f1',
-] as const;
+/** A custom task may choose any of the app's reference metrics (scores 0–1; BLEU ÷ 100). */
+export const CUSTOM_REFERENCE_METRICS = REFERENCE_METRIC_IDS;
 
 /** Per-answer metrics, LongBench's names in comments. */
 export const TINYEVAL_METRICS = [

@@ -41,6 +41,15 @@ export interface CatalogModel {
 
 const MB = 1_000_000;
 
+// Both test models come out of `npm run models:test` as the same 2-layer, 32-d BERT.
+const GENERATED_TEST_MODEL = {
+  languages: 'English',
+  sizes: { fp32: 0.25 * MB, q8: 0.09 * MB },
+  extraBytes: 0.02 * MB,
+  license: 'generated',
+  testOnly: true,
+} satisfies Partial<CatalogModel>;
+
 export const MODEL_CATALOG: readonly CatalogModel[] = [
   {
     id: 'Xenova/all-MiniLM-L6-v2',
@@ -94,11 +103,7 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
     label: 'tiny test embedding (generated)',
     description:
       'A 2-layer, 32-d BERT with hand-set weights from `npm run models:test`: topic words embed close. For tests and demos of the pipeline, not for real scores.',
-    languages: 'English',
-    sizes: { fp32: 0.25 * MB, q8: 0.09 * MB },
-    extraBytes: 0.02 * MB,
-    license: 'generated',
-    testOnly: true,
+    ...GENERATED_TEST_MODEL,
   },
   {
     id: 'sumlens-test/tiny-ner',
@@ -106,12 +111,8 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
     label: 'tiny test NER (generated)',
     description:
       'A 2-layer, 32-d BERT with hand-set weights from `npm run models:test`: a fixed list of names tags as PER/ORG/LOC. For tests and demos only.',
-    languages: 'English',
-    sizes: { fp32: 0.25 * MB, q8: 0.09 * MB },
-    extraBytes: 0.02 * MB,
+    ...GENERATED_TEST_MODEL,
     labels: ['PER', 'ORG', 'LOC', 'MISC'],
-    license: 'generated',
-    testOnly: true,
   },
 ];
 

@@ -17,10 +17,10 @@ import {
 import { exclusively } from '../datasets/lanes.ts';
 import { updateRun } from '../storage/runs.ts';
 import type { StoredRun } from '../storage/schema.ts';
-import type { MetricSettings } from '../metrics/settings.ts';
 import type { ModelSource } from '../models/source.ts';
-import type { CaseInput, MetricId, MetricResult } from '../metrics/types.ts';
+import type { MetricWorkers } from '../workers/metric-workers.ts';
 import type { JudgeSession } from './judge.svelte.ts';
+import { providerEmbeddingMetrics, scoreInWorkers } from './metric-jobs.ts';
 
 /**
  * What a run that executes in the page (one with LLM metrics, or coherence on provider
@@ -28,19 +28,8 @@ import type { JudgeSession } from './judge.svelte.ts';
  * and the judge with the key, which never goes to a worker.
  */
 export interface PageScoring {
-  scoreInWorkers(
-    ids: readonly MetricId[],
-    input: CaseInput,
-    settings: MetricSettings,
-    models: ModelSource,
-    signal: AbortSignal,
-  ): Promise<MetricResult[]>;
-  providerEmbeddingMetrics(
-    ids: readonly MetricId[],
-    input: CaseInput,
-    settings: MetricSettings,
-    signal: AbortSignal,
-  ): Promise<MetricResult[]>;
+  /** The page's metric workers, started on first use (a run resumed on load may come first). */
+  metricWorkers(): MetricWorkers;
   readonly judge: JudgeSession;
   /** Where transformer models come from, for runs resumed without the page's choice. */
   readonly models: ModelSource;
@@ -166,8 +155,9 @@ export class PageRuns {
       metrics: run.metrics,
       settings,
       offline: (ids, input, signal) =>
-        scoring.scoreInWorkers(ids, input, settings, modelSource, signal),
-      extra: (ids, input, signal) => scoring.providerEmbeddingMetrics(ids, input, settings, signal),
+        scoreInWorkers(scoring.metricWorkers(), ids, input, settings, modelSource, signal),
+      extra: (ids, input, signal) =>
+        providerEmbeddingMetrics(() => scoring.judge.config(), ids, input, settings, signal),
       ...(judge ? { judge } : {}),
       isOffline: browserOffline,
     });

@@ -39,12 +39,7 @@ import {
   type CardState,
   type ShownJudgeReport,
 } from './metric-cards.ts';
-import {
-  failMissing,
-  providerEmbeddingMetrics,
-  scoreInWorkers,
-  workerGroups,
-} from './metric-jobs.ts';
+import { failMissing, providerEmbeddingMetrics, workerGroups } from './metric-jobs.ts';
 import { WorkerProgress } from './worker-progress.svelte.ts';
 
 export type { CardState, CardStatus } from './metric-cards.ts';
@@ -282,7 +277,13 @@ export class ScoringSession {
     results: MetricResult[],
   ): Promise<void> {
     const ids = METRICS.filter((m) => m.needs === 'embedding').map((m) => m.id);
-    const scored = await this.providerEmbeddingMetrics(ids, input, settings, signal);
+    const scored = await providerEmbeddingMetrics(
+      () => this.judge.config(),
+      ids,
+      input,
+      settings,
+      signal,
+    );
     if (signal.aborted) return;
     for (const result of scored) {
       results.push(result);
@@ -290,31 +291,10 @@ export class ScoringSession {
     }
   }
 
-  /**
-   * The offline metrics `ids` of one case in the metric workers, for a data-set run that executes
-   * in the page (one with LLM metrics). A worker's failure becomes an error result per metric, so
-   * the row is stored with the reason instead of failing as a whole.
-   */
-  async scoreInWorkers(
-    ids: readonly MetricId[],
-    input: CaseInput,
-    settings: MetricSettings,
-    models: ModelSource,
-    signal: AbortSignal,
-  ): Promise<MetricResult[]> {
+  /** The metric workers, for a data-set run that executes in the page (page-runs.svelte.ts). */
+  metricWorkers(): MetricWorkers {
     // A run resumed on load may ask before init() has run (children mount first).
-    const workers = (this.#workers ??= startMetricWorkers());
-    return scoreInWorkers(workers, ids, input, settings, models, signal);
-  }
-
-  /** The embedding metrics `ids` of one case on the provider's embeddings (metric-jobs.ts). */
-  async providerEmbeddingMetrics(
-    ids: readonly MetricId[],
-    input: CaseInput,
-    settings: MetricSettings,
-    signal: AbortSignal,
-  ): Promise<MetricResult[]> {
-    return providerEmbeddingMetrics(() => this.judge.config(), ids, input, settings, signal);
+    return (this.#workers ??= startMetricWorkers());
   }
 
   cancel(): void {

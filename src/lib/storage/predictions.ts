@@ -4,23 +4,50 @@
  * without one, so a reload, a crash or a failed call loses at most the rows in flight and a new
  * start generates exactly the rows that still need a prediction: nothing twice.
  */
-import { db } from './db.ts';
+import { db, guarded } from './db.ts';
 import { describeStorageError } from './quota.ts';
 import { iterateDatasetRows, ROW_BATCH_SIZE } from './datasets.ts';
 import type { StoredDatasetRow } from './schema.ts';
 import { needsPrediction, type GenerationRecord, type PredictionRow } from '../rows/formats.ts';
-
-/** Marks a transaction's `done` as handled at once (see storage/datasets.ts `guarded`). */
-function guarded<T extends { done: Promise<void> }>(tx: T): T {
-  tx.done.catch(() => undefined);
-  return tx;
-}
 
 function abortQuietly(tx: { abort(): void }): void {
   try {
     tx.abort();
   } catch {
     // Already aborted by the failure itself.
+  }
+}
+
+/** A row still waiting for its prediction, with what else the transaction read. */
+type Waiting<Read> = Read & { stored: StoredDatasetRow & PredictionRow };
+
+/**
+ * One transaction on a row that should still be waiting for its prediction: `read` finds it
+ * (undefined when it or its data set is gone), `write` queues the writes. False, writing nothing,
+ * when the row has a prediction by now (another tab, or an earlier run, got there first). A failure
+ * aborts the transaction and rejects with `failure` in plain words (a full disk as a
+ * StorageFullError), which says what that means for the row.
+ */
+async function updateWaitingRow<Read extends { stored: StoredDatasetRow }>(
+  tx: { done: Promise<void>; error: DOMException | null; abort(): void },
+  row: number,
+  failure: string,
+  read: () => Promise<Read | undefined>,
+  write: (found: Waiting<Read>) => Promise<unknown>,
+): Promise<boolean> {
+  try {
+    const found = await read();
+    if (!found) throw new Error(`Row ${row} is no longer stored (was the data set deleted?).`);
+    const { stored } = found;
+    if (!needsPrediction(stored)) {
+      await tx.done;
+      return false;
+    }
+    await Promise.all([write({ ...found, stored }), tx.done]);
+    return true;
+  } catch (error) {
+    abortQuietly(tx);
+    throw describeStorageError(tx.error ?? error, failure);
   }
 }
 
@@ -75,35 +102,28 @@ export async function storeGeneratedPrediction(
   const tx = guarded(database.transaction(['datasets', 'dataset-rows'], 'readwrite'));
   const rows = tx.objectStore('dataset-rows');
   const datasets = tx.objectStore('datasets');
-  try {
-    const [stored, dataset] = await Promise.all([
-      rows.get([datasetId, row]),
-      datasets.get(datasetId),
-    ]);
-    if (!stored || !dataset)
-      throw new Error(`Row ${row} is no longer stored (was the data set deleted?).`);
-    if (!needsPrediction(stored)) {
-      await tx.done;
-      return false;
-    }
-    const { needsPrediction: _done, ...input } = stored.input;
-    const updated: StoredDatasetRow = { ...stored, input: { ...input, prediction, generation } };
-    await Promise.all([
-      rows.put(updated),
-      datasets.put({
-        ...dataset,
-        missingPredictions: Math.max(0, (dataset.missingPredictions ?? 1) - 1),
-      }),
-      tx.done,
-    ]);
-    return true;
-  } catch (error) {
-    abortQuietly(tx);
-    throw describeStorageError(
-      tx.error ?? error,
-      `The prediction of row ${row} was not saved; that row still needs one and will be generated again on the next start.`,
-    );
-  }
+  return updateWaitingRow(
+    tx,
+    row,
+    `The prediction of row ${row} was not saved; that row still needs one and will be generated again on the next start.`,
+    async () => {
+      const [stored, dataset] = await Promise.all([
+        rows.get([datasetId, row]),
+        datasets.get(datasetId),
+      ]);
+      return stored && dataset ? { stored, dataset } : undefined;
+    },
+    ({ stored, dataset }) => {
+      const { needsPrediction: _done, ...input } = stored.input;
+      return Promise.all([
+        rows.put({ ...stored, input: { ...input, prediction, generation } }),
+        datasets.put({
+          ...dataset,
+          missingPredictions: Math.max(0, (dataset.missingPredictions ?? 1) - 1),
+        }),
+      ]);
+    },
+  );
 }
 
 /**
@@ -117,25 +137,16 @@ export async function storeGenerationFailure(
 ): Promise<boolean> {
   const database = await db();
   const tx = guarded(database.transaction('dataset-rows', 'readwrite'));
-  try {
-    const stored = await tx.store.get([datasetId, row]);
-    if (!stored) throw new Error(`Row ${row} is no longer stored (was the data set deleted?).`);
-    if (!needsPrediction(stored)) {
-      await tx.done;
-      return false;
-    }
-    await Promise.all([
-      tx.store.put({ ...stored, input: { ...stored.input, generation } } as StoredDatasetRow),
-      tx.done,
-    ]);
-    return true;
-  } catch (error) {
-    abortQuietly(tx);
-    throw describeStorageError(
-      tx.error ?? error,
-      `Why row ${row} failed could not be saved; the row still needs a prediction.`,
-    );
-  }
+  return updateWaitingRow(
+    tx,
+    row,
+    `Why row ${row} failed could not be saved; the row still needs a prediction.`,
+    async () => {
+      const stored = await tx.store.get([datasetId, row]);
+      return stored && { stored };
+    },
+    ({ stored }) => tx.store.put({ ...stored, input: { ...stored.input, generation } }),
+  );
 }
 
 /** Rows whose last generation attempt failed, with the reasons, in row order (at most `limit`). */

@@ -8,7 +8,7 @@ import type { DBSchema } from 'idb';
 import type { CaseInput, MetricId, MetricResult, MetricStatus } from '../metrics/types.ts';
 import type { MetricSettings } from '../metrics/settings.ts';
 import type { JudgeSettings } from '../metrics/judge/settings.ts';
-import type { ProviderKind } from '../llm/types.ts';
+import type { ProviderKind, TokenUsage } from '../llm/types.ts';
 import type {
   ColumnMapping,
   DatasetKind,
@@ -129,11 +129,8 @@ export type StoredDatasetRow = DatasetRow & { datasetId: string };
 export const RUN_STATUSES = ['running', 'paused', 'done', 'cancelled'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
-/** Judge tokens and calls, summed over the rows of a run (or of one row). */
-export interface JudgeUsage {
-  input: number;
-  output: number;
-  cachedInput?: number;
+/** Judge tokens (as providers count them) and calls, summed over the rows of a run (or one row). */
+export interface JudgeUsage extends TokenUsage {
   /** Logical calls, cache hits included. */
   calls: number;
   /** HTTP requests actually sent. */

@@ -68,6 +68,18 @@ function listOf(value: unknown): string[] {
   return parseAnswers(value).filter((s) => typeof s === 'string');
 }
 
+/**
+ * What every built row holds after its kind and input: no ratings yet (toRow adds them) and, when
+ * there is a text the row is about, a group named by that text's hash, so that rows on one source
+ * are calibrated together unless the file maps a group column.
+ */
+function newRowFields(text: string | undefined): Pick<DatasetRow, 'human' | 'group'> {
+  return {
+    human: {},
+    ...(text !== undefined && text !== '' ? { group: 'src:' + hashText(text) } : {}),
+  };
+}
+
 interface Built {
   row?: DatasetRow;
   problem?: string;
@@ -109,14 +121,7 @@ function buildCase(record: Rec, m: ColumnMapping, kind: 'case' | 'summeval'): Bu
     }
   }
   return {
-    row: {
-      row: 0,
-      kind,
-      input,
-      human: {},
-      group: 'src:' + hashText(source),
-      ...(references ? { references } : {}),
-    },
+    row: { row: 0, kind, input, ...newRowFields(source), ...(references ? { references } : {}) },
   };
 }
 
@@ -176,16 +181,7 @@ function buildPrediction(record: Rec, m: ColumnMapping, kind: 'prediction' | 'sf
     if (length !== undefined) input.length = length;
   }
   if (Object.keys(fields).length > 0) input.fields = fields;
-  const context = fields.context ?? fields.input;
-  return {
-    row: {
-      row: 0,
-      kind,
-      input,
-      human: {},
-      ...(context !== undefined && context !== '' ? { group: 'src:' + hashText(context) } : {}),
-    },
-  };
+  return { row: { row: 0, kind, input, ...newRowFields(fields.context ?? fields.input) } };
 }
 
 /**

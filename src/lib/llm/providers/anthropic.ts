@@ -11,12 +11,15 @@ import {
   type ErrorContext,
   type ErrorDetails,
 } from '../errors.ts';
-import type { ChatMessage, FinishReason, JudgeChoice, TokenUsage } from '../types.ts';
+import type { ChatMessage, JudgeChoice, TokenUsage } from '../types.ts';
 import {
+  errorClassifier,
+  finishReasonOf,
   joinUrl,
-  jsonOrUndefined,
   num,
+  plainErrorDetails,
   systemText,
+  type FinishWords,
   type HttpRequest,
   type ParsedCompletion,
   type ProviderAdapter,
@@ -40,21 +43,11 @@ function turns(messages: ChatMessage[]): Array<{ role: 'user' | 'assistant'; con
   return out;
 }
 
-function finishReason(raw: unknown): FinishReason {
-  switch (raw) {
-    case 'end_turn':
-    case 'stop_sequence':
-    case 'tool_use':
-      return 'stop';
-    case 'max_tokens':
-    case 'model_context_window_exceeded':
-      return 'length';
-    case 'refusal':
-      return 'refusal';
-    default:
-      return 'other';
-  }
-}
+const STOP_REASONS: FinishWords = [
+  ['stop', ['end_turn', 'stop_sequence', 'tool_use']],
+  ['length', ['max_tokens', 'model_context_window_exceeded']],
+  ['refusal', ['refusal']],
+];
 
 function usage(raw: unknown): TokenUsage {
   if (!isRecord(raw)) return { input: 0, output: 0 };
@@ -78,13 +71,7 @@ export function anthropicErrorDetails(body: unknown, rawText: string): ErrorDeta
       code: details ? str(details.error_code) : undefined,
     };
   }
-  return {
-    message: rawText
-      .replace(/<[^>]*>/g, ' ')
-      .replace(/\s+/g, ' ')
-      .trim()
-      .slice(0, 300),
-  };
+  return plainErrorDetails(rawText);
 }
 
 export const anthropicAdapter: ProviderAdapter = {
@@ -138,16 +125,12 @@ export const anthropicAdapter: ProviderAdapter = {
           .filter((b) => b.type === 'text' && typeof b.text === 'string')
           .map((b) => b.text as string)
           .join('');
-    const choice: JudgeChoice = { text, finishReason: finishReason(body.stop_reason) };
+    const choice: JudgeChoice = {
+      text,
+      finishReason: finishReasonOf(STOP_REASONS, body.stop_reason),
+    };
     return { choices: [choice], usage: usage(body.usage), model: str(body.model) };
   },
 
-  classifyError(status, bodyText, ctx, headers) {
-    return classify(
-      status,
-      anthropicErrorDetails(jsonOrUndefined(bodyText), bodyText),
-      ctx,
-      headers,
-    );
-  },
+  classifyError: errorClassifier(anthropicErrorDetails),
 };

@@ -14,18 +14,15 @@ import {
   type ErrorDetails,
 } from '../errors.ts';
 import { tokenLogprob, topLogprob } from '../logprobs.ts';
+import { LlmError, type JudgeChoice, type TokenLogprob, type TokenUsage } from '../types.ts';
 import {
-  LlmError,
-  type FinishReason,
-  type JudgeChoice,
-  type TokenLogprob,
-  type TokenUsage,
-} from '../types.ts';
-import {
+  errorClassifier,
+  finishReasonOf,
   joinUrl,
-  jsonOrUndefined,
   num,
+  plainErrorDetails,
   systemText,
+  type FinishWords,
   type HttpRequest,
   type ParsedCompletion,
   type ProviderAdapter,
@@ -56,26 +53,14 @@ export function thinkingPlan(
   return undefined;
 }
 
-function finishReason(raw: unknown): FinishReason {
-  switch (raw) {
-    case 'STOP':
-      return 'stop';
-    case 'MAX_TOKENS':
-      return 'length';
-    case 'SAFETY':
-    case 'PROHIBITED_CONTENT':
-    case 'BLOCKLIST':
-    case 'SPII':
-    case 'RECITATION':
-    case 'IMAGE_SAFETY':
-      return 'content_filter';
-    case undefined:
-    case null:
-      return 'stop';
-    default:
-      return 'other';
-  }
-}
+const FINISH_REASONS: FinishWords = [
+  ['stop', ['STOP']],
+  ['length', ['MAX_TOKENS']],
+  [
+    'content_filter',
+    ['SAFETY', 'PROHIBITED_CONTENT', 'BLOCKLIST', 'SPII', 'RECITATION', 'IMAGE_SAFETY'],
+  ],
+];
 
 function readLogprobs(raw: unknown): TokenLogprob[] | undefined {
   if (!isRecord(raw) || !Array.isArray(raw.chosenCandidates)) return undefined;
@@ -103,15 +88,7 @@ function usage(raw: unknown): TokenUsage {
 }
 
 export function geminiErrorDetails(body: unknown, rawText: string): ErrorDetails {
-  if (!isRecord(body) || !isRecord(body.error)) {
-    return {
-      message: rawText
-        .replace(/<[^>]*>/g, ' ')
-        .replace(/\s+/g, ' ')
-        .trim()
-        .slice(0, 300),
-    };
-  }
+  if (!isRecord(body) || !isRecord(body.error)) return plainErrorDetails(rawText);
   const e = body.error;
   const details = Array.isArray(e.details) ? e.details.filter(isRecord) : [];
   const reasons: string[] = [];
@@ -205,7 +182,10 @@ export const geminiAdapter: ProviderAdapter = {
           .filter((p) => p.thought !== true && typeof p.text === 'string')
           .map((p) => p.text as string)
           .join('');
-        const choice: JudgeChoice = { text, finishReason: finishReason(c.finishReason) };
+        const choice: JudgeChoice = {
+          text,
+          finishReason: finishReasonOf(FINISH_REASONS, c.finishReason, 'stop'),
+        };
         const logprobs = readLogprobs(c.logprobsResult);
         if (logprobs) choice.logprobs = logprobs;
         return choice;
@@ -213,7 +193,5 @@ export const geminiAdapter: ProviderAdapter = {
     return { choices, usage: usage(body.usageMetadata), model: str(body.modelVersion) };
   },
 
-  classifyError(status, bodyText, ctx, headers) {
-    return classify(status, geminiErrorDetails(jsonOrUndefined(bodyText), bodyText), ctx, headers);
-  },
+  classifyError: errorClassifier(geminiErrorDetails),
 };

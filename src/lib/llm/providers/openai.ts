@@ -16,16 +16,18 @@ import { tokenLogprob, topLogprob } from '../logprobs.ts';
 import type { Traits } from '../capabilities.ts';
 import {
   LlmError,
-  type FinishReason,
   type JudgeChoice,
   type ProviderConfig,
   type TokenLogprob,
   type TokenUsage,
 } from '../types.ts';
 import {
+  errorClassifier,
+  finishReasonOf,
   joinUrl,
-  jsonOrUndefined,
   num,
+  plainErrorDetails,
+  type FinishWords,
   type HttpRequest,
   type ParsedCompletion,
   type ProviderAdapter,
@@ -75,28 +77,13 @@ export function chatBody(
   return body;
 }
 
-function finishReason(raw: unknown): FinishReason {
-  switch (raw) {
-    case 'stop':
-    case 'eos':
-    case 'end_turn':
-    case 'tool_calls':
-    case 'function_call':
-      return 'stop';
-    case 'length':
-    case 'model_length':
-      return 'length';
-    case 'content_filter':
-      return 'content_filter';
-    case 'refusal':
-      return 'refusal';
-    case null:
-    case undefined:
-      return 'stop';
-    default:
-      return 'other';
-  }
-}
+// 'error' never gets here: parseChatCompletion throws for it.
+const FINISH_REASONS: FinishWords = [
+  ['stop', ['stop', 'eos', 'end_turn', 'tool_calls', 'function_call']],
+  ['length', ['length', 'model_length']],
+  ['content_filter', ['content_filter']],
+  ['refusal', ['refusal']],
+];
 
 /** `content` is a string, or (Mistral reasoning models, some gateways) an array of parts. */
 function contentText(content: unknown): string {
@@ -169,14 +156,7 @@ export function chatErrorDetails(body: unknown, rawText: string): ErrorDetails {
     }
     if (typeof body.detail === 'string') return { message: body.detail };
   }
-  // Proxies answer with HTML; a tag soup is no use to a person.
-  return {
-    message: rawText
-      .replace(/<[^>]*>/g, ' ')
-      .replace(/\s+/g, ' ')
-      .trim()
-      .slice(0, 300),
-  };
+  return plainErrorDetails(rawText);
 }
 
 export function parseChatCompletion(
@@ -209,7 +189,7 @@ export function parseChatCompletion(
       typeof message.refusal === 'string' && message.refusal ? message.refusal : undefined;
     const choice: JudgeChoice = {
       text: refusal && !text ? refusal : text,
-      finishReason: refusal ? 'refusal' : finishReason(c.finish_reason),
+      finishReason: refusal ? 'refusal' : finishReasonOf(FINISH_REASONS, c.finish_reason, 'stop'),
     };
     const logprobs = readLogprobs(c.logprobs);
     if (logprobs) choice.logprobs = logprobs;
@@ -220,8 +200,7 @@ export function parseChatCompletion(
 
 /** `classifyError` for the Chat Completions error shapes, with the provider's own rules. */
 export function chatErrorClassifier(hooks: ErrorHooks): ProviderAdapter['classifyError'] {
-  return (status, bodyText, ctx, headers) =>
-    classify(status, chatErrorDetails(jsonOrUndefined(bodyText), bodyText), ctx, headers, hooks);
+  return errorClassifier(chatErrorDetails, hooks);
 }
 
 export const openaiAdapter: ProviderAdapter = {

@@ -3,11 +3,18 @@
  * (after capability checks: a WireCall only carries parameters the model is believed to accept);
  * a provider module decides *how* it is spelled on the wire and how the answer reads back.
  */
-import type { ErrorContext } from '../errors.ts';
+import {
+  classify,
+  safeJson,
+  type ErrorContext,
+  type ErrorDetails,
+  type ErrorHooks,
+} from '../errors.ts';
 import type { JsonSchema } from '../json-schema.ts';
 import {
   LlmError,
   type ChatMessage,
+  type FinishReason,
   type JudgeChoice,
   type ProviderConfig,
   type TokenUsage,
@@ -80,11 +87,39 @@ export function requiredBaseUrl(config: ProviderConfig): string {
   });
 }
 
-/** A body read as JSON when it is JSON (error bodies may be HTML or plain text). */
-export function jsonOrUndefined(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
+/**
+ * Our finish reasons, each with the words a provider uses for it. The providers disagree on the
+ * words (and on what a missing one means), not on how they are read: one reader below.
+ */
+export type FinishWords = ReadonlyArray<readonly [FinishReason, readonly string[]]>;
+
+/** The finish reason a provider's word means; `missing` for none at all, 'other' for a new word. */
+export function finishReasonOf(
+  words: FinishWords,
+  raw: unknown,
+  missing: FinishReason = 'other',
+): FinishReason {
+  if (raw === null || raw === undefined) return missing;
+  if (typeof raw !== 'string') return 'other';
+  return words.find(([, spellings]) => spellings.includes(raw))?.[0] ?? 'other';
+}
+
+/** An error body that is not the provider's JSON: proxies answer with HTML, no use to a person. */
+export function plainErrorDetails(rawText: string): ErrorDetails {
+  return {
+    message: rawText
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 300),
+  };
+}
+
+/** `classifyError` for a provider: its reader of error bodies, and its own rules (hooks). */
+export function errorClassifier(
+  readDetails: (body: unknown, rawText: string) => ErrorDetails,
+  hooks?: ErrorHooks,
+): ProviderAdapter['classifyError'] {
+  return (status, bodyText, ctx, headers) =>
+    classify(status, readDetails(safeJson(bodyText), bodyText), ctx, headers, hooks);
 }

@@ -5,7 +5,7 @@
  * is what keeps a full evaluation at three sequential rounds. Stages write into the pipeline's own
  * state; `results()` turns that state into MetricResults once the last stage has run.
  */
-import type { Capabilities } from '../../llm/types.ts';
+import type { Capabilities, ChatMessage } from '../../llm/types.ts';
 import type {
   CaseInput,
   JudgeMetricId,
@@ -15,6 +15,7 @@ import type {
 } from '../types.ts';
 import type { CallContext, CallRecord, Round } from './call.ts';
 import { estimateTokens, type ContextNote } from './context.ts';
+import { createFence } from './fence.ts';
 import type { JudgeSettings } from './settings.ts';
 
 /** What every pipeline of one case shares. */
@@ -60,6 +61,20 @@ export interface Pipeline {
   results(): MetricResult[];
   /** Results when a stage failed: 'error' with the message, partial details kept. */
   failure(message: string): MetricResult[];
+}
+
+/**
+ * The fence estimates build their prompts with: a fixed id of the real one's length, so the
+ * estimate neither draws random ids nor differs from the prompt actually sent by more than noise.
+ */
+export const ESTIMATE_FENCE = createFence('s_000000');
+
+/** The estimate of a stage that makes one request: the prompt's tokens and the expected reply's. */
+export function oneCallEstimate(
+  messages: readonly ChatMessage[],
+  outputTokens: number,
+): StageEstimate {
+  return { inputTokens: messagesTokens(messages), outputTokens, httpCalls: 1 };
 }
 
 /** Output tokens reserved for JSON replies of k items of about `perItem` tokens each. */

@@ -5,18 +5,11 @@
  * follow the instruction '…'?". One call answers them all, each with reasoning and `is_addressed`.
  * Score = share addressed. The source is not shown: adherence is about the summary's form.
  */
-import { createFence } from '../fence.ts';
-import { callJson, inOrder, type CallRecord } from '../call.ts';
-import {
-  messagesTokens,
-  okResult,
-  outputBudget,
-  pct,
-  type Pipeline,
-  type RunEnv,
-} from '../pipeline.ts';
+import type { CallRecord } from '../call.ts';
+import { listJudgePipeline } from '../list-pipeline.ts';
+import { okResult, pct, type Pipeline, type RunEnv } from '../pipeline.ts';
 import { share } from '../scoring.ts';
-import { failed, notApplicable } from '../../results.ts';
+import { notApplicable } from '../../results.ts';
 import { adherencePrompt, CCAI_PROMPT_VERSIONS, isCategorical, rubricQuestion } from './prompts.ts';
 import { adherenceSchema } from './schema.ts';
 
@@ -40,7 +33,6 @@ export interface AdherenceDetails {
 export const NO_INSTRUCTIONS = 'No summary instructions were given; this metric needs them.';
 
 export function adherencePipeline(env: RunEnv): Pipeline {
-  const log: CallRecord[] = [];
   const sections = env.input.instructions ?? [];
   const questions: AdherenceQuestion[] = sections.map((s, i) => ({
     index: i + 1,
@@ -53,68 +45,43 @@ export function adherencePipeline(env: RunEnv): Pipeline {
   const texts = questions.map((q) => q.question);
   const summary = env.input.summary;
 
-  const details = (): AdherenceDetails => ({
+  const details = (): Omit<AdherenceDetails, 'audit'> => ({
     questions,
     addressed: questions.filter((q) => q.isAddressed === true).length,
     total: questions.length,
-    audit: { calls: log },
   });
 
-  return {
-    produces: ['ccai-adherence'],
-    log,
-    stages:
-      questions.length === 0
-        ? []
-        : [
-            {
-              round: 1,
-              purpose: 'adherence: one rubric question per instruction',
-              metric: 'ccai-adherence',
-              serves: ['ccai-adherence'],
-              estimate: () => ({
-                inputTokens: messagesTokens(
-                  adherencePrompt(createFence('s_000000'), summary, texts),
-                ),
-                outputTokens: texts.length * 60 + 20,
-                httpCalls: 1,
-              }),
-              async run(ctx) {
-                const reply = await callJson(ctx, {
-                  purpose: this.purpose,
-                  messages: adherencePrompt(createFence(), summary, texts),
-                  name: 'adherence',
-                  schema: adherenceSchema,
-                  cacheKey: { prompt: CCAI_PROMPT_VERSIONS.adherence, summary, questions: texts },
-                  maxTokens: outputBudget(texts.length, 150),
-                });
-                const ordered = inOrder(
-                  reply.questions,
-                  (q) => q.question,
-                  texts.length,
-                  'rubric questions',
-                );
-                ordered.forEach((a, i) => {
-                  questions[i].reasoning = a.reasoning.trim();
-                  questions[i].isAddressed = a.is_addressed;
-                });
-              },
-            },
-          ],
-    results() {
-      const d = details();
-      const score = share(d.addressed, d.total);
-      if (score === null) return [notApplicable('ccai-adherence', env.backend, NO_INSTRUCTIONS, d)];
-      return [
-        okResult(
-          'ccai-adherence',
-          score,
-          `The summary follows ${d.addressed} of its ${d.total} instructions (${pct(score)}).`,
-          env.backend,
-          d,
-        ),
-      ];
+  return listJudgePipeline(env, {
+    metric: 'ccai-adherence',
+    purpose: 'adherence: one rubric question per instruction',
+    count: texts.length,
+    call: {
+      prompt: (fence) => adherencePrompt(fence, summary, texts),
+      name: 'adherence',
+      schema: adherenceSchema,
+      cacheKey: { prompt: CCAI_PROMPT_VERSIONS.adherence, summary, questions: texts },
+      answerTokens: { expected: 60, budget: 150 },
+      answers: (reply) => reply.questions,
+      numberOf: (a) => a.question,
+      itemsCalled: 'rubric questions',
     },
-    failure: (message) => [failed('ccai-adherence', env.backend, message, details())],
-  };
+    record(answers) {
+      answers.forEach((a, i) => {
+        questions[i].reasoning = a.reasoning.trim();
+        questions[i].isAddressed = a.is_addressed;
+      });
+    },
+    details,
+    result(d) {
+      const score = share(d.addressed, d.total);
+      if (score === null) return notApplicable('ccai-adherence', env.backend, NO_INSTRUCTIONS, d);
+      return okResult(
+        'ccai-adherence',
+        score,
+        `The summary follows ${d.addressed} of its ${d.total} instructions (${pct(score)}).`,
+        env.backend,
+        d,
+      );
+    },
+  });
 }

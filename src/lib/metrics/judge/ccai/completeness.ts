@@ -6,20 +6,13 @@
  * covered / listed contents. n/a without instructions, or when every section is categorical, or
  * when the source holds nothing any instruction asks for.
  */
-import { createFence } from '../fence.ts';
-import { callJson, inOrder, type CallRecord } from '../call.ts';
+import type { CallRecord } from '../call.ts';
 import { describeCut, type ContextNote } from '../context.ts';
-import {
-  messagesTokens,
-  okResult,
-  outputBudget,
-  pct,
-  type Pipeline,
-  type RunEnv,
-} from '../pipeline.ts';
+import { listJudgePipeline } from '../list-pipeline.ts';
+import { okResult, pct, type Pipeline, type RunEnv } from '../pipeline.ts';
 import { share } from '../scoring.ts';
 import { locateSpan, type Offsets } from '../spans.ts';
-import { failed, notApplicable } from '../../results.ts';
+import { notApplicable } from '../../results.ts';
 import { NO_INSTRUCTIONS } from './adherence.ts';
 import { CCAI_PROMPT_VERSIONS, completenessPrompt, isCategorical } from './prompts.ts';
 import { completenessSchema } from './schema.ts';
@@ -55,7 +48,6 @@ export interface CompletenessDetails {
 }
 
 export function completenessPipeline(env: RunEnv): Pipeline {
-  const log: CallRecord[] = [];
   const all = env.input.instructions ?? [];
   const judged = all.filter((s) => !isCategorical(s));
   const { summary, source: originalSource } = env.input;
@@ -68,7 +60,7 @@ export function completenessPipeline(env: RunEnv): Pipeline {
   }));
   let judgedOnce = false;
 
-  const details = (): CompletenessDetails => {
+  const details = (): Omit<CompletenessDetails, 'audit'> => {
     const contents = sections.flatMap((s) => s.contents);
     return {
       sections,
@@ -76,89 +68,63 @@ export function completenessPipeline(env: RunEnv): Pipeline {
       covered: contents.filter((c) => c.isCovered).length,
       listed: contents.length,
       context: env.context,
-      audit: { calls: log },
     };
   };
 
-  return {
-    produces: ['ccai-completeness'],
-    log,
-    stages:
-      judged.length === 0
-        ? []
-        : [
-            {
-              round: 1,
-              purpose: 'completeness: source contents per instruction, covered or not',
-              metric: 'ccai-completeness',
-              serves: ['ccai-completeness'],
-              estimate: () => ({
-                inputTokens: messagesTokens(
-                  completenessPrompt(createFence('s_000000'), env.source, summary, judged),
-                ),
-                outputTokens: judged.length * 250 + 20,
-                httpCalls: 1,
-              }),
-              async run(ctx) {
-                const reply = await callJson(ctx, {
-                  purpose: this.purpose,
-                  messages: completenessPrompt(createFence(), env.source, summary, judged),
-                  name: 'completeness',
-                  schema: completenessSchema,
-                  cacheKey: {
-                    prompt: CCAI_PROMPT_VERSIONS.completeness,
-                    source: env.source,
-                    summary,
-                    instructions: judged.map((s) => ({ name: s.name, instruction: s.instruction })),
-                  },
-                  maxTokens: outputBudget(judged.length, 600),
-                });
-                const ordered = inOrder(
-                  reply.instructions,
-                  (s) => s.instruction,
-                  judged.length,
-                  'instructions',
-                );
-                ordered.forEach((entry, i) => {
-                  sections[i].contents = entry.contents
-                    .filter((c) => c.source_content.trim())
-                    .map((c) => ({
-                      sourceContent: c.source_content.trim(),
-                      summaryContent: c.summary_content.trim(),
-                      isCovered: c.is_covered,
-                      sourceSpan: locateSpan(originalSource, c.source_content),
-                      summarySpan: locateSpan(summary, c.summary_content),
-                    }));
-                  sections[i].leftOut = sections[i].contents.length === 0;
-                });
-                judgedOnce = true;
-              },
-            },
-          ],
-    results() {
-      const d = details();
+  return listJudgePipeline(env, {
+    metric: 'ccai-completeness',
+    purpose: 'completeness: source contents per instruction, covered or not',
+    count: judged.length,
+    call: {
+      prompt: (fence) => completenessPrompt(fence, env.source, summary, judged),
+      name: 'completeness',
+      schema: completenessSchema,
+      cacheKey: {
+        prompt: CCAI_PROMPT_VERSIONS.completeness,
+        source: env.source,
+        summary,
+        instructions: judged.map((s) => ({ name: s.name, instruction: s.instruction })),
+      },
+      answerTokens: { expected: 250, budget: 600 },
+      answers: (reply) => reply.instructions,
+      numberOf: (entry) => entry.instruction,
+      itemsCalled: 'instructions',
+    },
+    record(entries) {
+      entries.forEach((entry, i) => {
+        sections[i].contents = entry.contents
+          .filter((c) => c.source_content.trim())
+          .map((c) => ({
+            sourceContent: c.source_content.trim(),
+            summaryContent: c.summary_content.trim(),
+            isCovered: c.is_covered,
+            sourceSpan: locateSpan(originalSource, c.source_content),
+            summarySpan: locateSpan(summary, c.summary_content),
+          }));
+        sections[i].leftOut = sections[i].contents.length === 0;
+      });
+      judgedOnce = true;
+    },
+    details,
+    result(d) {
       if (all.length === 0)
-        return [notApplicable('ccai-completeness', env.backend, NO_INSTRUCTIONS, d)];
+        return notApplicable('ccai-completeness', env.backend, NO_INSTRUCTIONS, d);
       if (judged.length === 0) {
-        return [
-          notApplicable(
-            'ccai-completeness',
-            env.backend,
-            'Completeness applies to non-categorical sections only, and every section here is categorical.',
-            d,
-          ),
-        ];
+        return notApplicable(
+          'ccai-completeness',
+          env.backend,
+          'Completeness applies to non-categorical sections only, and every section here is categorical.',
+          d,
+        );
       }
       const score = share(d.covered, d.listed);
       if (!judgedOnce || score === null) {
-        return [
-          notApplicable(
-            'ccai-completeness',
-            env.backend,
-            'The source holds nothing that the instructions ask for, so there is nothing to cover.',
-            d,
-          ),
-        ];
+        return notApplicable(
+          'ccai-completeness',
+          env.backend,
+          'The source holds nothing that the instructions ask for, so there is nothing to cover.',
+          d,
+        );
       }
       const leftOut = sections.filter((s) => s.leftOut).length;
       const skipped = [
@@ -169,17 +135,14 @@ export function completenessPipeline(env: RunEnv): Pipeline {
           ? `${d.categoricalSkipped.length} categorical section${d.categoricalSkipped.length > 1 ? 's' : ''} skipped`
           : '',
       ].filter(Boolean);
-      return [
-        okResult(
-          'ccai-completeness',
-          score,
-          `The summary covers ${d.covered} of the ${d.listed} source contents its instructions ask for (${pct(score)})${skipped.length > 0 ? `; ${skipped.join(', ')}` : ''}.`,
-          env.backend,
-          d,
-          [describeCut(env.context)],
-        ),
-      ];
+      return okResult(
+        'ccai-completeness',
+        score,
+        `The summary covers ${d.covered} of the ${d.listed} source contents its instructions ask for (${pct(score)})${skipped.length > 0 ? `; ${skipped.join(', ')}` : ''}.`,
+        env.backend,
+        d,
+        [describeCut(env.context)],
+      );
     },
-    failure: (message) => [failed('ccai-completeness', env.backend, message, details())],
-  };
+  });
 }

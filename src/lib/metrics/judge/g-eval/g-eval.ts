@@ -17,7 +17,15 @@ import type { Capabilities, TokenLogprob, TopLogprob } from '../../../llm/types.
 import { createFence } from '../fence.ts';
 import { callJson, callText, malformed, type CallRecord } from '../call.ts';
 import { describeCut, type ContextNote } from '../context.ts';
-import { messagesTokens, okResult, type Pipeline, type RunEnv, type Stage } from '../pipeline.ts';
+import {
+  ESTIMATE_FENCE,
+  messagesTokens,
+  okResult,
+  oneCallEstimate,
+  type Pipeline,
+  type RunEnv,
+  type Stage,
+} from '../pipeline.ts';
 import {
   allowedScores,
   fromSamples,
@@ -237,11 +245,7 @@ export function gevalPipeline(
     purpose: `${criterion.name}: write the evaluation steps (cached per criterion and model)`,
     metric: id,
     serves: [id],
-    estimate: () => ({
-      inputTokens: messagesTokens(stepsPrompt(criterion)),
-      outputTokens: STEPS_OUTPUT_TOKENS,
-      httpCalls: 1,
-    }),
+    estimate: () => oneCallEstimate(stepsPrompt(criterion), STEPS_OUTPUT_TOKENS),
     async run(ctx) {
       const reply = await callJson(ctx, {
         purpose: this.purpose,
@@ -271,7 +275,7 @@ export function gevalPipeline(
       const placeholderSteps = ['x'.repeat(150), 'x'.repeat(150), 'x'.repeat(150), 'x'.repeat(150)];
       const input = messagesTokens(
         formPrompt(
-          createFence('s_000000'),
+          ESTIMATE_FENCE,
           criterion,
           placeholderSteps,
           source,

@@ -11,9 +11,10 @@ import { createFence } from '../fence.ts';
 import { callJson, inOrder, type CallRecord } from '../call.ts';
 import { describeCut, estimateTokens, type ContextNote } from '../context.ts';
 import {
+  ESTIMATE_FENCE,
   fmt,
-  messagesTokens,
   okResult,
+  oneCallEstimate,
   outputBudget,
   type Pipeline,
   type RunEnv,
@@ -88,11 +89,11 @@ export function claimsPipeline(env: RunEnv, produces: JudgeMetricId[]): ClaimsPi
     purpose: 'alignment: extract the summary claims',
     metric,
     serves,
-    estimate: () => ({
-      inputTokens: messagesTokens(claimsPrompt(createFence('s_000000'), summary)),
-      outputTokens: Math.ceil(estimateTokens(summary) * 1.3) + 30,
-      httpCalls: 1,
-    }),
+    estimate: () =>
+      oneCallEstimate(
+        claimsPrompt(ESTIMATE_FENCE, summary),
+        Math.ceil(estimateTokens(summary) * 1.3) + 30,
+      ),
     async run(ctx) {
       const reply = await callJson(ctx, {
         purpose: this.purpose,
@@ -114,11 +115,7 @@ export function claimsPipeline(env: RunEnv, produces: JudgeMetricId[]): ClaimsPi
     estimate() {
       const n = estimatedClaimCount(summary);
       const claims = Array.from({ length: n }, () => 'x'.repeat(CLAIM_CHARS));
-      return {
-        inputTokens: messagesTokens(verdictsPrompt(createFence('s_000000'), env.source, claims)),
-        outputTokens: n * 70 + 20,
-        httpCalls: 1,
-      };
+      return oneCallEstimate(verdictsPrompt(ESTIMATE_FENCE, env.source, claims), n * 70 + 20);
     },
     async run(ctx) {
       const claims = outcome.claims;

@@ -10,8 +10,9 @@ import { createFence } from '../fence.ts';
 import { callJson, inOrder, malformed, type CallRecord } from '../call.ts';
 import { describeCut, type ContextNote } from '../context.ts';
 import {
-  messagesTokens,
+  ESTIMATE_FENCE,
   okResult,
+  oneCallEstimate,
   outputBudget,
   pct,
   type Pipeline,
@@ -73,6 +74,12 @@ export function isIdk(answer: string): boolean {
 const QUESTION_TOKENS = 70;
 const ANSWER_TOKENS = 25;
 
+// Every coverage call is made for coverage, and the summarization card uses its answers too.
+const COVERAGE_CALLS: Pick<Stage, 'metric' | 'serves'> = {
+  metric: 'coverage',
+  serves: ['coverage', 'summarization'],
+};
+
 export interface CoveragePipeline extends Pipeline {
   coverageDetails(): CoverageDetails;
 }
@@ -86,13 +93,12 @@ export function coveragePipeline(env: RunEnv): CoveragePipeline {
   const ask: Stage = {
     round: 1,
     purpose: 'coverage: key questions about the source',
-    metric: 'coverage',
-    serves: ['coverage', 'summarization'],
-    estimate: () => ({
-      inputTokens: messagesTokens(questionsPrompt(createFence('s_000000'), env.source, requested)),
-      outputTokens: requested * QUESTION_TOKENS + 20,
-      httpCalls: 1,
-    }),
+    ...COVERAGE_CALLS,
+    estimate: () =>
+      oneCallEstimate(
+        questionsPrompt(ESTIMATE_FENCE, env.source, requested),
+        requested * QUESTION_TOKENS + 20,
+      ),
     async run(ctx) {
       const reply = await callJson(ctx, {
         purpose: this.purpose,
@@ -122,15 +128,13 @@ export function coveragePipeline(env: RunEnv): CoveragePipeline {
   const answer: Stage = {
     round: 2,
     purpose: 'coverage: answer the questions from the summary only',
-    metric: 'coverage',
-    serves: ['coverage', 'summarization'],
+    ...COVERAGE_CALLS,
     estimate() {
       const qs = Array.from({ length: requested }, () => 'x'.repeat(QUESTION_TOKENS));
-      return {
-        inputTokens: messagesTokens(answersPrompt(createFence('s_000000'), summary, qs)),
-        outputTokens: requested * ANSWER_TOKENS + 20,
-        httpCalls: 1,
-      };
+      return oneCallEstimate(
+        answersPrompt(ESTIMATE_FENCE, summary, qs),
+        requested * ANSWER_TOKENS + 20,
+      );
     },
     async run(ctx) {
       const texts = questions.map((q) => q.question);
@@ -158,19 +162,14 @@ export function coveragePipeline(env: RunEnv): CoveragePipeline {
   const grade: Stage = {
     round: 3,
     purpose: 'coverage: grade the summary answers against the source answers',
-    metric: 'coverage',
-    serves: ['coverage', 'summarization'],
+    ...COVERAGE_CALLS,
     estimate() {
       const items: GradeItem[] = Array.from({ length: requested }, () => ({
         question: 'x'.repeat(120),
         reference: 'x'.repeat(80),
         answer: 'x'.repeat(80),
       }));
-      return {
-        inputTokens: messagesTokens(gradesPrompt(createFence('s_000000'), items)),
-        outputTokens: requested * 35 + 20,
-        httpCalls: 1,
-      };
+      return oneCallEstimate(gradesPrompt(ESTIMATE_FENCE, items), requested * 35 + 20);
     },
     async run(ctx) {
       const open = questions.filter((q) => !q.idk);

@@ -4,19 +4,12 @@
  * user sees), and ONE call judges every sentence: vague (names no concrete point, "the article
  * discusses the reasons for …") or specific. Score = share of specific sentences.
  */
-import { createFence } from '../fence.ts';
-import { callJson, inOrder, type CallRecord } from '../call.ts';
-import {
-  messagesTokens,
-  okResult,
-  outputBudget,
-  pct,
-  type Pipeline,
-  type RunEnv,
-} from '../pipeline.ts';
+import type { CallRecord } from '../call.ts';
+import { listJudgePipeline } from '../list-pipeline.ts';
+import { okResult, pct, type Pipeline, type RunEnv } from '../pipeline.ts';
 import { share } from '../scoring.ts';
 import { splitSentences } from '../../text/tokenize.ts';
-import { failed, notApplicable } from '../../results.ts';
+import { notApplicable } from '../../results.ts';
 import { vaguenessPrompt, VAGUENESS_PROMPT_VERSION } from './prompts.ts';
 import { vagueVerdictsSchema } from './schema.ts';
 
@@ -39,7 +32,6 @@ export interface VaguenessDetails {
 }
 
 export function vaguenessPipeline(env: RunEnv): Pipeline {
-  const log: CallRecord[] = [];
   const sentences: VagueSentence[] = splitSentences(env.input.summary).map((s, i) => ({
     index: i + 1,
     text: s.text,
@@ -50,70 +42,45 @@ export function vaguenessPipeline(env: RunEnv): Pipeline {
   }));
   const texts = sentences.map((s) => s.text);
 
-  const details = (): VaguenessDetails => ({
+  const details = (): Omit<VaguenessDetails, 'audit'> => ({
     sentences,
     vagueCount: sentences.filter((s) => s.vague === true).length,
     total: sentences.length,
-    audit: { calls: log },
   });
 
-  return {
-    produces: ['vagueness'],
-    log,
-    stages:
-      sentences.length === 0
-        ? []
-        : [
-            {
-              round: 1,
-              purpose: 'vagueness: judge every summary sentence',
-              metric: 'vagueness',
-              serves: ['vagueness'],
-              estimate: () => ({
-                inputTokens: messagesTokens(vaguenessPrompt(createFence('s_000000'), texts)),
-                outputTokens: sentences.length * 35 + 20,
-                httpCalls: 1,
-              }),
-              async run(ctx) {
-                const reply = await callJson(ctx, {
-                  purpose: this.purpose,
-                  messages: vaguenessPrompt(createFence(), texts),
-                  name: 'vague_sentences',
-                  schema: vagueVerdictsSchema,
-                  cacheKey: { prompt: VAGUENESS_PROMPT_VERSION, sentences: texts },
-                  maxTokens: outputBudget(texts.length, 70),
-                });
-                const ordered = inOrder(
-                  reply.sentences,
-                  (s) => s.sentence,
-                  texts.length,
-                  'sentences',
-                );
-                ordered.forEach((v, i) => {
-                  sentences[i].vague = v.vague;
-                  sentences[i].reason = v.reason.trim();
-                });
-              },
-            },
-          ],
-    results() {
-      const d = details();
+  return listJudgePipeline(env, {
+    metric: 'vagueness',
+    purpose: 'vagueness: judge every summary sentence',
+    count: texts.length,
+    call: {
+      prompt: (fence) => vaguenessPrompt(fence, texts),
+      name: 'vague_sentences',
+      schema: vagueVerdictsSchema,
+      cacheKey: { prompt: VAGUENESS_PROMPT_VERSION, sentences: texts },
+      answerTokens: { expected: 35, budget: 70 },
+      answers: (reply) => reply.sentences,
+      numberOf: (v) => v.sentence,
+      itemsCalled: 'sentences',
+    },
+    record(verdicts) {
+      verdicts.forEach((v, i) => {
+        sentences[i].vague = v.vague;
+        sentences[i].reason = v.reason.trim();
+      });
+    },
+    details,
+    result(d) {
       const score = share(d.total - d.vagueCount, d.total);
       if (score === null) {
-        return [
-          notApplicable('vagueness', env.backend, 'The summary has no sentence to judge.', d),
-        ];
+        return notApplicable('vagueness', env.backend, 'The summary has no sentence to judge.', d);
       }
-      return [
-        okResult(
-          'vagueness',
-          score,
-          `${d.vagueCount} of ${d.total} summary sentences are vague; ${pct(score)} name a concrete point.`,
-          env.backend,
-          d,
-        ),
-      ];
+      return okResult(
+        'vagueness',
+        score,
+        `${d.vagueCount} of ${d.total} summary sentences are vague; ${pct(score)} name a concrete point.`,
+        env.backend,
+        d,
+      );
     },
-    failure: (message) => [failed('vagueness', env.backend, message, details())],
-  };
+  });
 }
