@@ -11,7 +11,7 @@ import { catalogModel, downloadBytes } from '../src/lib/models/catalog.ts';
 import type { ModelDtype, ModelTask } from '../src/lib/models/catalog.ts';
 import type { TransformerBackendChoice } from '../src/lib/metrics/settings.ts';
 import type { ProgressReporter } from './host.ts';
-import { formatBytes } from '../src/lib/format.ts';
+import { formatBytes } from '../src/lib/ui/format.ts';
 
 /** ONNX Runtime's wasm build is served by the app itself (`npm run assets` copies it). */
 const ORT_DIR = `${import.meta.env.BASE_URL}vendor/ort/`;

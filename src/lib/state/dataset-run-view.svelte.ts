@@ -8,7 +8,7 @@
  */
 import { messageOf } from '../errors.ts';
 import type { Calibration } from '../datasets/calibration.ts';
-import { startCalibrationWorker, type CalibrationClient } from '../datasets/calibration-client.ts';
+import { startCalibrationWorker, type CalibrationClient } from '../workers/calibration-client.ts';
 import { exportFile, type ExportFormat } from '../datasets/export.ts';
 import { loadRunData, loadRunRecords } from '../datasets/run-data.ts';
 import type { RunView } from '../datasets/run-view.ts';

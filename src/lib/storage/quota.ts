@@ -8,7 +8,7 @@
  * to do, and the batch runner pauses the run on it (the unsaved row is scored again on resume).
  * `persist()` asks the browser not to evict the data under storage pressure.
  */
-import { formatBytes } from '../format.ts';
+import { formatBytes } from '../ui/format.ts';
 
 export interface StorageEstimateInfo {
   /** False where the browser has no StorageManager (old browsers, some private windows). */

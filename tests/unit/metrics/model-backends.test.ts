@@ -9,7 +9,7 @@ import {
   isValidModelId,
   modelsFor,
 } from '../../../src/lib/models/catalog.ts';
-import { shortBackend } from '../../../src/lib/format.ts';
+import { shortBackend } from '../../../src/lib/ui/format.ts';
 import { labelCoverageNote } from '../../../src/lib/metrics/semantic/transformer-ner.ts';
 import { modelIdFromUrl } from '../../../src/lib/models/model-cache.ts';
 

@@ -2,7 +2,7 @@
  * A case to try the page with, for demos and first visits. The texts were written for SumLens
  * (no third-party article), so they can ship with the app.
  */
-import type { CaseTexts } from './metrics/types.ts';
+import type { CaseTexts } from '../metrics/types.ts';
 
 export const EXAMPLE_CASE: CaseTexts = {
   source: `The city council of Marlow voted 7 to 2 on Tuesday evening to close Elm Street to cars on weekends from June, turning the narrow shopping street into a pedestrian zone for a one-year trial.

@@ -3,8 +3,8 @@
  * it. Kept apart from the worker's own modules: a `new Worker(new URL(…))` there would make Vite
  * bundle the worker into itself.
  */
-import { calibrationApi } from '../workers/calibration-api.ts';
-import { WorkerClient } from '../workers/rpc.ts';
+import { calibrationApi } from './calibration-api.ts';
+import { WorkerClient } from './rpc.ts';
 
 export type CalibrationClient = WorkerClient<typeof calibrationApi.methods>;
 

@@ -1,5 +1,5 @@
 /** Number formatting shared by cards, history and exports. */
-import type { MetricId } from './metrics/types.ts';
+import type { MetricId } from '../metrics/types.ts';
 
 export function formatScore(id: MetricId, score: number | null | undefined): string {
   if (score === null || score === undefined || !Number.isFinite(score)) return '—';
