@@ -178,8 +178,9 @@ describe('offline scoring in Chromium', () => {
     const items = page.getByTestId('history-item');
     await expect.poll(() => items.count()).toBeGreaterThanOrEqual(4);
     await items.filter({ hasText: 'ESA launched the Juice probe' }).locator('button.open').click();
-    expect((await cardState(page, 'rouge-1')).status).toBe('ok');
-    expect(await page.getByTestId('summary-input').inputValue()).toBe(SUMMARY);
+    // Opening reads the case from IndexedDB: wait for that case, not the first paint after the click.
+    await expect.poll(() => page.getByTestId('summary-input').inputValue()).toBe(SUMMARY);
+    await expect.poll(async () => (await cardState(page, 'rouge-1')).status).toBe('ok');
   });
 
   it('stays responsive with a 1 MB source and scores it', async () => {
