@@ -17,6 +17,7 @@ import { DEFAULT_SETTINGS } from '../../../src/lib/metrics/settings.ts';
 import { saveDataset } from '../../../src/lib/storage/datasets.ts';
 import { getRun, listRunResults } from '../../../src/lib/storage/runs.ts';
 import { readJsonl } from '../../helpers/shared.ts';
+import { saveTestDataset } from '../../helpers/stored.ts';
 import { connect, replyMatching } from '../workers/_channel.ts';
 
 function channel(serveWorker = true) {
@@ -57,17 +58,7 @@ function summevalRows(n: number): CaseRow[] {
 }
 
 async function storedRun(id: string, rows: CaseRow[]) {
-  const dataset = await saveDataset(
-    {
-      id: `ds-${id}`,
-      name: `Data set ${id}`,
-      createdAt: 1,
-      kind: 'summeval',
-      mapping: { kind: 'summeval', human: [] },
-      problems: { count: 0, examples: [] },
-    },
-    rows,
-  );
+  const dataset = await saveTestDataset(id, rows);
   return createBatchRun({
     dataset,
     metrics: ['rouge-1', 'rouge-l', 'bleu', 'token-f1'],

@@ -29,6 +29,7 @@ import { DEFAULT_SETTINGS } from '../../../src/lib/metrics/settings.ts';
 import type { MetricId } from '../../../src/lib/metrics/types.ts';
 import type { CaseRow } from '../../../src/lib/rows/formats.ts';
 import { readJsonl } from '../../helpers/shared.ts';
+import { saveTestDataset } from '../../helpers/stored.ts';
 import { fakeResult } from '../metrics/scored.ts';
 import { connect, replyMatching } from '../workers/_channel.ts';
 
@@ -49,17 +50,7 @@ async function storedRun(id: string, scoreOf: (row: number, relevance: number) =
     input: { source: 'S.', summary: 'T.' },
     human: { relevance: mean(r, 'relevance'), coherence: mean(r, 'coherence') },
   }));
-  const dataset = await saveDataset(
-    {
-      id: `ds-${id}`,
-      name: `Data set ${id}`,
-      createdAt: 1,
-      kind: 'summeval',
-      mapping: { kind: 'summeval', human: [] },
-      problems: { count: 0, examples: [] },
-    },
-    rows,
-  );
+  const dataset = await saveTestDataset(id, rows);
   const run = await createBatchRun({
     dataset,
     metrics: ['rouge-1'],

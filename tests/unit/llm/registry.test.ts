@@ -22,6 +22,7 @@ import {
   judgeProviderSchema,
 } from '../../../src/lib/state/judge-prefs.ts';
 import { KeyStore } from '../../../src/lib/state/provider-keys.ts';
+import { memoryStorage } from '../../helpers/stored.ts';
 
 const PAGE = new URL('http://127.0.0.1:4173/');
 
@@ -38,16 +39,6 @@ function sampleKey(shape: KeyShape): string {
     case 'jwt':
       return 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJl';
   }
-}
-
-function memoryStorage() {
-  const data = new Map<string, string>();
-  return {
-    getItem: (k: string) => data.get(k) ?? null,
-    setItem: (k: string, v: string) => void data.set(k, v),
-    removeItem: (k: string) => void data.delete(k),
-    data,
-  };
 }
 
 describe('the provider records', () => {

@@ -1,16 +1,7 @@
 /** Keys stay in memory unless the user opts in, and "forget" removes every copy. */
 import { describe, expect, it } from 'vitest';
 import { KeyStore } from '../../../src/lib/state/provider-keys.ts';
-
-function memoryStorage() {
-  const data = new Map<string, string>();
-  return {
-    getItem: (k: string) => data.get(k) ?? null,
-    setItem: (k: string, v: string) => void data.set(k, v),
-    removeItem: (k: string) => void data.delete(k),
-    data,
-  };
-}
+import { memoryStorage } from '../../helpers/stored.ts';
 
 describe('KeyStore', () => {
   it('keeps a key in memory only, by default', () => {
