@@ -1,10 +1,10 @@
 /**
  * Test set-ups the storage-backed tests share: an in-memory Web Storage, and a SummEval-kind data
- * set with its rows saved to (fake) IndexedDB under a predictable id.
+ * set or TinyEval trec prediction rows saved to (fake) IndexedDB under a predictable id.
  */
 import { saveDataset } from '../../src/lib/storage/datasets.ts';
 import type { StoredDataset } from '../../src/lib/storage/schema.ts';
-import type { CaseRow } from '../../src/lib/rows/formats.ts';
+import type { CaseRow, PredictionRow } from '../../src/lib/rows/formats.ts';
 
 /** localStorage/sessionStorage for Node, with its map exposed so a test can look inside. */
 export function memoryStorage() {
@@ -26,6 +26,22 @@ export function saveTestDataset(id: string, rows: CaseRow[]): Promise<StoredData
       createdAt: 1,
       kind: 'summeval',
       mapping: { kind: 'summeval', human: [] },
+      problems: { count: 0, examples: [] },
+    },
+    rows,
+  );
+}
+
+/** Saves `rows` as the TinyEval trec prediction data set `trec` (answers in `answers`). */
+export function saveTrecDataset(rows: PredictionRow[]): Promise<StoredDataset> {
+  return saveDataset(
+    {
+      id: 'trec',
+      name: 'trec',
+      createdAt: 1,
+      kind: 'prediction',
+      task: 'trec',
+      mapping: { kind: 'prediction', answers: 'answers', human: [] },
       problems: { count: 0, examples: [] },
     },
     rows,

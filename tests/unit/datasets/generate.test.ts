@@ -10,6 +10,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { readJson, readJsonl, sharedPath } from '../../helpers/shared.ts';
 import { itemForPrompt, TREC_ITEMS, trecJsonl } from '../../helpers/trec-sample.ts';
+import { saveTrecDataset } from '../../helpers/stored.ts';
 import { NO_LOGPROB_CAPS, ScriptedJudge, type Responder } from '../judge/scripted-judge.ts';
 import { detectDataset } from '../../../src/lib/datasets/detect.ts';
 import { parseDatasetText } from '../../../src/lib/datasets/parse.ts';
@@ -550,18 +551,7 @@ describe('stored data sets: resume where it stopped, nothing twice', () => {
   });
 
   async function storeTrec(): Promise<void> {
-    await saveDataset(
-      {
-        id: 'trec',
-        name: 'trec',
-        createdAt: 1,
-        kind: 'prediction',
-        task: 'trec',
-        mapping: { kind: 'prediction', answers: 'answers', human: [] },
-        problems: { count: 0, examples: [] },
-      },
-      trecRows(),
-    );
+    await saveTrecDataset(trecRows());
   }
 
   it('a stopped run resumes with only the rows still missing, and a third start asks nothing', async () => {

@@ -7,6 +7,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readJson } from '../../helpers/shared.ts';
 import { itemForPrompt, TREC_ITEMS, trecJsonl } from '../../helpers/trec-sample.ts';
+import { saveTrecDataset } from '../../helpers/stored.ts';
 import { ScriptedJudge, type Responder } from '../judge/scripted-judge.ts';
 import { GenerateController, type GenerateJudge } from '../../../src/lib/state/generate.svelte.ts';
 import { DEFAULT_JUDGE_PROVIDER } from '../../../src/lib/state/judge-prefs.ts';
@@ -15,7 +16,7 @@ import { LlmError } from '../../../src/lib/llm/types.ts';
 import { parseDatasetText } from '../../../src/lib/datasets/parse.ts';
 import type { PromptConfig } from '../../../src/lib/datasets/tinyeval.ts';
 import { isPredictionRow } from '../../../src/lib/rows/formats.ts';
-import { deleteAllDatasets, getDataset, saveDataset } from '../../../src/lib/storage/datasets.ts';
+import { deleteAllDatasets, getDataset } from '../../../src/lib/storage/datasets.ts';
 import type { StoredDataset } from '../../../src/lib/storage/schema.ts';
 
 const TREC_TEMPLATE = readJson<PromptConfig>('data/tinyeval/config/dataset2prompt.json').trec!;
@@ -36,18 +37,7 @@ const judgeSession: GenerateJudge = {
 
 async function storeTrec(): Promise<void> {
   const { rows } = parseDatasetText(trecJsonl(), { fileName: 'trec.jsonl' });
-  await saveDataset(
-    {
-      id: 'trec',
-      name: 'trec',
-      createdAt: 1,
-      kind: 'prediction',
-      task: 'trec',
-      mapping: { kind: 'prediction', answers: 'answers', human: [] },
-      problems: { count: 0, examples: [] },
-    },
-    rows.filter(isPredictionRow),
-  );
+  await saveTrecDataset(rows.filter(isPredictionRow));
 }
 
 async function controller(responder: Responder) {
