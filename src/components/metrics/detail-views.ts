@@ -24,9 +24,12 @@ import VaguenessDetail from '../judge/VaguenessDetail.svelte';
 import BleuDetail from './BleuDetail.svelte';
 import CoherenceDetail from './CoherenceDetail.svelte';
 import EntityDetail from './EntityDetail.svelte';
+import ExtractivenessDetail from './ExtractivenessDetail.svelte';
 import GenericDetail from './GenericDetail.svelte';
+import QualityDetail from './QualityDetail.svelte';
 import RepetitionDetail from './RepetitionDetail.svelte';
 import RougeDetail from './RougeDetail.svelte';
+import SourceCoverageDetail from './SourceCoverageDetail.svelte';
 import TokenF1Detail from './TokenF1Detail.svelte';
 
 /** What every detail view is given; a view declares only the props it uses. */
@@ -47,6 +50,9 @@ export const OWN_DETAIL_VIEWS = {
   'entity-density': EntityDetail,
   coherence: CoherenceDetail,
   'repetition-offline': RepetitionDetail,
+  extractiveness: ExtractivenessDetail,
+  'source-coverage': SourceCoverageDetail,
+  'quality-offline': QualityDetail,
   'rouge-1': RougeDetail,
   'rouge-2': RougeDetail,
   'rouge-l': RougeDetail,

@@ -10,11 +10,14 @@ import type { JudgeMetricId, MetricId, OfflineMetricId } from './types.ts';
 import { coherenceMetric, entityDensityMetric } from './semantic/records.ts';
 import {
   bleuMetric,
+  extractivenessMetric,
+  qualityOfflineMetric,
   repetitionOfflineMetric,
   rouge1Metric,
   rouge2Metric,
   rougeLMetric,
   rougeLsumMetric,
+  sourceCoverageMetric,
   tokenF1Metric,
 } from './lexical/records.ts';
 import {
@@ -49,6 +52,9 @@ export const METRIC_RECORDS = {
   coverage: coverageMetric,
   vagueness: vaguenessMetric,
   'repetition-offline': repetitionOfflineMetric,
+  extractiveness: extractivenessMetric,
+  'source-coverage': sourceCoverageMetric,
+  'quality-offline': qualityOfflineMetric,
   repetitiveness: repetitivenessMetric,
   'geval-coherence': gevalCoherenceMetric,
   'geval-consistency': gevalConsistencyMetric,

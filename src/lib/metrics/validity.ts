@@ -31,6 +31,12 @@ export interface ValidityRow {
   /** 'offline': a metric of this app as it runs here; 'reference': against references[0];
    * 'recorded-judge': replies recorded from a judge model, for scale. */
   kind: 'offline' | 'reference' | 'recorded-judge';
+  /**
+   * Set when the metric was chosen or fit on these same summaries: 'in-sample' figures flatter it
+   * (its definition or weights saw the ratings); 'cross-validated' ones come from models that never
+   * saw the article they score. Absent: the metric was defined elsewhere.
+   */
+  fit?: 'in-sample' | 'cross-validated';
   /** Summaries that got a score (the others were n/a: too short, no known words…). */
   scored: number;
   cells: Record<HumanDimension, ValidityCell>;
@@ -133,7 +139,7 @@ export function agreementSummary(row: ValidityRow): string {
   const data = `${VALIDITY.dataset.name} (${VALIDITY.dataset.summaries} summaries of ${VALIDITY.dataset.articles} English news articles)`;
   if (!best) return `Not enough scored summaries on ${data} to measure agreement with people.`;
   const figure = `summary-level Spearman ${formatCorrelation(best.value)} with expert ${best.dimension}`;
-  const inverse = best.value < 0 ? ': higher scores went with lower ratings' : '';
+  const inverse = `${best.value < 0 ? ': higher scores went with lower ratings' : ''}${row.fit === 'in-sample' ? ' (in-sample: chosen or fit on these summaries)' : ''}`;
   switch (agreementOf(row)) {
     case 'near-zero':
       return `Near zero agreement with people: on ${data} its strongest figure is ${figure}. Read the score as what it computes, not as a quality rating.`;
@@ -163,7 +169,8 @@ export function validityMarkdown(r: ValidityReport = VALIDITY): string {
         .map(formatCorrelation)
         .join(' · ');
     });
-    const label = isNearZero(row) ? `${row.label} (near zero)` : row.label;
+    const fit = row.fit ? ` (${row.fit})` : '';
+    const label = isNearZero(row) ? `${row.label}${fit} (near zero)` : `${row.label}${fit}`;
     lines.push(
       `| ${label} | \`${row.backend}\` | ${cells.join(' | ')} | ${row.scored}/${r.dataset.summaries} |`,
     );

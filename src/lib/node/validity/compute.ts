@@ -10,7 +10,9 @@
  */
 import { calibratePair, type CalibrationRow } from '../../datasets/calibration.ts';
 import { computeMetrics } from '../../metrics/offline.ts';
-import { metricInfo } from '../../metrics/registry.ts';
+import { referenceCalculator } from '../../metrics/lexical/records.ts';
+import { QUALITY_BACKEND } from '../../metrics/lexical/quality.ts';
+import { metricInfo, metricRecord } from '../../metrics/registry.ts';
 import { DEFAULT_SETTINGS } from '../../metrics/settings.ts';
 import { CompromiseRecognizer } from '../../metrics/semantic/compromise-ner.ts';
 import { OFFLINE_METRIC_IDS, type MetricId, type MetricResult } from '../../metrics/types.ts';
@@ -22,6 +24,12 @@ import {
   type ValidityRow,
 } from '../../metrics/validity.ts';
 import { loadGloveEmbedder } from '../load-glove.ts';
+import {
+  crossValidatedEstimates,
+  devSamples,
+  OUTER_FOLDS,
+  predictStandardized,
+} from '../quality-fit.ts';
 import { DEFAULT_MODELS_DIR, transformerVariants, type BackendVariant } from './models.ts';
 import {
   expertMeans,
@@ -64,7 +72,26 @@ const FAMILY: Record<string, string> = {
   'entity-density': 'compromise',
   coherence: 'glove',
   'repetition-offline': 'lexical',
+  extractiveness: 'lexical',
+  'source-coverage': 'lexical',
+  'quality-offline': 'lexical',
 };
+
+/**
+ * Metrics whose definition was chosen (repetition, the salient-word count of source coverage) or
+ * whose weights were fit (the quality estimate) on this dev set: their rows are in-sample.
+ */
+const CHOSEN_ON_DEV: ReadonlySet<MetricId> = new Set([
+  'repetition-offline',
+  'source-coverage',
+  'quality-offline',
+]);
+
+/** The reference metrics are the ones the reference calculator computes. */
+function readsReference(id: MetricId): boolean {
+  const record = metricRecord(id);
+  return record.kind === 'offline' && record.compute === referenceCalculator;
+}
 
 async function metricRows(
   dev: readonly DevRow[],
@@ -105,7 +132,11 @@ async function metricRows(
         metrics: [id],
         label: info.label,
         backend,
-        kind: info.needs === 'reference' ? 'reference' : 'offline',
+        // The lexical worker (needs 'reference') also hosts source-only metrics.
+        kind: readsReference(id) ? 'reference' : 'offline',
+        ...(variant.key === 'builtin' && CHOSEN_ON_DEV.has(id)
+          ? { fit: 'in-sample' as const }
+          : {}),
         scored: scored.filter((r) => typeof r.scores[id] === 'number').length,
         cells: cellsOf(scored, () => id),
       });
@@ -138,6 +169,41 @@ function recordedJudgeRow(dev: readonly DevRow[], replies: Map<string, string>):
   };
 }
 
+/**
+ * The quality estimate as a model that never saw the article it scores: out-of-fold estimates of
+ * the article-grouped CV of `npm run fit:quality`. The coherence and consistency columns use
+ * their own estimate, fluency and relevance the mean of the two standardised estimates (the
+ * order of the card's score). Needs at
+ * least one article per fold.
+ */
+function crossValidatedQualityRow(dev: readonly DevRow[]): ValidityRow | null {
+  const samples = devSamples(dev);
+  if (new Set(samples.map((s) => s.group)).size < OUTER_FOLDS) return null;
+  const coherence = crossValidatedEstimates(samples, 'coherence', predictStandardized);
+  const consistency = crossValidatedEstimates(samples, 'consistency', predictStandardized);
+  const rows: CalibrationRow[] = dev.map((row, i) => ({
+    row: i,
+    group: row.id,
+    scores: {
+      coherence: coherence[i],
+      consistency: consistency[i],
+      mean: (coherence[i] + consistency[i]) / 2,
+    },
+    human: expertMeans(row),
+  }));
+  return {
+    key: 'quality-offline-lexical-cv',
+    metrics: ['quality-offline'],
+    label:
+      'Quality estimate (offline): coherence and consistency columns their own estimate, the others the mean',
+    backend: `${QUALITY_BACKEND}, ${OUTER_FOLDS}-fold article CV`,
+    kind: 'offline',
+    fit: 'cross-validated',
+    scored: rows.length,
+    cells: cellsOf(rows, (d) => (d === 'coherence' || d === 'consistency' ? d : 'mean')),
+  };
+}
+
 export async function computeValidity(options: ValidityOptions = {}): Promise<ValidityReport> {
   const dev = readDevRows(options.articles);
   const glove = loadGloveEmbedder();
@@ -154,6 +220,8 @@ export async function computeValidity(options: ValidityOptions = {}): Promise<Va
   ];
 
   const rows = await metricRows(dev, variants, options.onProgress);
+  const qualityCv = crossValidatedQualityRow(dev);
+  if (qualityCv) rows.push(qualityCv);
   const replies = options.withoutJudge ? null : readJudgeReplies();
   if (replies) rows.push(recordedJudgeRow(dev, replies));
 
