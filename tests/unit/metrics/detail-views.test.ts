@@ -11,7 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { METRIC_IDS, metricInfo, metricRecord } from '../../../src/lib/metrics/registry.ts';
 import type { AlignmentDetails } from '../../../src/lib/metrics/judge/summarization/alignment.ts';
 import { genericFields } from '../../../src/components/metrics/generic-fields.ts';
+import { scoreExtractiveness } from '../../../src/lib/metrics/lexical/extractiveness.ts';
+import { scoreQuality } from '../../../src/lib/metrics/lexical/quality.ts';
+import { scoreSourceCoverage } from '../../../src/lib/metrics/lexical/source-coverage.ts';
 import { repoRoot } from '../../helpers/shared.ts';
+import { scored } from './scored.ts';
 
 /** A property of a loaded value, read after checking that there is an object (Vite types modules
  * as `any`). */
@@ -149,6 +153,43 @@ describe('detail views', () => {
     expect(html).toContain('1,200 of');
     expect(html).toContain('data-verdict="supported"');
     expect(html).toContain('List the claims.');
+  });
+});
+
+describe('the source-based lexical views', () => {
+  const source = 'The cat sat on the mat. It was happy all day long. Then it slept.';
+
+  it('extractiveness marks the verbatim sentence and shades fragments by their length', async () => {
+    const summary = 'The cat sat on the mat. Later it was happy all day.';
+    const html = await render('/src/components/metrics/ExtractivenessDetail.svelte', {
+      details: scored(scoreExtractiveness(source, summary)).details,
+      summary,
+    });
+    expect(html).toContain('data-label="sentence copied whole"');
+    expect(html).toContain('data-label="copied, 5 words"');
+    expect(html).toContain('not how good it');
+  });
+
+  it('source coverage shows covered and missed salient words as chips', async () => {
+    const html = await render('/src/components/metrics/SourceCoverageDetail.svelte', {
+      details: scored(scoreSourceCoverage(source, 'A cat slept on a mat.')).details,
+    });
+    expect(html).toMatch(/data-covered="true"[^>]*>✓\s+cat/u);
+    expect(html).toMatch(/data-covered="false"[^>]*>✗\s+happy/u);
+  });
+
+  it('the quality view shows each estimate, its contributions, the flags and the caveat', async () => {
+    const html = await render('/src/components/metrics/QualityDetail.svelte', {
+      details: scored(scoreQuality(source, 'The cat sat on the mat')).details,
+    });
+    expect(html).toContain('data-dimension="coherence"');
+    expect(html).toContain('data-dimension="consistency"');
+    expect(html).toContain('data-feature="repeat-share"');
+    expect(html).toContain('data-flag="lead-copy"');
+    expect(html).toContain('data-flag="one-sentence"');
+    expect(html).toContain('data-flag="cut-mid-sentence"');
+    expect(html).toContain('not an absolute grade');
+    expect(html).toContain('Steen &amp; Markert 2022');
   });
 });
 

@@ -29,6 +29,7 @@ import {
   type ValidityReport,
 } from '../../../src/lib/metrics/validity.ts';
 import { OFFLINE_METRIC_IDS } from '../../../src/lib/metrics/types.ts';
+import qualityWeights from '../../../src/lib/metrics/lexical/quality-weights.json';
 import { repoRoot } from '../../helpers/shared.ts';
 
 const FIXTURE_MODELS = resolve(repoRoot, 'tests/fixtures/models');
@@ -75,6 +76,26 @@ describe('the stored validity report', () => {
     expect(rep.cells.coherence.summarySpearman).toBeGreaterThanOrEqual(0.3);
     expect(rep.cells.coherence.articles).toBe(50);
     expect(rep.scored).toBe(600);
+  });
+
+  it('reports the quality estimate cross-validated, as the fit script stored it, apart from in-sample rows', () => {
+    const cv = fresh.rows.find((r) => r.key === 'quality-offline-lexical-cv')!;
+    expect(cv.fit).toBe('cross-validated');
+    for (const d of ['coherence', 'consistency'] as const) {
+      expect(cv.cells[d].summarySpearman).toBeGreaterThanOrEqual(0.45);
+      expect(cv.cells[d].summarySpearman).toBeCloseTo(
+        qualityWeights.dimensions[d].cvSummarySpearman,
+        5,
+      );
+    }
+    const inSample = fresh.rows.filter((r) => r.fit === 'in-sample').map((r) => r.key);
+    expect(inSample).toEqual([
+      'repetition-offline-lexical',
+      'source-coverage-lexical',
+      'quality-offline-lexical',
+    ]);
+    // The source-only metrics of the lexical worker are not reference metrics.
+    expect(fresh.rows.find((r) => r.key === 'extractiveness-lexical')?.kind).toBe('offline');
   });
 
   it('is the table in the README, between its markers', () => {
