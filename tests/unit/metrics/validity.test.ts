@@ -116,6 +116,15 @@ describe('honest labels', () => {
     expect(meaning).toContain(`fluency at ${rep.cells.fluency.summarySpearman!.toFixed(2)}`);
   });
 
+  it('the quality estimate quotes its cross-validated figures and says it ranks, not grades', () => {
+    const meaning = metricInfo('quality-offline').meaning;
+    for (const d of ['coherence', 'consistency'] as const) {
+      expect(meaning).toContain(qualityWeights.dimensions[d].cvSummarySpearman.toFixed(2));
+    }
+    expect(meaning).toMatch(/cross-validated/u);
+    expect(meaning).toMatch(/It ranks, it does not grade/u);
+  });
+
   it('local coherence with GloVe is near zero, and its card line and meaning say so', () => {
     const coherence = row('coherence-glove');
     expect(agreementOf(coherence)).toBe('near-zero');
