@@ -69,7 +69,9 @@ async function measure(name: string, load: Loader, reference?: Float32Array[]): 
   // load time: runtime start, session or graph build, tokenizer (the first route also pays for
   // TF.js's WASM start-up)
   const [first, loadMs] = await timed(() => load({ batchSize: 8 }));
-  await first.embed(SENTENCES.slice(0, 8)); // warm-up: first-run allocations and kernel choice
+  // warm-up, untimed: first-run allocations, kernel choice and (WASM) the engine's tier-up from
+  // its baseline compiler, which on a big module takes seconds
+  await first.embed(SENTENCES);
   const perSecond: number[] = [];
   let vectors: Float32Array[] = [];
   for (const batchSize of BATCHES) {
