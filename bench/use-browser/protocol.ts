@@ -8,6 +8,8 @@ export interface UseRowConfig {
   threads: number;
   batchSizes: number[];
   sentences: string[];
+  /** Each timing is the fastest of this many runs. */
+  repeats: number;
   /** One long source, already split into sentences; embedded at batch 8. */
   sourceSentences: string[];
 }

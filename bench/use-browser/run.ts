@@ -6,7 +6,9 @@
  * onnxruntime-node's (which the unit test holds to the TF.js route within 1e-4) and prints a table;
  * it measures, it never asserts a speed.
  *
- *   tsx bench/use-browser/run.ts [--sentences 64]
+ *   tsx bench/use-browser/run.ts [--sentences 64] [--repeats 3]
+ *
+ * Every timing is the fastest of --repeats runs.
  *
  * Builds this folder with Vite into .cache/use-browser-build/ (removed after the run), serves it,
  * public/vendor/ort/ (`npm run assets`), TF.js's WASM files, the TF.js model and the converted
@@ -41,7 +43,13 @@ const TFJS_WASM_DIR = dirname(
 );
 const BATCH_SIZES = [1, 8, 32];
 
-const { values: args } = parseArgs({ options: { sentences: { type: 'string', default: '64' } } });
+const { values: args } = parseArgs({
+  options: {
+    sentences: { type: 'string', default: '64' },
+    repeats: { type: 'string', default: '3' },
+  },
+});
+const REPEATS = Math.max(1, Number(args.repeats));
 
 function log(message: string): void {
   process.stderr.write(`[bench:use-browser] ${message}\n`);
@@ -89,7 +97,7 @@ async function main(): Promise<void> {
     { prefix: '/', dirs: [BUILD_DIR] },
   ]);
   let browser: Browser | undefined;
-  let browserVersion = '';
+  let browserVersion: string | undefined;
   const results: { label: string; result?: UseRowResult; error?: string }[] = [];
   try {
     browser = await chromium.launch({
@@ -111,6 +119,7 @@ async function main(): Promise<void> {
         threads: row.threads,
         batchSizes: BATCH_SIZES,
         sentences,
+        repeats: REPEATS,
         sourceSentences,
       };
       try {
@@ -135,7 +144,7 @@ async function main(): Promise<void> {
     .map((x) => x.toFixed(1))
     .join(' ');
   console.log(
-    `USE-lite in headless Chromium ${browserVersion} (module worker), ${sentences.length} SummEval source sentences per batch size; ` +
+    `USE-lite in headless Chromium ${browserVersion} (module worker), ${sentences.length} SummEval source sentences per batch size, fastest of ${REPEATS}; ` +
       `source: ${splitWords(source).length} words, ${sourceSentences.length} sentences (batch 8)`,
   );
   console.log(
