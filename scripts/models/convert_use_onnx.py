@@ -27,6 +27,7 @@ that have either, and any op it does not know. Deterministic: same input, byte-i
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import os
 import sys
@@ -94,7 +95,8 @@ def attr(node: dict, key: str, default=None):
     if 'type' in value:
         return value['type']
     if 's' in value:
-        return bytes(value['s']) if isinstance(value['s'], list) else value['s']
+        # this exporter writes bytes as a list of numbers; protobuf's JSON form is base64
+        return bytes(value['s']) if isinstance(value['s'], list) else base64.b64decode(value['s'])
     if 'f' in value:
         return float(value['f'])
     # a flag left at its default is stored as an empty attribute
@@ -108,8 +110,7 @@ def tf_dtype_code(value) -> int:
 
 
 class Converter:
-    def __init__(self, graph_nodes: list[dict], weights: dict[str, np.ndarray]):
-        self.nodes_by_name = {node['name']: node for node in graph_nodes}
+    def __init__(self, weights: dict[str, np.ndarray]):
         self.weights = weights
         self.onnx_nodes: list = []
         self.initializers: dict[str, np.ndarray] = {}
@@ -196,7 +197,7 @@ class Converter:
         self._elementwise('Add', name, inputs)
 
     def op_BiasAdd(self, node, name, inputs):
-        if attr(node, 'data_format', b'NHWC') not in (b'NHWC', 'NHWC'):
+        if attr(node, 'data_format', b'NHWC') != b'NHWC':
             raise SystemExit(f'{name}: only NHWC BiasAdd is supported')
         self._elementwise('Add', name, inputs)
 
@@ -402,7 +403,7 @@ class Converter:
     def op_Conv2D(self, node, name, inputs):
         data, kernel_name = inputs
         kernel = self.const_value(kernel_name)
-        if attr(node, 'data_format', b'NHWC') not in (b'NHWC', 'NHWC'):
+        if attr(node, 'data_format', b'NHWC') != b'NHWC':
             raise SystemExit(f'{name}: only NHWC Conv2D is supported')
         if kernel.shape[:2] != (1, 1) or attr(node, 'strides') != [1, 1, 1, 1] or any(
             d != 1 for d in attr(node, 'dilations', [1, 1, 1, 1])
@@ -511,7 +512,7 @@ def convert(model_dir: str) -> onnx.ModelProto:
         raise SystemExit('the graph calls library functions; this converter does not inline them')
     weights = read_weights(model_dir, model_json['weightsManifest'])
     nodes = topological(topology['node'])
-    converter = Converter(nodes, weights)
+    converter = Converter(weights)
     for name in ('indices', 'values'):
         converter.dtype[name] = np.dtype(np.int32)
     for node in nodes:
