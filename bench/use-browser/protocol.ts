@@ -1,0 +1,31 @@
+/** Messages between the USE-lite browser bench driver (run.ts), its page and the worker. */
+
+export type UseRoute = 'onnx' | 'tfjs';
+
+export interface UseRowConfig {
+  route: UseRoute;
+  /** ONNX Runtime's WASM threads (TF.js runs one). */
+  threads: number;
+  batchSizes: number[];
+  sentences: string[];
+  /** Each timing is the fastest of this many runs. */
+  repeats: number;
+  /** One long source, already split into sentences; embedded at batch 8. */
+  sourceSentences: string[];
+}
+
+export interface UseRowResult {
+  loadMs: number;
+  perSecond: number[];
+  sourceMs: number;
+  /** The vectors of `sentences` at batch 8, for the driver's parity check. */
+  vectors: number[][];
+  crossOriginIsolated: boolean;
+}
+
+export type UseWorkerResponse =
+  { type: 'result'; result: UseRowResult } | { type: 'error'; message: string };
+
+export interface UseBenchPageApi {
+  runRow(config: UseRowConfig): Promise<UseRowResult>;
+}
