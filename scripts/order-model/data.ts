@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
 import { externalPath } from '../../src/lib/node/external-data.ts';
 import { splitSentences } from '../../src/lib/metrics/text/tokenize.ts';
 
+export { mulberry32 as prng, shuffled } from '../../src/lib/stats/seeded-random.ts';
+
 /** Sentences kept per training article: USE-lite in Node is slow, and openings carry the order. */
 export const TRAIN_SENTENCES = 25;
 /** The shuffle test's opening length. */
@@ -104,25 +106,4 @@ export function devOpenings(): { id: string; sentences: string[] }[] {
     );
   }
   return [...out].map(([id, sentences]) => ({ id, sentences }));
-}
-
-/** mulberry32: small, seeded, good enough for sampling and shuffles. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-export function shuffled<T>(xs: readonly T[], rand: () => number): T[] {
-  const out = xs.slice();
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(rand() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
 }
