@@ -85,7 +85,7 @@ describe('data sets in the page', () => {
     // Metric against metric, and a row opened with the single-case cards.
     await page.getByTestId('scatter-metric').selectOption('rouge-1');
     expect(Number(await page.getByTestId('scatter-metrics').getAttribute('data-count'))).toBe(600);
-    // Coherence is n/a below 3 sentences: those rows drop out of the pair.
+    // Coherence is n/a below 2 sentences: those rows drop out of the pair.
     await page.getByTestId('scatter-metric').selectOption('coherence');
     expect(
       Number(await page.getByTestId('scatter-metrics').getAttribute('data-count')),

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { kendallTauB, mergeSortCountingSwaps } from '../../../src/lib/stats/correlation.ts';
+import { mulberry32 } from '../../../src/lib/stats/seeded-random.ts';
 
 /** The O(n²) τ-b the app used before: every pair classified one by one. */
 function pairwiseTauB(x: readonly number[], y: readonly number[]): number | null {
@@ -31,21 +32,9 @@ function pairwiseTauB(x: readonly number[], y: readonly number[]): number | null
   return Math.max(-1, Math.min(1, (concordant - discordant) / denominator));
 }
 
-/** mulberry32: a small seeded generator, so a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe("Knight's Kendall τ-b", () => {
   it('equals the pairwise definition exactly on random data with many ties', () => {
-    const rand = random(20_240_501);
+    const rand = mulberry32(20_240_501);
     for (let trial = 0; trial < 300; trial++) {
       const n = 2 + Math.floor(rand() * 120);
       // Few distinct values on each side (1 to 6 levels): ties everywhere, including rows tied on
@@ -60,7 +49,7 @@ describe("Knight's Kendall τ-b", () => {
   });
 
   it('equals the pairwise definition on continuous scores against ratings of 1 to 5', () => {
-    const rand = random(7);
+    const rand = mulberry32(7);
     const x = Array.from({ length: 1000 }, () => rand());
     const y = x.map((v) => Math.min(5, 1 + Math.floor(v * 3 + rand() * 3)));
     expect(kendallTauB(x, y)).toBe(pairwiseTauB(x, y));

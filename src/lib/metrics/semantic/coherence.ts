@@ -1,18 +1,26 @@
 /**
- * Local coherence (SPEC §2; Parola et al. 2023 as used in Meta's Large Concept Model paper): embed
- * each summary sentence and average the cosine similarity of sentence n with sentence n+2. The
- * adjacent (n, n+1) variant is reported as a detail.
+ * Local coherence: does each sentence read as the one that follows the sentence before it?
+ *
+ * Main score: the mean, over adjacent summary sentences (n, n+1), of a learned sentence-order
+ * model's P(n+1 follows n) (order-model.ts; trained on news articles by
+ * scripts/train-order-model.ts, one model per encoder). Unlike a cosine of neighbours it sees
+ * order: the same sentences shuffled score lower. Embedders without a trained model (transformer
+ * models, provider embeddings) fall back to the mean cosine of adjacent sentences, and the result
+ * says so (`details.main`, `details.range`). The cosine of n with n+1 and of n with n+2 (Parola et
+ * al. 2023, as in Meta's Large Concept Model paper) are kept as details either way.
  *
  * Pairs with a sentence that the embedder maps to the zero vector (the built-in GloVe embedder does
- * so for a sentence without a known word, e.g. "2014–15." or a line of numbers) have no defined
- * cosine: they are kept in the details with `similarity: null` and left out of the mean. When no
- * n+2 pair is left, the result is `n/a`.
+ * so for a sentence without a known word, e.g. "2014–15." or a line of numbers) carry no signal:
+ * they are kept in the details with a null value and left out of the means. When no adjacent pair
+ * is left, the result is `n/a`.
  */
 import { messageOf } from '../../errors.ts';
 import { failed, notApplicable } from '../results.ts';
 import { type MetricResult } from '../types.ts';
 import { splitSentences, type Segment } from '../text/tokenize.ts';
 import { throwIfAborted, type SentenceEmbedder } from './backends.ts';
+import { followProbability, orderModelFor, type OrderModel } from './order-model.ts';
+import { ORDER_MODELS } from './order-models.ts';
 
 export interface CoherenceSentence {
   index: number;
@@ -32,15 +40,40 @@ export interface CoherencePair {
   similarity: number | null;
 }
 
+export interface OrderPair {
+  /** Sentence indices (b = a + 1). */
+  a: number;
+  b: number;
+  /** The order model's P(b follows a), or null when one of the sentences has no vector. */
+  probability: number | null;
+}
+
+/** Which number is the score: the order model's mean P, or (no model for this encoder) the mean
+ * adjacent cosine. */
+export type CoherenceMain = 'order-model' | 'adjacent-cosine';
+
 export interface CoherenceDetails {
   sentences: CoherenceSentence[];
-  /** Sentence n vs n+2: the score is the mean of their similarities. */
+  main: CoherenceMain;
+  /** The main score's range: [0, 1] for probabilities, [-1, 1] for cosines. */
+  range: [number, number];
+  /** The encoder the order model was trained with; null when there is none for this backend. */
+  orderModel: string | null;
+  /** Adjacent pairs under the order model; empty without one. */
+  orderPairs: OrderPair[];
+  /** Mean over `orderPairs`; null without a model or a usable pair. */
+  orderMean: number | null;
+  /** The adjacent pair the order model finds least in order; null without one. */
+  weakestPair: number | null;
+  /** Sentence n vs n+2. */
   pairs: CoherencePair[];
+  /** Mean over `pairs`; null with fewer than 3 usable sentences. */
+  n2Mean: number | null;
   /** Sentence n vs n+1. */
   adjacentPairs: CoherencePair[];
   /** Mean over `adjacentPairs`; null with fewer than 2 usable sentences. */
   adjacentMean: number | null;
-  /** n+2 pairs left out because a sentence had no vector. */
+  /** Adjacent pairs left out because a sentence had no vector. */
   skippedPairs: number;
   backend: string;
 }
@@ -48,9 +81,11 @@ export interface CoherenceDetails {
 export interface CoherenceOptions {
   /** Sentence splitter; default `splitSentences`. */
   split?: (text: string) => Segment[];
+  /** The order models to pick from by backend; default the shipped ones. */
+  models?: readonly OrderModel[];
 }
 
-export const MIN_SENTENCES = 3;
+export const MIN_SENTENCES = 2;
 
 /** Cosine similarity, or null when either vector is zero (undefined cosine). */
 export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number | null {
@@ -74,24 +109,53 @@ function pairsAt(vectors: Float32Array[], gap: number): CoherencePair[] {
   return pairs;
 }
 
-function meanOf(pairs: CoherencePair[]): number | null {
-  const vals = pairs.map((p) => p.similarity).filter((x): x is number => x !== null);
+function meanOf(values: (number | null)[]): number | null {
+  const vals = values.filter((x): x is number => x !== null);
   return vals.length ? vals.reduce((a, b) => a + b, 0) / vals.length : null;
 }
 
 const fmt = (x: number): string => x.toFixed(2);
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function orderPairsOf(model: OrderModel, vectors: Float32Array[], empty: boolean[]): OrderPair[] {
+  const out: OrderPair[] = [];
+  for (let i = 0; i + 1 < vectors.length; i++) {
+    const probability =
+      empty[i] || empty[i + 1] ? null : followProbability(model, vectors[i], vectors[i + 1]);
+    out.push({ a: i, b: i + 1, probability });
+  }
+  return out;
+}
+
+function weakestOf(pairs: OrderPair[]): number | null {
+  let weakest: number | null = null;
+  pairs.forEach((p, i) => {
+    if (p.probability === null) return;
+    if (weakest === null || p.probability < (pairs[weakest].probability as number)) weakest = i;
+  });
+  return weakest;
+}
 
 /** Score already split sentences (the measurement script shuffles them). */
 export async function scoreCoherenceOfSentences(
   segments: readonly Segment[],
   embedder: SentenceEmbedder,
   signal?: AbortSignal,
+  models: readonly OrderModel[] = ORDER_MODELS,
 ): Promise<MetricResult<'coherence'>> {
   const t0 = performance.now();
   const backend = embedder.backend;
+  const model = orderModelFor(backend, models);
   const base: CoherenceDetails = {
     sentences: segments.map((s, index) => ({ index, ...s, empty: false })),
+    main: model ? 'order-model' : 'adjacent-cosine',
+    range: model ? [0, 1] : [-1, 1],
+    orderModel: model?.trainedOn ?? null,
+    orderPairs: [],
+    orderMean: null,
+    weakestPair: null,
     pairs: [],
+    n2Mean: null,
     adjacentPairs: [],
     adjacentMean: null,
     skippedPairs: 0,
@@ -114,8 +178,7 @@ export async function scoreCoherenceOfSentences(
     );
   } catch (err) {
     if (err instanceof DOMException && err.name === 'AbortError') throw err;
-    const message = messageOf(err);
-    return failed('coherence', backend, `Embedding failed: ${message}`, base);
+    return failed('coherence', backend, `Embedding failed: ${messageOf(err)}`, base);
   }
   throwIfAborted(signal);
   if (vectors.length !== segments.length) {
@@ -126,17 +189,31 @@ export async function scoreCoherenceOfSentences(
       base,
     );
   }
+  if (model && vectors[0].length !== model.dims) {
+    return failed(
+      'coherence',
+      backend,
+      `The sentence-order model for ${model.backendPrefix} takes ${model.dims}-d vectors; this embedder returned ${vectors[0].length}-d.`,
+      base,
+    );
+  }
+  const empty = vectors.map((v) => v.every((x) => x === 0));
   const pairs = pairsAt(vectors, 2);
   const adjacentPairs = pairsAt(vectors, 1);
+  const orderPairs = model ? orderPairsOf(model, vectors, empty) : [];
   const details: CoherenceDetails = {
     ...base,
-    sentences: base.sentences.map((s, i) => ({ ...s, empty: vectors[i].every((x) => x === 0) })),
+    sentences: base.sentences.map((s, i) => ({ ...s, empty: empty[i] })),
+    orderPairs,
+    orderMean: meanOf(orderPairs.map((p) => p.probability)),
+    weakestPair: weakestOf(orderPairs),
     pairs,
+    n2Mean: meanOf(pairs.map((p) => p.similarity)),
     adjacentPairs,
-    adjacentMean: meanOf(adjacentPairs),
-    skippedPairs: pairs.filter((p) => p.similarity === null).length,
+    adjacentMean: meanOf(adjacentPairs.map((p) => p.similarity)),
+    skippedPairs: adjacentPairs.filter((p) => p.similarity === null).length,
   };
-  const score = meanOf(pairs);
+  const score = model ? details.orderMean : details.adjacentMean;
   const elapsedMs = performance.now() - t0;
   if (score === null) {
     return {
@@ -145,30 +222,38 @@ export async function scoreCoherenceOfSentences(
         backend,
         details.sentences.every((s) => s.empty)
           ? `none of the ${details.sentences.length} sentences has a word the embedding knows${backend.startsWith('glove') ? ' (the built-in GloVe vectors cover English only)' : ''}`
-          : 'no pair of sentences two apart has words the embedding knows',
+          : 'no pair of neighbouring sentences has words the embedding knows',
         details,
       ),
       elapsedMs,
     };
   }
-  const used = pairs.length - details.skippedPairs;
+  const used = adjacentPairs.length - details.skippedPairs;
   const skipped = details.skippedPairs
-    ? `, leaving out ${details.skippedPairs} pair${details.skippedPairs === 1 ? '' : 's'} with a sentence of no known words`
+    ? `, leaving out ${plural(details.skippedPairs, 'pair')} with a sentence of no known words`
     : '';
-  const adjacent =
-    details.adjacentMean === null ? '' : ` (adjacent sentences: ${fmt(details.adjacentMean)})`;
+  const cosines = [
+    details.adjacentMean === null ? '' : `n/n+1 ${fmt(details.adjacentMean)}`,
+    details.n2Mean === null ? '' : `n/n+2 ${fmt(details.n2Mean)}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  const weakest = details.weakestPair === null ? null : orderPairs[details.weakestPair];
+  const explanation = model
+    ? `Across ${segments.length} sentences, the sentence-order model gives each next sentence a mean probability of ${fmt(score)} of following the one before (over ${plural(used, 'pair')}; 0.5 = no lean)${weakest ? `; least in order: ${weakest.a + 1}→${weakest.b + 1} (${fmt(weakest.probability as number)})` : ''}${skipped}. Mean cosine: ${cosines}.`
+    : `No sentence-order model is trained for this embedding, so the score is the mean cosine similarity of adjacent sentences, ${fmt(score)} over ${plural(used, 'pair')} (range −1 to 1; it does not see order)${details.n2Mean === null ? '' : `; n/n+2: ${fmt(details.n2Mean)}`}${skipped}.`;
   return {
     id: 'coherence',
     status: 'ok',
     score,
-    explanation: `Across ${segments.length} sentences, each sentence and the one two places later have a mean cosine similarity of ${fmt(score)} over ${used} pair${used === 1 ? '' : 's'}${adjacent}${skipped}.`,
+    explanation,
     backend,
     details,
     elapsedMs,
   };
 }
 
-/** Local coherence of a summary: mean cosine of sentence n with sentence n+2. */
+/** Local coherence of a summary: mean P(next sentence follows) under the encoder's order model. */
 export async function scoreCoherence(
   summary: string,
   embedder: SentenceEmbedder,
@@ -177,5 +262,5 @@ export async function scoreCoherence(
 ): Promise<MetricResult<'coherence'>> {
   throwIfAborted(signal);
   const split = options.split ?? splitSentences;
-  return scoreCoherenceOfSentences(split(summary), embedder, signal);
+  return scoreCoherenceOfSentences(split(summary), embedder, signal, options.models);
 }

@@ -6,6 +6,7 @@ import type { OfflineMetricRecord } from '../record.ts';
 import { failed, withNotes } from '../results.ts';
 import { scoreCoherence, type CoherenceDetails } from './coherence.ts';
 import { scoreEntityDensity, type EntityDensityDetails } from './entity-density.ts';
+import shuffleReport from './order-model/shuffle-report.json';
 
 declare module '../types.ts' {
   interface OfflineMetricDetails {
@@ -36,14 +37,28 @@ export const entityDensityMetric = {
   },
 } satisfies OfflineMetricRecord;
 
+/** The shuffle test's share for one encoder and score, as `npm run measure:coherence` wrote it. */
+export function shuffleShare(
+  encoder: (typeof shuffleReport.rows)[number]['encoder'],
+  score: 'order' | 'adjacent' | 'n2',
+): number {
+  const row = shuffleReport.rows.find((r) => r.encoder === encoder);
+  if (!row) throw new Error(`shuffle-report.json has no row for ${encoder}`);
+  return row.share[score];
+}
+
+const percent = (x: number): string => `${Math.round(100 * x)}%`;
+
 export const coherenceMetric = {
   kind: 'offline',
   info: {
     label: 'Local coherence',
     needs: 'embedding',
-    meaning:
-      'Mean cosine similarity of each sentence with the one two places later: it tells whether sentences stay on one topic, not whether people find the summary coherent (on SummEval it does not track expert coherence, Spearman ≈ 0; it ranks an article above its shuffled copy 57% of the time).',
-    citation: 'Parola et al. 2023, as used in Meta LCM 2024',
+    meaning: `Mean probability, from a sentence-order model trained on news articles, that each sentence follows the one before: it sees order, ranking an article opening above its shuffled copy ${percent(shuffleShare('use-lite', 'order'))} of the time with USE-lite and ${percent(shuffleShare('glove', 'order'))} with GloVe (neighbour cosines: ${percent(shuffleShare('glove', 'adjacent'))}), but on SummEval's mostly extractive summaries it does not track expert coherence (Spearman ≈ 0). Embeddings without an order model score the mean neighbour cosine (−1 to 1).`,
+    citation:
+      'Sentence-order logistic model (SumLens); cosine baselines: Parola et al. 2023, Meta LCM 2024',
+    // Probabilities [0, 1] with an order model, cosines [−1, 1] without: the result's
+    // details.range says which.
     range: [-1, 1],
   },
   detailView: 'own',

@@ -4,6 +4,7 @@ import { DEFAULT_SOURCE, ensureEmbeddingAsset } from '../../../../src/lib/node/e
 import type { SentenceEmbedder } from '../../../../src/lib/metrics/semantic/backends.ts';
 import { throwIfAborted } from '../../../../src/lib/metrics/semantic/backends.ts';
 import { scoreCoherence } from '../../../../src/lib/metrics/semantic/coherence.ts';
+import type { OrderModel } from '../../../../src/lib/metrics/semantic/order-model.ts';
 import { splitSentences } from '../../../../src/lib/metrics/text/tokenize.ts';
 import { GloveSifEmbedder } from '../../../../src/lib/metrics/semantic/glove-sif.ts';
 import { loadGloveAsset } from '../../../../src/lib/node/load-glove.ts';
@@ -31,32 +32,36 @@ class TopicEmbedder implements SentenceEmbedder {
 }
 
 describe('scoreCoherence (toy embedder)', () => {
-  it('is n/a below 3 sentences, without calling the embedder', async () => {
+  it('is n/a below 2 sentences, without calling the embedder', async () => {
     const embedder = new TopicEmbedder();
-    const r = await scoreCoherence('The cat sat. The cat slept.', embedder);
+    const r = await scoreCoherence('The cat sat.', embedder);
     expect(r.status).toBe('n/a');
     expect(r.score).toBeNull();
-    expect(r.reason).toBe('needs at least 3 sentences (found 2)');
+    expect(r.reason).toBe('needs at least 2 sentences (found 1)');
     expect(r.id).toBe('coherence');
     expect(r.backend).toBe('topic-test');
-    expect(r.details).toHaveProperty('sentences.length', 2);
+    expect(r.details).toHaveProperty('sentences.length', 1);
     expect(embedder.calls).toBe(0);
     expect((await scoreCoherence('', embedder)).reason).toBe(
-      'needs at least 3 sentences (found 0)',
+      'needs at least 2 sentences (found 0)',
     );
   });
 
-  it('scores n vs n+2, reports adjacent pairs, sentences with offsets', async () => {
+  it('without an order model for the backend, scores the adjacent cosine and says so', async () => {
     const text = 'The cat sat. A market fell. The cat slept. The market rose.';
     const r = scored(await scoreCoherence(text, new TopicEmbedder()));
     expect(r.status).toBe('ok');
-    expect(r.score).toBeCloseTo(1, 9); // cat–cat and market–market
+    expect(r.details.main).toBe('adjacent-cosine');
+    expect(r.details.range).toEqual([-1, 1]);
+    expect(r.details.orderModel).toBeNull();
+    expect(r.details.orderPairs).toEqual([]);
+    expect(r.score).toBe(0); // cat–market, market–cat, cat–market
+    expect(r.details.adjacentPairs.map((p) => p.similarity)).toEqual([0, 0, 0]);
     expect(r.details.pairs).toEqual([
       { a: 0, b: 2, similarity: expect.closeTo(1, 9) },
       { a: 1, b: 3, similarity: expect.closeTo(1, 9) },
     ]);
-    expect(r.details.adjacentPairs.map((p) => p.similarity)).toEqual([0, 0, 0]);
-    expect(r.details.adjacentMean).toBe(0);
+    expect(r.details.n2Mean).toBeCloseTo(1, 9);
     expect(r.details.sentences.map((s) => text.slice(s.start, s.end))).toEqual([
       'The cat sat.',
       'A market fell.',
@@ -65,9 +70,64 @@ describe('scoreCoherence (toy embedder)', () => {
     ]);
     expect(r.details.backend).toBe('topic-test');
     expect(r.explanation).toMatch(
-      /^Across 4 sentences, .* 1\.00 over 2 pairs \(adjacent sentences: 0\.00\)\.$/,
+      /^No sentence-order model is trained for this embedding, so the score is the mean cosine similarity of adjacent sentences, 0\.00 over 3 pairs .*; n\/n\+2: 1\.00\.$/,
     );
     expect(r.elapsedMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('with an order model, scores the mean P(next follows) over adjacent pairs (hand-computed)', async () => {
+    // 1-d sentence vectors; P(v follows u) = σ(−|u − v|): close neighbours read as in order.
+    const model: OrderModel = {
+      backendPrefix: 'line',
+      trainedOn: 'line test',
+      dims: 1,
+      weights: [0, 0, 0, -1],
+      bias: 0,
+      training: {
+        articles: 1,
+        positives: 1,
+        negatives: 3,
+        lambda: 1,
+        heldOutShuffleAccuracy: 1,
+        heldOutRankAccuracy: 1,
+        heldOutBalancedAccuracy: 1,
+      },
+    };
+    const value: Record<string, number> = { 'One.': 1, 'Two.': 2, 'Four.': 4 };
+    const line: SentenceEmbedder = {
+      backend: 'line · test',
+      embed: async (s) => s.map((t) => Float32Array.of(value[t])),
+    };
+    const r = scored(await scoreCoherence('One. Two. Four.', line, undefined, { models: [model] }));
+    // σ(−1) = 0.2689414214, σ(−2) = 0.1192029220; mean 0.1940721717.
+    expect(r.score).toBeCloseTo(0.1940721717, 9);
+    expect(r.details.main).toBe('order-model');
+    expect(r.details.range).toEqual([0, 1]);
+    expect(r.details.orderModel).toBe('line test');
+    expect(r.details.orderPairs).toEqual([
+      { a: 0, b: 1, probability: expect.closeTo(0.2689414214, 9) },
+      { a: 1, b: 2, probability: expect.closeTo(0.119202922, 9) },
+    ]);
+    expect(r.details.weakestPair).toBe(1);
+    expect(r.details.orderMean).toBe(r.score);
+    // Same-sign 1-d vectors: every cosine is 1.
+    expect(r.details.adjacentMean).toBeCloseTo(1, 9);
+    expect(r.details.n2Mean).toBeCloseTo(1, 9);
+    expect(r.explanation).toMatch(
+      /mean probability of 0\.19 of following the one before \(over 2 pairs; 0\.5 = no lean\); least in order: 2→3 \(0\.12\)\. Mean cosine: n\/n\+1 1\.00, n\/n\+2 1\.00\.$/,
+    );
+    // Two sentences are enough for an adjacent pair.
+    expect(
+      scored(await scoreCoherence('Two. One.', line, undefined, { models: [model] })).score,
+    ).toBeCloseTo(0.2689414214, 9);
+
+    const wide: SentenceEmbedder = {
+      backend: 'line 2-d',
+      embed: async (s) => s.map(() => new Float32Array(2)),
+    };
+    const wrong = await scoreCoherence('One. Two.', wide, undefined, { models: [model] });
+    expect(wrong.status).toBe('error');
+    expect(wrong.reason).toMatch(/takes 1-d vectors; this embedder returned 2-d/);
   });
 
   it('skips pairs with a zero-vector sentence, and is n/a when none is left', async () => {
@@ -75,11 +135,11 @@ describe('scoreCoherence (toy embedder)', () => {
       'The cat sat. Nothing here. Then 42. The cat ran.',
       new TopicEmbedder(),
     );
-    // pairs (0,2) and (1,3) both involve an empty sentence.
+    // every adjacent pair involves an empty sentence.
     expect(r.status).toBe('n/a');
-    expect(r.reason).toMatch(/no pair of sentences two apart/);
+    expect(r.reason).toMatch(/no pair of neighbouring sentences/);
     expect(r.details).toMatchObject({
-      skippedPairs: 2,
+      skippedPairs: 3,
       sentences: [{ empty: false }, { empty: true }, { empty: true }, { empty: false }],
     });
 
@@ -90,11 +150,11 @@ describe('scoreCoherence (toy embedder)', () => {
       ),
     );
     expect(ok.status).toBe('ok');
-    expect(ok.score).toBeCloseTo(1, 9); // only (0,2) counts; (1,3) skipped
-    expect(ok.details.pairs[1].similarity).toBeNull();
-    expect(ok.details.skippedPairs).toBe(1);
-    expect(Number.isNaN(ok.details.adjacentMean)).toBe(false);
-    expect(ok.explanation).toMatch(/leaving out 1 pair/);
+    expect(ok.score).toBe(0); // only (2,3) cat–rain counts
+    expect(ok.details.adjacentPairs.map((p) => p.similarity)).toEqual([null, null, 0]);
+    expect(ok.details.skippedPairs).toBe(2);
+    expect(ok.details.n2Mean).toBeCloseTo(1, 9); // (0,2); (1,3) skipped
+    expect(ok.explanation).toMatch(/leaving out 2 pairs/);
   });
 
   it('turns an embedder failure into status error, and passes cancellation through', async () => {
@@ -170,15 +230,16 @@ describe.skipIf(!hasSource)('scoreCoherence with the built-in GloVe SIF embedder
   const stocks =
     'Shares in oil companies fell sharply after the central bank raised interest rates.';
 
-  it('scores a coherent paragraph higher than one with an unrelated sentence inserted', async () => {
+  it('has neighbour cosines higher in a coherent paragraph than with an unrelated sentence inserted', async () => {
     const coherent = scored(await scoreCoherence(cats.join(' '), embedder));
     const disrupted = scored(
       await scoreCoherence([...cats.slice(0, 2), stocks, ...cats.slice(2)].join(' '), embedder),
     );
     expect(coherent.status).toBe('ok');
     expect(disrupted.status).toBe('ok');
-    expect(coherent.score!).toBeGreaterThan(disrupted.score!);
+    expect(coherent.details.main).toBe('order-model');
     expect(coherent.details.adjacentMean!).toBeGreaterThan(disrupted.details.adjacentMean!);
+    expect(coherent.details.n2Mean!).toBeGreaterThan(disrupted.details.n2Mean!);
     expect(coherent.backend).toBe(embedder.backend);
   });
 
@@ -201,7 +262,8 @@ describe.skipIf(!hasSource)('scoreCoherence with the built-in GloVe SIF embedder
     );
     expect(r.status).toBe('ok');
     expect(r.details.sentences[1].empty).toBe(true);
-    expect(r.details.skippedPairs).toBe(1);
+    expect(r.details.skippedPairs).toBe(2);
+    expect(r.details.orderPairs.map((p) => p.probability === null)).toEqual([true, true, false]);
     expect(Number.isFinite(r.score)).toBe(true);
   });
 });
