@@ -25,8 +25,11 @@ import BleuDetail from './BleuDetail.svelte';
 import CoherenceDetail from './CoherenceDetail.svelte';
 import EntityDetail from './EntityDetail.svelte';
 import GenericDetail from './GenericDetail.svelte';
+import RedundancyDetail from './RedundancyDetail.svelte';
 import RepetitionDetail from './RepetitionDetail.svelte';
 import RougeDetail from './RougeDetail.svelte';
+import SourceOrderDetail from './SourceOrderDetail.svelte';
+import SupportDetail from './SupportDetail.svelte';
 import TokenF1Detail from './TokenF1Detail.svelte';
 
 /** What every detail view is given; a view declares only the props it uses. */
@@ -46,6 +49,9 @@ export type AnyScoredResult = Extract<MetricResult, { status: 'ok' }>;
 export const OWN_DETAIL_VIEWS = {
   'entity-density': EntityDetail,
   coherence: CoherenceDetail,
+  'source-order': SourceOrderDetail,
+  support: SupportDetail,
+  redundancy: RedundancyDetail,
   'repetition-offline': RepetitionDetail,
   'rouge-1': RougeDetail,
   'rouge-2': RougeDetail,

@@ -1,0 +1,181 @@
+/**
+ * What the three encoder alignment metrics (source order, support, redundancy) share: one split of
+ * the case into summary and source sentences, one embedding of each list, and the best source
+ * match of every summary sentence.
+ *
+ * All three (and coherence and repetition, for the summary) must pass the embedder the very same
+ * sentence lists: the case's embedder is wrapped by `sharingEmbeddings`, which embeds an identical
+ * list once, so the source is paid for once per case however many of these metrics run.
+ */
+import { messageOf } from '../../errors.ts';
+import { isAbort } from '../results.ts';
+import type { CaseInput } from '../types.ts';
+import { splitSentences, type Segment } from '../text/tokenize.ts';
+import { throwIfAborted, type SentenceEmbedder } from './backends.ts';
+import { cosine } from './coherence.ts';
+import calibrated from './encoder-thresholds.json';
+
+/**
+ * Source sentences embedded per case. A news article has 20–60; 400 keeps a book-length source
+ * from costing minutes with a local encoder while leaving every ordinary source whole. Summary
+ * sentences matching something past the cap are matched to the closest sentence before it, and
+ * the result says so.
+ */
+export const SOURCE_SENTENCE_CAP = 400;
+
+export interface SourceSentences {
+  /** The first `SOURCE_SENTENCE_CAP` sentences, offsets into the source. */
+  sentences: Segment[];
+  /** How many sentences the source has in all. */
+  total: number;
+}
+
+export interface CaseSentences {
+  summary: Segment[];
+  source: SourceSentences;
+}
+
+let lastSource: { text: string; split: SourceSentences } | undefined;
+
+/** The source sentences every alignment metric embeds (split once for consecutive calls). */
+export function sourceSentencesForEmbedding(source: string): SourceSentences {
+  if (lastSource?.text !== source) {
+    const all = splitSentences(source);
+    lastSource = {
+      text: source,
+      split: { sentences: all.slice(0, SOURCE_SENTENCE_CAP), total: all.length },
+    };
+  }
+  return lastSource.split;
+}
+
+/** The summary's sentences, split as coherence and repetition split them (same list, one embedding). */
+export function summarySentences(summary: string): Segment[] {
+  return splitSentences(summary);
+}
+
+/** The case's sentences: what every alignment metric embeds. */
+export function caseSentences(input: CaseInput): CaseSentences {
+  return {
+    summary: summarySentences(input.summary),
+    source: sourceSentencesForEmbedding(input.source),
+  };
+}
+
+/** A note for results when the source had more sentences than were embedded; none otherwise. */
+export function truncationNote(source: SourceSentences): string | undefined {
+  if (source.total <= source.sentences.length) return undefined;
+  return `Only the first ${source.sentences.length} of the source's ${source.total} sentences were embedded and compared.`;
+}
+
+/** Vectors for a sentence list, or why there are none (an abort is rethrown). */
+export async function embedSentences(
+  sentences: readonly Segment[],
+  embedder: SentenceEmbedder,
+  signal?: AbortSignal,
+): Promise<{ vectors: Float32Array[] } | { error: string }> {
+  throwIfAborted(signal);
+  let vectors: Float32Array[];
+  try {
+    vectors = await embedder.embed(
+      sentences.map((s) => s.text),
+      signal,
+    );
+  } catch (err) {
+    if (isAbort(err)) throw err;
+    return { error: `Embedding failed: ${messageOf(err)}` };
+  }
+  throwIfAborted(signal);
+  if (vectors.length !== sentences.length) {
+    return {
+      error: `Embedding failed: ${vectors.length} vectors for ${sentences.length} sentences`,
+    };
+  }
+  return { vectors };
+}
+
+export interface CaseVectors {
+  summary: Float32Array[];
+  source: Float32Array[];
+}
+
+/** Both lists embedded, summary first (the list coherence and repetition embed too). */
+export async function embedCase(
+  sentences: CaseSentences,
+  embedder: SentenceEmbedder,
+  signal?: AbortSignal,
+): Promise<CaseVectors | { error: string }> {
+  const summary = await embedSentences(sentences.summary, embedder, signal);
+  if ('error' in summary) return summary;
+  const source = await embedSentences(sentences.source.sentences, embedder, signal);
+  if ('error' in source) return source;
+  return { summary: summary.vectors, source: source.vectors };
+}
+
+/** A source sentence a summary sentence was matched to. */
+export interface SourceMatch {
+  /** Position among the source's sentences (0-based). */
+  index: number;
+  text: string;
+  /** UTF-16 offsets into the source. */
+  start: number;
+  end: number;
+  /** Cosine similarity with the summary sentence. */
+  similarity: number;
+}
+
+/**
+ * The most similar source sentence of every summary sentence, or null when the summary sentence
+ * has no vector or no source sentence has a defined cosine with it. Equal cosines go to the
+ * earlier source sentence, so the result never depends on iteration details.
+ */
+export function bestSourceMatches(
+  sentences: CaseSentences,
+  vectors: CaseVectors,
+): (SourceMatch | null)[] {
+  const source = sentences.source.sentences;
+  return vectors.summary.map((v) => {
+    let best: SourceMatch | null = null;
+    vectors.source.forEach((s, index) => {
+      const similarity = cosine(v, s);
+      if (similarity !== null && (best === null || similarity > best.similarity)) {
+        best = { index, ...source[index], similarity };
+      }
+    });
+    return best;
+  });
+}
+
+/** True when the embedder returned the zero vector (no known words). */
+export const isZeroVector = (v: Float32Array): boolean => v.every((x) => x === 0);
+
+/** A threshold derived from data for one encoder, and the percentile it is. */
+export interface CalibratedThreshold {
+  threshold: number;
+  percentile: number;
+}
+
+export interface EncoderThresholds {
+  support: CalibratedThreshold;
+  redundancy: CalibratedThreshold;
+}
+
+/**
+ * The thresholds of the built-in encoders, by the start of their backend name; how they were
+ * derived is in the JSON's `derivation` (scripts/encoder-thresholds.ts).
+ */
+export const ENCODER_THRESHOLDS: Readonly<Record<string, EncoderThresholds>> = calibrated.backends;
+
+/**
+ * The calibrated thresholds of a backend: the longest matching name prefix; undefined for a
+ * backend nobody calibrated (transformer and provider models), whose cosines have another scale.
+ */
+export function thresholdsFor(
+  backend: string,
+  table: Readonly<Record<string, EncoderThresholds>> = ENCODER_THRESHOLDS,
+): EncoderThresholds | undefined {
+  const prefix = Object.keys(table)
+    .filter((p) => backend.startsWith(p))
+    .sort((a, b) => b.length - a.length)[0];
+  return prefix === undefined ? undefined : table[prefix];
+}

@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import { computeMetrics } from '../../../../src/lib/metrics/offline.ts';
+import { DEFAULT_SETTINGS } from '../../../../src/lib/metrics/settings.ts';
+import { scoreSourceOrder } from '../../../../src/lib/metrics/semantic/source-order.ts';
+import {
+  caseSentences,
+  ENCODER_THRESHOLDS,
+  SOURCE_SENTENCE_CAP,
+  thresholdsFor,
+} from '../../../../src/lib/metrics/semantic/sentence-alignment.ts';
+import type { MetricResult } from '../../../../src/lib/metrics/types.ts';
+import { ensureEmbeddingAsset } from '../../../../src/lib/node/embedding-asset.ts';
+import { loadGloveEmbedder } from '../../../../src/lib/node/load-glove.ts';
+import { scored, scoredAs } from '../scored.ts';
+import {
+  DESIGNED_THRESHOLDS,
+  DesignedEmbedder,
+  SOURCE,
+  SOURCE_VECTORS,
+} from './alignment-fakes.ts';
+
+describe('one embedding of the case for every alignment metric', () => {
+  it('embeds the summary once and the source once for coherence, order, support, redundancy', async () => {
+    const embedder = new DesignedEmbedder({
+      ...SOURCE_VECTORS,
+      'Sa.': [1, 0, 0, 0],
+      'Sb.': [0, 3, 4, 0],
+      'Sc.': [0, 0, 0, 2],
+    });
+    const results: MetricResult[] = [];
+    await computeMetrics(
+      ['coherence', 'source-order', 'support', 'redundancy', 'repetition-offline'],
+      { source: SOURCE, summary: 'Sa. Sb. Sc.' },
+      DEFAULT_SETTINGS,
+      { embedder: async () => embedder },
+      (r) => results.push(r),
+    );
+    expect(results.map((r) => [r.id, r.status])).toEqual([
+      ['coherence', 'ok'],
+      ['source-order', 'ok'],
+      ['support', 'ok'],
+      ['redundancy', 'ok'],
+      ['repetition-offline', 'ok'],
+    ]);
+    expect(embedder.calls).toEqual([
+      ['Sa.', 'Sb.', 'Sc.'],
+      ['Alpha one.', 'Beta two.', 'Gamma three.', 'Delta four.'],
+    ]);
+  });
+});
+
+describe('caseSentences', () => {
+  it(`embeds the first ${SOURCE_SENTENCE_CAP} source sentences and says so`, async () => {
+    const sentences = Array.from({ length: SOURCE_SENTENCE_CAP + 2 }, (_, i) => `Line ${i}.`);
+    const source = sentences.join(' ');
+    const split = caseSentences({ source, summary: 'Line 0. Line 5.' });
+    expect(split.source.total).toBe(SOURCE_SENTENCE_CAP + 2);
+    expect(split.source.sentences).toHaveLength(SOURCE_SENTENCE_CAP);
+    // Each line on its own axis, so summary "Line k." aligns to source line k exactly.
+    const vectors = Object.fromEntries(
+      sentences.map((s, i) => [s, Array.from({ length: sentences.length }, (_, j) => +(i === j))]),
+    );
+    const r = scored(
+      await scoreSourceOrder({ source, summary: 'Line 0. Line 5.' }, new DesignedEmbedder(vectors)),
+    );
+    expect(r.details).toMatchObject({ sourceSentences: 400, sourceTotal: 402 });
+    expect(r.notes).toEqual([
+      "Only the first 400 of the source's 402 sentences were embedded and compared.",
+    ]);
+  });
+});
+
+describe('thresholdsFor', () => {
+  it('takes the longest matching name prefix and knows no other backend', () => {
+    const table = {
+      use: DESIGNED_THRESHOLDS['designed-test'],
+      'use-lite': {
+        ...DESIGNED_THRESHOLDS['designed-test'],
+        support: { threshold: 0.5, percentile: 10 },
+      },
+    };
+    expect(thresholdsFor('use-lite · webgpu', table)?.support.threshold).toBe(0.5);
+    expect(thresholdsFor('transformers.js x', table)).toBeUndefined();
+  });
+
+  it('has thresholds for the built-in encoders as they are named today', () => {
+    ensureEmbeddingAsset();
+    expect(thresholdsFor(loadGloveEmbedder().backend)).toBeDefined();
+    expect(thresholdsFor('use-lite · wasm')).toBeDefined();
+    // Cosines of USE-lite run lower than GloVe SIF's: one threshold could not serve both.
+    const glove = thresholdsFor(loadGloveEmbedder().backend)!;
+    expect(ENCODER_THRESHOLDS['use-lite'].support.threshold).toBeLessThan(glove.support.threshold);
+  });
+});
+
+describe('the alignment metrics with the real GloVe embedder', () => {
+  const source =
+    'The city council voted on Tuesday to build a new bridge over the river. ' +
+    'Construction will cost forty million pounds and take three years. ' +
+    'Local shop owners worry that the works will drive customers away. ' +
+    'The mayor promised compensation for businesses that lose trade.';
+  const summary =
+    'Councillors approved a new river bridge. It will cost forty million pounds over three years. ' +
+    'Shop owners fear losing customers during the works.';
+
+  async function scoreAll(caseSummary: string) {
+    ensureEmbeddingAsset();
+    const results: MetricResult[] = [];
+    await computeMetrics(
+      ['source-order', 'support', 'redundancy'],
+      { source, summary: caseSummary },
+      DEFAULT_SETTINGS,
+      { embedder: async () => loadGloveEmbedder() },
+      (r) => results.push(r),
+    );
+    return results;
+  }
+
+  it('aligns a paraphrase in order to its source sentences, and its reverse scores lower', async () => {
+    const results = await scoreAll(summary);
+    const order = scoredAs(results[0], 'source-order');
+    expect(order.backend).toMatch(/^glove-100d-sif/u);
+    expect(order.details.sentences.map((s) => s.match?.index)).toEqual([0, 1, 2]);
+    expect(order.score).toBe(1);
+    const support = scoredAs(results[1], 'support');
+    expect(support.details.threshold).not.toBeNull();
+    expect(support.score).toBeGreaterThan(0.5);
+    expect(support.score).toBeLessThanOrEqual(1);
+    const redundancy = scoredAs(results[2], 'redundancy');
+    expect(redundancy.details.pairsCompared).toBe(3);
+
+    const reversed = summary
+      .split(/(?<=\.) /u)
+      .reverse()
+      .join(' ');
+    const back = scoredAs((await scoreAll(reversed))[0], 'source-order');
+    expect(back.score).toBe(0);
+  });
+
+  it('finds a paraphrased repeat more alike than the distinct sentences', async () => {
+    const repeated = `${summary} Owners of shops are afraid of losing customers while the works go on.`;
+    const r = scoredAs((await scoreAll(repeated))[2], 'redundancy');
+    expect([r.details.pairs[0].a, r.details.pairs[0].b]).toEqual([2, 3]);
+    const plain = scoredAs((await scoreAll(summary))[2], 'redundancy');
+    expect(r.score).toBeLessThan(plain.score);
+  });
+});
