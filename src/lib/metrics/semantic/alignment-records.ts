@@ -23,7 +23,7 @@ export const sourceOrderMetric = {
     label: 'Source order',
     needs: 'embedding',
     meaning:
-      "Whether the summary tells things in the source's order: each sentence is aligned to its closest source sentence and Kendall τ of those positions is mapped to 0–1 (1 = source order, 0.5 = unrelated, 0 = reversed); a summary may reorder for good reasons (SummEval: Spearman ≈ 0.2–0.3 with expert coherence and consistency).",
+      "Whether the summary tells things in the source's order: each sentence is aligned to its closest source sentence and Kendall τ of those positions is mapped to 0–1 (1 = source order, 0.5 = unrelated, 0 = reversed); a summary may reorder for good reasons (SummEval: Spearman ≈ 0.2 with expert coherence).",
     citation:
       'Sentence alignment with a sentence encoder; Kendall τ-b (Lapata 2006, order evaluation)',
     range: [0, 1],
@@ -42,7 +42,7 @@ export const supportMetric = {
     label: 'Source support',
     needs: 'embedding',
     meaning:
-      'Mean cosine of each summary sentence with its closest source sentence; sentences with no close source sentence are flagged as a risk to check, not as false (a close match can still change a fact). SummEval: Spearman ≈ 0.37 with expert consistency (USE).',
+      'Mean cosine of each summary sentence with its closest source sentence; sentences with no close source sentence are flagged as a risk to check, not as false (a close match can still change a fact). SummEval: Spearman ≈ 0.3–0.4 with expert consistency.',
     citation:
       "Best-match sentence cosine under the case's sentence encoder (this project's variant)",
     range: [-1, 1],
@@ -61,7 +61,7 @@ export const redundancyMetric = {
     label: 'Redundancy (encoder)',
     needs: 'embedding',
     meaning:
-      '1 − the cosine of the two most alike summary sentences (higher = less repeated): it catches a thing said twice in other words, which shared-word repetition misses, but two sentences on one topic can be alike without repeating.',
+      '1 − the cosine of the two most alike summary sentences (higher = less repeated): it catches a thing said twice in other words, which shared-word repetition misses, but two sentences on one topic can be alike without repeating (SummEval: Spearman ≈ 0.2 with expert coherence).',
     citation:
       "Largest pairwise sentence cosine under the case's sentence encoder (this project's variant)",
     range: [0, 1],
