@@ -175,7 +175,7 @@ describe('the encoder alignment views', () => {
       outOfOrder: [{ a: 0, b: 1 }],
       tiedPairs: 0,
       sourceSentences: 3,
-      sourceTotal: 3,
+      sourceTruncated: false,
       backend: 'b',
     };
     const html = await render('/src/components/metrics/SourceOrderDetail.svelte', {
@@ -198,7 +198,7 @@ describe('the encoder alignment views', () => {
       threshold: { threshold: 0.5, percentile: 10 },
       flagged: 1,
       sourceSentences: 3,
-      sourceTotal: 3,
+      sourceTruncated: false,
       backend: 'b',
     };
     const html = await render('/src/components/metrics/SupportDetail.svelte', {

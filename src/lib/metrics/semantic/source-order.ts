@@ -45,9 +45,10 @@ export interface SourceOrderDetails {
   outOfOrder: OutOfOrderPair[];
   /** Pairs of aligned sentences matched to the same source sentence. */
   tiedPairs: number;
-  /** Sentences of the source that were compared, and how many it has. */
+  /** Sentences of the source that were compared. */
   sourceSentences: number;
-  sourceTotal: number;
+  /** True when the source has more sentences than were compared. */
+  sourceTruncated: boolean;
   backend: string;
 }
 
@@ -89,7 +90,7 @@ export async function scoreSourceOrder(
     outOfOrder: [],
     tiedPairs: 0,
     sourceSentences: sentences.source.sentences.length,
-    sourceTotal: sentences.source.total,
+    sourceTruncated: sentences.source.truncated,
     backend,
   };
   if (sentences.summary.length < MIN_SUMMARY_SENTENCES) {

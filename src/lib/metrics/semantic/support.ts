@@ -44,7 +44,8 @@ export interface SupportDetails {
   threshold: CalibratedThreshold | null;
   flagged: number;
   sourceSentences: number;
-  sourceTotal: number;
+  /** True when the source has more sentences than were compared. */
+  sourceTruncated: boolean;
   backend: string;
 }
 
@@ -69,7 +70,7 @@ export async function scoreSupport(
     threshold,
     flagged: 0,
     sourceSentences: sentences.source.sentences.length,
-    sourceTotal: sentences.source.total,
+    sourceTruncated: sentences.source.truncated,
     backend,
   };
   if (sentences.summary.length === 0) {

@@ -5,12 +5,16 @@ import { scoreSourceOrder } from '../../../../src/lib/metrics/semantic/source-or
 import {
   caseSentences,
   ENCODER_THRESHOLDS,
+  firstSentences,
+  SOURCE_WINDOW,
   SOURCE_SENTENCE_CAP,
   thresholdsFor,
 } from '../../../../src/lib/metrics/semantic/sentence-alignment.ts';
 import type { MetricResult } from '../../../../src/lib/metrics/types.ts';
 import { ensureEmbeddingAsset } from '../../../../src/lib/node/embedding-asset.ts';
 import { loadGloveEmbedder } from '../../../../src/lib/node/load-glove.ts';
+import { readDevRows } from '../../../../src/lib/node/validity/summeval.ts';
+import { splitSentences } from '../../../../src/lib/metrics/text/tokenize.ts';
 import { scored, scoredAs } from '../scored.ts';
 import {
   DESIGNED_THRESHOLDS,
@@ -54,8 +58,9 @@ describe('caseSentences', () => {
     const sentences = Array.from({ length: SOURCE_SENTENCE_CAP + 2 }, (_, i) => `Line ${i}.`);
     const source = sentences.join(' ');
     const split = caseSentences({ source, summary: 'Line 0. Line 5.' });
-    expect(split.source.total).toBe(SOURCE_SENTENCE_CAP + 2);
+    expect(split.source.truncated).toBe(true);
     expect(split.source.sentences).toHaveLength(SOURCE_SENTENCE_CAP);
+    expect(split.source.sentences.at(-1)?.text).toBe(`Line ${SOURCE_SENTENCE_CAP - 1}.`);
     // Each line on its own axis, so summary "Line k." aligns to source line k exactly.
     const vectors = Object.fromEntries(
       sentences.map((s, i) => [s, Array.from({ length: sentences.length }, (_, j) => +(i === j))]),
@@ -63,10 +68,52 @@ describe('caseSentences', () => {
     const r = scored(
       await scoreSourceOrder({ source, summary: 'Line 0. Line 5.' }, new DesignedEmbedder(vectors)),
     );
-    expect(r.details).toMatchObject({ sourceSentences: 400, sourceTotal: 402 });
+    expect(r.details).toMatchObject({ sourceSentences: 400, sourceTruncated: true });
     expect(r.notes).toEqual([
-      "Only the first 400 of the source's 402 sentences were embedded and compared.",
+      'Only the first 400 sentences of the source were embedded and compared.',
     ]);
+  });
+});
+
+describe('firstSentences (the source split window by window)', () => {
+  // Real news text, long enough for several windows: cut at line breaks, or (joined by spaces)
+  // at sentence ends, where "Mr." and lower-case continuations must not become boundaries.
+  const articles = readDevRows(20)
+    .filter((r, i, all) => all.findIndex((o) => o.id === r.id) === i)
+    .map((r) => r.text);
+
+  it('splits as splitSentences does on the whole text', () => {
+    for (const joiner of ['\n', ' ', '\n\n']) {
+      const source = articles.join(joiner);
+      expect(source.length).toBeGreaterThan(3 * SOURCE_WINDOW);
+      const whole = splitSentences(source);
+      expect(firstSentences(source, 10_000), JSON.stringify(joiner)).toEqual({
+        sentences: whole,
+        truncated: false,
+      });
+      expect(firstSentences(source, 50)).toEqual({
+        sentences: whole.slice(0, 50),
+        truncated: true,
+      });
+    }
+  });
+
+  it('splits again a sentence a window cut after a false break ("Dr. jones")', () => {
+    const unit = 'It rained. The talk by Dr. jones went on for hours and hours. ';
+    // Every alignment of the units to the window's end, so one cut lands after "Dr. ".
+    for (let shift = 0; shift < unit.length; shift++) {
+      const source = `${'Wait. '.repeat(shift)}${unit.repeat(Math.ceil((2.5 * SOURCE_WINDOW) / unit.length))}`;
+      expect(firstSentences(source, 10_000).sentences, `shift ${shift}`).toEqual(
+        splitSentences(source),
+      );
+    }
+  });
+
+  it('keeps a window of one endless sentence whole instead of looping', () => {
+    const endless = 'word '.repeat(3 * SOURCE_WINDOW);
+    const split = firstSentences(endless);
+    expect(split.sentences.map((s) => s.text).join(' ')).toBe(endless.trim());
+    expect(split.sentences.length).toBeGreaterThan(1);
   });
 });
 
