@@ -100,7 +100,7 @@ export async function scoreSupport(
     ...(threshold === null
       ? [`No support threshold is calibrated for ${backend}: no sentence is flagged.`]
       : []),
-    ...(truncationNote(sentences.source) ?? []),
+    ...[truncationNote(sentences.source)].filter((n): n is string => n !== undefined),
   ];
   const withNotes = notes.length ? { notes } : {};
   if (similarities.length === 0) {

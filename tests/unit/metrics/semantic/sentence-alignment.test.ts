@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { computeMetrics } from '../../../../src/lib/metrics/offline.ts';
 import { DEFAULT_SETTINGS } from '../../../../src/lib/metrics/settings.ts';
 import { scoreSourceOrder } from '../../../../src/lib/metrics/semantic/source-order.ts';
+import { scoreSupport } from '../../../../src/lib/metrics/semantic/support.ts';
 import {
   caseSentences,
   ENCODER_THRESHOLDS,
@@ -70,6 +71,14 @@ describe('caseSentences', () => {
     );
     expect(r.details).toMatchObject({ sourceSentences: 400, sourceTruncated: true });
     expect(r.notes).toEqual([
+      'Only the first 400 sentences of the source were embedded and compared.',
+    ]);
+    const support = scored(
+      await scoreSupport({ source, summary: 'Line 0. Line 5.' }, new DesignedEmbedder(vectors)),
+    );
+    expect(support.details).toMatchObject({ sourceSentences: 400, sourceTruncated: true });
+    expect(support.notes).toEqual([
+      'No support threshold is calibrated for designed-test: no sentence is flagged.',
       'Only the first 400 sentences of the source were embedded and compared.',
     ]);
   });
