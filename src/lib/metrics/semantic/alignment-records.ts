@@ -42,7 +42,7 @@ export const supportMetric = {
     label: 'Source support',
     needs: 'embedding',
     meaning:
-      'Mean cosine of each summary sentence with its closest source sentence; sentences with no close source sentence are flagged as a risk to check, not as false (a close match can still change a fact). SummEval: Spearman ≈ 0.3–0.4 with expert consistency.',
+      'Mean cosine of each summary sentence with its closest source sentence; sentences with no close source sentence are flagged as a risk to check, not as false (a close match can still change a fact). SummEval: Spearman ≈ 0.25–0.33 with expert consistency.',
     citation:
       "Best-match sentence cosine under the case's sentence encoder (this project's variant)",
     range: [-1, 1],

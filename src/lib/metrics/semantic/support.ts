@@ -8,8 +8,8 @@
  *
  * Cosine scales differ by encoder, so each built-in encoder has its own threshold, derived from
  * data (sentence-alignment.ts, ENCODER_THRESHOLDS); other backends get no threshold and no flags.
- * On SummEval dev: Spearman 0.33 with expert consistency (GloVe SIF), ≈ 0.37 measured earlier
- * with USE.
+ * On SummEval dev (summary level): Spearman 0.33 with expert consistency with GloVe SIF, 0.25
+ * with USE-lite.
  */
 import { failed, notApplicable } from '../results.ts';
 import type { CaseInput, MetricResult } from '../types.ts';
