@@ -27,9 +27,12 @@ import EntityDetail from './EntityDetail.svelte';
 import ExtractivenessDetail from './ExtractivenessDetail.svelte';
 import GenericDetail from './GenericDetail.svelte';
 import QualityDetail from './QualityDetail.svelte';
+import RedundancyDetail from './RedundancyDetail.svelte';
 import RepetitionDetail from './RepetitionDetail.svelte';
 import RougeDetail from './RougeDetail.svelte';
 import SourceCoverageDetail from './SourceCoverageDetail.svelte';
+import SourceOrderDetail from './SourceOrderDetail.svelte';
+import SupportDetail from './SupportDetail.svelte';
 import TokenF1Detail from './TokenF1Detail.svelte';
 
 /** What every detail view is given; a view declares only the props it uses. */
@@ -49,6 +52,9 @@ export type AnyScoredResult = Extract<MetricResult, { status: 'ok' }>;
 export const OWN_DETAIL_VIEWS = {
   'entity-density': EntityDetail,
   coherence: CoherenceDetail,
+  'source-order': SourceOrderDetail,
+  support: SupportDetail,
+  redundancy: RedundancyDetail,
   'repetition-offline': RepetitionDetail,
   extractiveness: ExtractivenessDetail,
   'source-coverage': SourceCoverageDetail,

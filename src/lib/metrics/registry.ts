@@ -9,6 +9,11 @@ import type { JudgeMetricRecord, MetricInfo, MetricRecord, OfflineMetricRecord }
 import type { JudgeMetricId, MetricId, OfflineMetricId } from './types.ts';
 import { coherenceMetric, entityDensityMetric } from './semantic/records.ts';
 import {
+  redundancyMetric,
+  sourceOrderMetric,
+  supportMetric,
+} from './semantic/alignment-records.ts';
+import {
   bleuMetric,
   extractivenessMetric,
   qualityOfflineMetric,
@@ -41,6 +46,9 @@ export type { MetricInfo } from './record.ts';
 export const METRIC_RECORDS = {
   'entity-density': entityDensityMetric,
   coherence: coherenceMetric,
+  'source-order': sourceOrderMetric,
+  support: supportMetric,
+  redundancy: redundancyMetric,
   'rouge-1': rouge1Metric,
   'rouge-2': rouge2Metric,
   'rouge-l': rougeLMetric,

@@ -23,7 +23,9 @@ describe('npm run score', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sumlens-cli-'));
     const file = join(dir, 'cases.jsonl');
     const good = {
-      source: 'The council approved a new park in Leeds on Monday. It will open in 2027.',
+      // One source sentence per summary sentence, so source order has an order to compare.
+      source:
+        'The council approved a new park in Leeds on Monday. The park will open in 2027. Local residents welcomed the decision.',
       summary:
         'Leeds council approved a park on Monday. The park opens in 2027. Residents welcomed it.',
       reference: 'Leeds will get a new park in 2027.',

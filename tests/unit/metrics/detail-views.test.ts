@@ -10,6 +10,9 @@ import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { METRIC_IDS, metricInfo, metricRecord } from '../../../src/lib/metrics/registry.ts';
 import type { AlignmentDetails } from '../../../src/lib/metrics/judge/summarization/alignment.ts';
+import type { RedundancyDetails } from '../../../src/lib/metrics/semantic/redundancy.ts';
+import type { SourceOrderDetails } from '../../../src/lib/metrics/semantic/source-order.ts';
+import type { SupportDetails } from '../../../src/lib/metrics/semantic/support.ts';
 import { genericFields } from '../../../src/components/metrics/generic-fields.ts';
 import { scoreExtractiveness } from '../../../src/lib/metrics/lexical/extractiveness.ts';
 import { scoreQuality } from '../../../src/lib/metrics/lexical/quality.ts';
@@ -190,6 +193,83 @@ describe('the source-based lexical views', () => {
     expect(html).toContain('data-flag="cut-mid-sentence"');
     expect(html).toContain('not an absolute grade');
     expect(html).toContain('Steen &amp; Markert 2022');
+  });
+});
+
+describe('the encoder alignment views', () => {
+  const source = 'Alpha one. Beta two. Gamma three.';
+  const summary = 'Gamma again. Alpha again.';
+  const sentences = [
+    { index: 0, text: 'Gamma again.', start: 0, end: 12 },
+    { index: 1, text: 'Alpha again.', start: 13, end: 25 },
+  ];
+  const gamma = { index: 2, text: 'Gamma three.', start: 21, end: 33, similarity: 0.9 };
+  const alpha = { index: 0, text: 'Alpha one.', start: 0, end: 10, similarity: 0.4 };
+
+  it('source order lists each summary sentence as a button, the reversed ones marked', async () => {
+    const details: SourceOrderDetails = {
+      sentences: [
+        { ...sentences[0], match: gamma },
+        { ...sentences[1], match: alpha },
+      ],
+      tau: -1,
+      outOfOrder: [{ a: 0, b: 1 }],
+      tiedPairs: 0,
+      sourceSentences: 3,
+      sourceTruncated: false,
+      backend: 'b',
+    };
+    const html = await render('/src/components/metrics/SourceOrderDetail.svelte', {
+      details,
+      summary,
+      source,
+    });
+    expect(html.match(/<button type="button" aria-pressed="false"/gu)).toHaveLength(2);
+    expect(html).toContain('→ source 3 · cos 0.90');
+    expect(html.match(/out of order<\/span>/gu)).toHaveLength(2);
+    expect(html).toContain('1 before 2');
+  });
+
+  it('support marks the sentence with no close source sentence as a risk, never as false', async () => {
+    const details: SupportDetails = {
+      sentences: [
+        { ...sentences[0], match: gamma, unsupportedRisk: false },
+        { ...sentences[1], match: alpha, unsupportedRisk: true },
+      ],
+      threshold: { threshold: 0.5, percentile: 10 },
+      flagged: 1,
+      sourceSentences: 3,
+      sourceTruncated: false,
+      backend: 'b',
+    };
+    const html = await render('/src/components/metrics/SupportDetail.svelte', {
+      details,
+      summary,
+      source,
+    });
+    expect(html).toContain('data-risk="true"');
+    expect(html).toContain('<mark title="no close source sentence"');
+    expect(html).toContain('>Alpha again.</mark>');
+    expect(html).not.toMatch(/hallucinat/iu);
+  });
+
+  it('redundancy highlights the most alike pair in the summary', async () => {
+    const details: RedundancyDetails = {
+      sentences: sentences.map((s) => ({ ...s, empty: false })),
+      pairs: [{ a: 0, b: 1, similarity: 0.95, likelyRepeat: true }],
+      pairsCompared: 1,
+      likelyRepeats: 1,
+      threshold: { threshold: 0.9, percentile: 99 },
+      backend: 'b',
+    };
+    const html = await render('/src/components/metrics/RedundancyDetail.svelte', {
+      details,
+      summary,
+      source,
+    });
+    expect(html.match(/<mark /gu)).toHaveLength(2);
+    expect(html).toContain('data-repeat="true"');
+    expect(html).toContain('likely said twice');
   });
 });
 

@@ -13,7 +13,9 @@ import { loadGloveEmbedder } from '../../../src/lib/node/load-glove.ts';
 import { ensureEmbeddingAsset } from '../../../src/lib/node/embedding-asset.ts';
 
 const input: CaseInput = {
-  source: 'unused by the offline metrics',
+  // A real source: the alignment metrics (source order, support) compare the summary with it.
+  source:
+    'Leeds city council on Monday approved plans for a new park beside the river. Building work starts next spring and the park is due to open in 2027. Residents who campaigned for years said they were delighted with the plan.',
   summary:
     'Leeds council approved a new park on Monday. The park will open in 2027. Residents said they were delighted with the plan.',
   reference:

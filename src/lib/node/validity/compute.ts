@@ -71,6 +71,9 @@ function cellsOf(rows: readonly CalibrationRow[], key: (d: HumanDimension) => st
 const FAMILY: Record<string, string> = {
   'entity-density': 'compromise',
   coherence: 'glove',
+  'source-order': 'glove',
+  support: 'glove',
+  redundancy: 'glove',
   'repetition-offline': 'lexical',
   extractiveness: 'lexical',
   'source-coverage': 'lexical',
