@@ -10,14 +10,20 @@ import type { UseLiteEmbedding } from './use-lite.ts';
 /** 64 MB: ~32,000 USE-lite vectors, a few dozen long sources. */
 export const VECTOR_CACHE_BYTES = 64 * 1024 * 1024;
 
-interface Entry {
+export interface CachedVector {
   vector: Float32Array;
   /** The sentence was longer than the encoder's window (its vector is a mean of windows). */
   windowed: boolean;
 }
 
-export class SentenceVectorCache {
-  readonly #entries = new Map<string, Entry>();
+/** Where cached vectors live: memory in the worker, a file in Node (src/lib/node/load-use.ts). */
+export interface VectorStore {
+  get(backend: string, sentence: string): CachedVector | undefined;
+  set(backend: string, sentence: string, entry: CachedVector): void;
+}
+
+export class SentenceVectorCache implements VectorStore {
+  readonly #entries = new Map<string, CachedVector>();
   readonly #maxBytes: number;
   #bytes = 0;
 
@@ -33,7 +39,7 @@ export class SentenceVectorCache {
     return this.#entries.size;
   }
 
-  get(backend: string, sentence: string): Entry | undefined {
+  get(backend: string, sentence: string): CachedVector | undefined {
     const key = keyOf(backend, sentence);
     const entry = this.#entries.get(key);
     if (entry) {
@@ -44,7 +50,7 @@ export class SentenceVectorCache {
     return entry;
   }
 
-  set(backend: string, sentence: string, entry: Entry): void {
+  set(backend: string, sentence: string, entry: CachedVector): void {
     const key = keyOf(backend, sentence);
     const old = this.#entries.get(key);
     if (old) {
@@ -77,7 +83,7 @@ export type CountingEmbed = (
  * the cache.
  */
 export function cachedEmbedding(
-  cache: SentenceVectorCache,
+  cache: VectorStore,
   backend: string,
   embed: CountingEmbed,
 ): CountingEmbed {
@@ -87,7 +93,7 @@ export function cachedEmbedding(
     const missing = [...new Set(sentences.filter((_, i) => !found[i]))];
     if (missing.length > 0) {
       const fresh = await embed(missing, signal);
-      const fromFresh = new Map<string, Entry>();
+      const fromFresh = new Map<string, CachedVector>();
       missing.forEach((s, i) => {
         const entry = { vector: fresh.vectors[i], windowed: fresh.windowed[i] };
         cache.set(backend, s, entry);
@@ -95,7 +101,7 @@ export function cachedEmbedding(
       });
       sentences.forEach((s, i) => (found[i] ??= fromFresh.get(s)));
     }
-    const entries = found as Entry[];
+    const entries = found as CachedVector[];
     return {
       vectors: entries.map((e) => e.vector.slice()),
       windowed: entries.map((e) => e.windowed),
