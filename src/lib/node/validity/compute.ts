@@ -22,6 +22,7 @@ import {
   type ValidityRow,
 } from '../../metrics/validity.ts';
 import { loadGloveEmbedder } from '../load-glove.ts';
+import { loadUseLiteEmbedder } from '../load-use.ts';
 import { DEFAULT_MODELS_DIR, transformerVariants, type BackendVariant } from './models.ts';
 import {
   expertMeans,
@@ -62,7 +63,7 @@ function cellsOf(rows: readonly CalibrationRow[], key: (d: HumanDimension) => st
 /** Backend family of a built-in row's key, so that model rows of the same metric differ. */
 const FAMILY: Record<string, string> = {
   'entity-density': 'compromise',
-  coherence: 'glove',
+  coherence: 'use-lite',
   'repetition-offline': 'lexical',
 };
 
@@ -141,11 +142,19 @@ function recordedJudgeRow(dev: readonly DevRow[], replies: Map<string, string>):
 export async function computeValidity(options: ValidityOptions = {}): Promise<ValidityReport> {
   const dev = readDevRows(options.articles);
   const glove = loadGloveEmbedder();
+  // The page's default encoder; its vectors are kept on disk, so a second run embeds nothing.
+  const useLite = await loadUseLiteEmbedder({ diskCache: true });
   const compromise = new CompromiseRecognizer();
   const variants: BackendVariant[] = [
     {
       key: 'builtin',
       ids: [...OFFLINE_METRIC_IDS],
+      backends: { embedder: async () => useLite, recognizer: async () => compromise },
+    },
+    // GloVe, the light fallback, keeps its rows for the embedding metrics.
+    {
+      key: 'glove',
+      ids: OFFLINE_METRIC_IDS.filter((id) => metricInfo(id).needs === 'embedding'),
       backends: { embedder: async () => glove, recognizer: async () => compromise },
     },
     ...(options.modelsDir === null
