@@ -1,6 +1,6 @@
 /**
  * USE-lite in a worker: TF.js on WebGPU when the browser has a hardware adapter, else WASM (with
- * threads and SIMD when the page is cross-origin isolated), the model read from the app's own
+ * SIMD; see startBackend about threads), the model read from the app's own
  * origin (`models/use-lite/`, copied there by `npm run assets`). TF.js is imported here only, and
  * this module only through a dynamic import, so the lexical and NER workers do not bundle it.
  *
@@ -22,20 +22,29 @@ import { checkUseModelFiles, loadUseGraph } from '../src/lib/metrics/semantic/us
 import { cachedEmbedding, SentenceVectorCache } from '../src/lib/metrics/semantic/vector-cache.ts';
 import type { SentenceEmbedder } from '../src/lib/metrics/semantic/backends.ts';
 import { fetchWithProgress } from './fetch-progress.ts';
-import { deviceLabel, resolveDevice, type ResolvedDevice } from './gpu-adapter.ts';
+import {
+  deviceLabel,
+  resolveDevice,
+  type DeviceResolution,
+  type ResolvedDevice,
+} from './gpu-adapter.ts';
 import type { ProgressReporter } from './host.ts';
 
 export const USE_LITE_DIR = 'models/use-lite/';
 const TFJS_WASM_DIR = `${import.meta.env.BASE_URL}vendor/tfjs/`;
-/** Threads beyond 4 barely help a model this small, and the page needs cores too. */
-const MAX_WASM_THREADS = 4;
 
 export interface LoadedUseLite {
   embedder: UseLiteEmbedder;
   notes: string[];
 }
 
-async function startBackend(device: ResolvedDevice): Promise<string[]> {
+export interface UseLiteLoadOptions {
+  /** WASM threads (only when cross-origin isolated); default 1, see startBackend. */
+  threads?: number;
+  batchSize?: number;
+}
+
+async function startBackend(device: ResolvedDevice, threadsWanted?: number): Promise<string[]> {
   if (device === 'webgpu') {
     await import('@tensorflow/tfjs-backend-webgpu');
     if (await tf.setBackend('webgpu')) return [];
@@ -43,10 +52,11 @@ async function startBackend(device: ResolvedDevice): Promise<string[]> {
   }
   const wasm = await import('@tensorflow/tfjs-backend-wasm');
   wasm.setWasmPaths(TFJS_WASM_DIR);
-  // Threads need SharedArrayBuffer, which only a cross-origin isolated page has.
-  const threads = self.crossOriginIsolated
-    ? Math.max(1, Math.min(MAX_WASM_THREADS, navigator.hardwareConcurrency || 1))
-    : 1;
+  // One thread unless asked: TF.js's threaded build starts its pthread workers from a blob of its
+  // own factory, which fails inside a bundled module worker (the worker dies with an uncaught
+  // ErrorEvent; seen in Chromium 156, tests/e2e/use-lite-parity.spec.ts), so the app does not risk
+  // it. Threads also need SharedArrayBuffer, which only a cross-origin isolated page has.
+  const threads = self.crossOriginIsolated ? Math.max(1, threadsWanted ?? 1) : 1;
   tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', threads > 1);
   if (threads > 1) wasm.setThreadsCount(threads);
   if (!(await tf.setBackend('wasm'))) throw new Error('the TF.js WASM backend failed to start');
@@ -76,12 +86,11 @@ function parseJson(file: string, bytes: ArrayBuffer): unknown {
 export async function loadUseLite(
   choice: DeviceChoice,
   report: ProgressReporter,
+  options: UseLiteLoadOptions = {},
 ): Promise<LoadedUseLite> {
   const resolution = await resolveDevice(choice);
   const notes = [...(resolution.note ? [resolution.note] : [])];
-  notes.push(...(await startBackend(resolution.device)));
-  const running =
-    tf.getBackend() === 'webgpu' ? resolution : { device: 'wasm' as const, fallbackAdapter: false };
+  notes.push(...(await startBackend(resolution.device, options.threads)));
   const modelJson = parseJson(USE_LITE_MODEL_FILE, await fetchNamed(USE_LITE_MODEL_FILE, report));
   const paths = (
     (modelJson as { weightsManifest?: { paths?: string[] }[] }).weightsManifest ?? []
@@ -101,16 +110,38 @@ export async function loadUseLite(
   const vocabulary = parseJson(USE_LITE_VOCAB_FILE, await fetchNamed(USE_LITE_VOCAB_FILE, report));
   if (!Array.isArray(vocabulary))
     throw new Error(`${USE_LITE_VOCAB_FILE} is not a vocabulary list.`);
-  report({ stage: 'starting sentence encoder' });
-  const run = await loadUseGraph({ modelJson, weights: weights.buffer });
-  const embedder = new UseLiteEmbedder(
-    `use-lite · ${deviceLabel(running)}`,
-    new Tokenizer(vocabulary as [string, number][]),
-    run,
-  );
-  // The first call compiles the graph's kernels (shaders on WebGPU): paid here, not by the case.
-  await embedder.embed(['Warm-up sentence.']);
-  return { embedder, notes };
+  const tokenizer = new Tokenizer(vocabulary as [string, number][]);
+  const start = async (device: DeviceResolution) => {
+    report({ stage: 'starting sentence encoder' });
+    const run = await loadUseGraph({ modelJson, weights: weights.buffer });
+    const embedder = new UseLiteEmbedder(
+      `use-lite · ${deviceLabel(device)}`,
+      tokenizer,
+      run,
+      options.batchSize === undefined ? {} : { batchSize: options.batchSize },
+    );
+    // The first call compiles the graph's kernels (shaders on WebGPU): paid here, not by the case.
+    await embedder.embed(['Warm-up sentence.']);
+    return embedder;
+  };
+  const wasm: DeviceResolution = { device: 'wasm', fallbackAdapter: false };
+  if (tf.getBackend() !== 'webgpu') return { embedder: await start(wasm), notes };
+  try {
+    return { embedder: await start(resolution), notes };
+  } catch (error) {
+    // A WebGPU that starts but cannot run the graph (seen: TF.js's readback on Chromium's software
+    // adapter fails with "A valid external Instance reference no longer exists") must not cost
+    // the user the encoder: the same files on WASM.
+    await startBackend('wasm', options.threads);
+    return {
+      embedder: await start(wasm),
+      // The adapter's note ("WebGPU runs on a software adapter") no longer describes the run.
+      notes: [
+        ...notes.filter((note) => note !== resolution.note),
+        `WebGPU could not run the encoder (${messageOf(error)}): using WASM.`,
+      ],
+    };
+  }
 }
 
 const cache = new SentenceVectorCache();

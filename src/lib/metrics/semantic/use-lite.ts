@@ -80,6 +80,15 @@ export class UseLiteEmbedder implements SentenceEmbedder {
     this.#window = options.window ?? USE_LITE_WINDOW;
   }
 
+  /** The same tokenizer and graph with other batching (benchmarks try several batch sizes). */
+  withOptions(options: UseLiteOptions): UseLiteEmbedder {
+    return new UseLiteEmbedder(this.backend, this.#tokenizer, this.#run, {
+      batchSize: this.#batchSize,
+      window: this.#window,
+      ...options,
+    });
+  }
+
   async embed(sentences: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> {
     return (await this.embedCounting(sentences, signal)).vectors;
   }
