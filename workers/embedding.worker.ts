@@ -7,7 +7,15 @@
 // First, before any module that builds a zod schema (no eval under the CSP).
 import '../src/lib/zod-config.ts';
 import { serveMetrics } from './host.ts';
-import { embedderFor, glove, reportLoadingTo, transformerEmbedder, useLite } from './backends.ts';
+import {
+  embedderFor,
+  glove,
+  reportLoadingTo,
+  transformerEmbedder,
+  useLite,
+  useLiteEmbedder,
+} from './backends.ts';
+import { sourceSentencesForEmbedding } from '../src/lib/metrics/semantic/source-sentences.ts';
 
 serveMetrics(
   {
@@ -20,6 +28,18 @@ serveMetrics(
       if (choice.kind === 'transformer') await transformerEmbedder(settings, models);
       // A USE-lite that fails to load is no error here: Score falls back to GloVe and says why.
       if (choice.kind === 'use-lite') await useLite(choice.device).catch(() => undefined);
+    },
+    async prepare(source, settings, _models, signal) {
+      // Only USE-lite has the vector cache (GloVe needs no head start).
+      const choice = settings.backends.embedding;
+      if (choice.kind !== 'use-lite') return 0;
+      const sentences = sourceSentencesForEmbedding(source).sentences.map((s) => s.text);
+      if (sentences.length === 0) return 0;
+      // A model that fails to load is Score's to report (with its GloVe fallback), not this hint's.
+      const embedder = await useLiteEmbedder(choice.device).catch(() => undefined);
+      if (!embedder) return 0;
+      await embedder.embed(sentences, signal);
+      return sentences.length;
     },
   },
   self,
