@@ -144,6 +144,20 @@ function cacheFileName(window: number): string {
 
 export interface NodeUseLiteEmbedder extends SentenceEmbedder {
   embedCounting(sentences: readonly string[], signal?: AbortSignal): Promise<UseLiteEmbedding>;
+  /** Other batching, the same graph (and disk cache). */
+  withOptions(options: UseLiteOptions): NodeUseLiteEmbedder;
+}
+
+function throughDisk(embedder: UseLiteEmbedder, cache: UseDiskCache): NodeUseLiteEmbedder {
+  const embedCounting = cachedEmbedding(cache, embedder.backend, (sentences, signal) =>
+    embedder.embedCounting(sentences, signal),
+  );
+  return {
+    backend: embedder.backend,
+    embedCounting,
+    embed: async (sentences, signal) => (await embedCounting(sentences, signal)).vectors,
+    withOptions: (options) => throughDisk(embedder.withOptions(options), cache),
+  };
 }
 
 export interface LoadUseLiteOptions extends UseLiteOptions {
@@ -167,12 +181,5 @@ export async function loadUseLiteEmbedder(
   if (!options.diskCache) return embedder;
   const dir = typeof options.diskCache === 'string' ? options.diskCache : USE_DISK_CACHE_DIR;
   const cache = new UseDiskCache(join(dir, cacheFileName(options.window ?? USE_LITE_WINDOW)));
-  const embedCounting = cachedEmbedding(cache, embedder.backend, (sentences, signal) =>
-    embedder.embedCounting(sentences, signal),
-  );
-  return {
-    backend: embedder.backend,
-    embedCounting,
-    embed: async (sentences, signal) => (await embedCounting(sentences, signal)).vectors,
-  };
+  return throughDisk(embedder, cache);
 }
