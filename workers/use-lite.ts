@@ -71,15 +71,17 @@ async function fetchNamed(file: string, report: ProgressReporter): Promise<Array
       report({ stage: 'loading sentence encoder', file, loaded, ...(total ? { total } : {}) }),
     );
   } catch (error) {
-    throw new Error(`${file}: ${messageOf(error)}`);
+    throw new Error(`${file}: ${messageOf(error)}`, { cause: error });
   }
 }
 
 function parseJson(file: string, bytes: ArrayBuffer): unknown {
   try {
     return JSON.parse(new TextDecoder().decode(bytes));
-  } catch {
-    throw new Error(`${file} is not valid JSON (a broken or truncated download?).`);
+  } catch (error) {
+    throw new Error(`${file} is not valid JSON (a broken or truncated download?).`, {
+      cause: error,
+    });
   }
 }
 
