@@ -5,6 +5,8 @@
  *   css, svg, the manifest), the built-in GloVe vectors (`embeddings/glove-100d.bin`, 5.5 MiB),
  *   jieba's wasm (`vendor/jieba/`, 3.8 MiB) and the ONNX Runtime Web files (`vendor/ort/`, the
  *   25.6 MiB asyncify wasm + its .mjs): about 36 MiB in all.
+ * - Also precached: the USE-lite model (`models/use-lite/`, 28 MB), the default encoder, and TF.js's
+ *   WASM binaries (`vendor/tfjs/`, 1.1 MiB).
  * - Runtime cache: same-origin `/models/**` (self-hosted transformer models, possibly hundreds of
  *   MB, so never precached) CacheFirst into `sumlens-models` on first use, 200s only.
  * - Everything else (cross-origin requests above all: the LLM provider, a model hub) matches no
@@ -30,6 +32,15 @@ type RuntimeCaching = NonNullable<VitePWAOptions['workbox']['runtimeCaching']>[n
 export const MAX_PRECACHE_FILE_BYTES = 28 * 1024 * 1024;
 
 export const MODELS_CACHE = 'sumlens-models';
+
+/**
+ * USE-lite (28 MB), the default sentence encoder, is precached like the GloVe vectors rather than
+ * cached on first use: the embedding worker starts fetching it before the first service worker
+ * controls the page, and those early files were never cached (seen in tests/e2e/offline-pwa), so a
+ * first visit would not have worked offline with the default settings. The cost: on a first visit
+ * that scores at once, the model is downloaded twice (by the worker, and by the install).
+ */
+export const USE_LITE_PRECACHE_DIR = 'models/use-lite';
 
 /** Same-origin `/models/…` only: a hub download (cross-origin) must pass straight through. */
 export function isSelfHostedModelRequest({
@@ -91,13 +102,14 @@ export const pwaOptions: Partial<VitePWAOptions> = {
   },
   workbox: {
     // The web manifest and its icon are added by vite-plugin-pwa itself.
-    globPatterns: ['**/*.{html,js,mjs,css,svg,wasm,bin}'],
+    globPatterns: ['**/*.{html,js,mjs,css,svg,wasm,bin}', `${USE_LITE_PRECACHE_DIR}/*`],
     globIgnores: [
       // Vite's unused second copy of ORT's wasm (never requested: the workers set `wasmPaths` to
       // /vendor/ort/); precaching it would download another ~26 MB for nothing.
       'assets/ort-wasm*.wasm',
-      // Self-hosted models are cached on first use, not at install.
-      'models/**',
+      // Self-hosted models are cached on first use, not at install; USE-lite, the default
+      // encoder, is precached (see USE_LITE_PRECACHE_DIR).
+      `models/!(use-lite)/**`,
     ],
     maximumFileSizeToCacheInBytes: MAX_PRECACHE_FILE_BYTES,
     navigateFallback: 'index.html',

@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: the offline pass on a 2,500-word source with a 500-word summary (cold, with the
  * word vectors and the recogniser loaded from nothing, then warm), and ROUGE over all 600 SummEval
- * dev pairs. Prints numbers; nothing here asserts a time.
+ * dev pairs, and the USE-lite sentence encoder on that source (new source, then another summary of
+ * the same source). Prints numbers; nothing here asserts a time.
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -16,7 +17,10 @@ import { CompromiseRecognizer } from '../src/lib/metrics/semantic/compromise-ner
 import { loadGloveEmbedder } from '../src/lib/node/load-glove.ts';
 import { loadJiebaNode } from '../src/lib/metrics/lexical/jieba.ts';
 import { lazy } from '../src/lib/lazy.ts';
-import { countWords } from '../src/lib/metrics/text/tokenize.ts';
+import { countWords, splitSentences } from '../src/lib/metrics/text/tokenize.ts';
+import { loadUseLiteEmbedder } from '../src/lib/node/load-use.ts';
+import { sourceSentencesForEmbedding } from '../src/lib/metrics/semantic/source-sentences.ts';
+import { SentenceVectorCache, cachedEmbedding } from '../src/lib/metrics/semantic/vector-cache.ts';
 
 const rows = readFileSync(externalPath('data/summeval/dev.jsonl'), 'utf8')
   .split('\n')
@@ -64,6 +68,7 @@ async function pass(backends: Parameters<typeof computeMetrics>[3]): Promise<Met
   return results;
 }
 
+// GloVe here: the pass is about the metrics' own cost; USE-lite's is measured on its own below.
 function freshBackends() {
   return {
     embedder: lazy(async () => loadGloveEmbedder()),
@@ -118,3 +123,33 @@ throughput('All reference metrics (ROUGE + BLEU + token F1), stemmer on', (r) =>
     { useStemmer: true },
   ),
 );
+
+// USE-lite, the default sentence encoder (TF.js WASM, one thread in Node as in the worker): a new
+// source (its sentences as the source metrics embed them, plus the summary's), then another
+// summary of the same source, whose source sentences come from the vector cache.
+const useLite = await loadUseLiteEmbedder();
+// Another writer's summaries (SummEval has 11 references per article): new summary sentences.
+const otherSummary = takeWords(
+  rows.map((r) => r.references[3] ?? ''),
+  500,
+);
+const sourceSentences = sourceSentencesForEmbedding(source).sentences.map((s) => s.text);
+const sentencesOf = (text: string) => splitSentences(text).map((s) => s.text);
+console.log(
+  `USE-lite (${useLite.backend}, 1 thread): source ${sourceSentences.length} sentences, summaries ${sentencesOf(summary).length} and ${sentencesOf(otherSummary).length} sentences`,
+);
+for (const batchSize of [1, 8, 32]) {
+  const sized = useLite.withOptions({ batchSize });
+  const embed = cachedEmbedding(new SentenceVectorCache(), sized.backend, (s) =>
+    sized.embedCounting(s),
+  );
+  let t = performance.now();
+  await embed([...sourceSentences, ...sentencesOf(summary)]);
+  const fresh = performance.now() - t;
+  t = performance.now();
+  await embed([...sourceSentences, ...sentencesOf(otherSummary)]);
+  const again = performance.now() - t;
+  console.log(
+    `  batch ${String(batchSize).padStart(2)}: new source + summary ${fresh.toFixed(0)} ms (${((sourceSentences.length + sentencesOf(summary).length) / (fresh / 1000)).toFixed(1)} sentences/s); another summary of the same source ${again.toFixed(0)} ms`,
+  );
+}

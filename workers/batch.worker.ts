@@ -26,9 +26,12 @@ function backendsFor(
 ): OfflineBackends {
   reportLoadingTo(report);
   const source = models ?? DEFAULT_MODEL_SOURCE;
-  // One fallback load per run, not one per row: the wrapped backends are memoised.
+  // One fallback load per run, not one per row: the wrapped backends are memoised. USE-lite is
+  // memoised inside backends.ts, and its embedder is a view per row so that a note about one
+  // row's long sentences is not copied onto every row after it.
+  const embedder = embedderFor(settings, source);
   return {
-    embedder: lazy(embedderFor(settings, source)),
+    embedder: settings.backends.embedding.kind === 'use-lite' ? embedder : lazy(embedder),
     recognizer: lazy(recognizerFor(settings, source)),
     wordSegmenter,
   };

@@ -1,22 +1,45 @@
 /// <reference lib="webworker" />
 /**
- * Hosts the embedding-based metrics (local coherence): the built-in GloVe SIF vectors, or a
- * transformers.js sentence-embedding model on WebGPU or WASM (see backends.ts).
+ * Hosts the embedding-based metrics (local coherence): the Universal Sentence Encoder lite (the
+ * default, TF.js), the built-in GloVe SIF vectors, or a transformers.js sentence-embedding model on
+ * WebGPU or WASM (see backends.ts).
  */
 // First, before any module that builds a zod schema (no eval under the CSP).
 import '../src/lib/zod-config.ts';
 import { serveMetrics } from './host.ts';
-import { embedderFor, glove, reportLoadingTo, transformerEmbedder } from './backends.ts';
+import {
+  embedderFor,
+  glove,
+  reportLoadingTo,
+  transformerEmbedder,
+  useLite,
+  useLiteEmbedder,
+} from './backends.ts';
+import { sourceSentencesForEmbedding } from '../src/lib/metrics/semantic/source-sentences.ts';
 
 serveMetrics(
   {
     reportLoadingTo,
     backends: (settings, models) => ({ embedder: embedderFor(settings, models) }),
     async warmUp(settings, models) {
+      // GloVe first: it is the fallback, and scores while a larger model is still arriving.
       await glove();
-      if (settings.backends.embedding.kind === 'transformer') {
-        await transformerEmbedder(settings, models);
-      }
+      const choice = settings.backends.embedding;
+      if (choice.kind === 'transformer') await transformerEmbedder(settings, models);
+      // A USE-lite that fails to load is no error here: Score falls back to GloVe and says why.
+      if (choice.kind === 'use-lite') await useLite(choice.device).catch(() => undefined);
+    },
+    async prepare(source, settings, _models, signal) {
+      // Only USE-lite has the vector cache (GloVe needs no head start).
+      const choice = settings.backends.embedding;
+      if (choice.kind !== 'use-lite') return 0;
+      const sentences = sourceSentencesForEmbedding(source).sentences.map((s) => s.text);
+      if (sentences.length === 0) return 0;
+      // A model that fails to load is Score's to report (with its GloVe fallback), not this hint's.
+      const embedder = await useLiteEmbedder(choice.device).catch(() => undefined);
+      if (!embedder) return 0;
+      await embedder.embed(sentences, signal);
+      return sentences.length;
     },
   },
   self,

@@ -25,6 +25,13 @@ export interface WorkerBackendFactory {
   backends(settings: MetricSettings, models: ModelSource): OfflineBackends;
   /** Loads everything the worker needs up front (the `load` request). */
   warmUp(settings: MetricSettings, models: ModelSource): Promise<void>;
+  /** Embeds a source ahead of Score (the `prepare` request); workers without a cache omit it. */
+  prepare?(
+    source: string,
+    settings: MetricSettings,
+    models: ModelSource,
+    signal: AbortSignal,
+  ): Promise<number>;
 }
 
 export function serveMetrics(factory: WorkerBackendFactory, scope: RpcScope): void {
@@ -47,6 +54,11 @@ export function serveMetrics(factory: WorkerBackendFactory, scope: RpcScope): vo
         factory.reportLoadingTo?.(progress);
         await factory.warmUp(settings ?? DEFAULT_SETTINGS, models ?? DEFAULT_MODEL_SOURCE);
         return null;
+      },
+      async prepare({ source, settings, models }, { signal, progress }) {
+        if (!factory.prepare) return { sentences: 0 };
+        factory.reportLoadingTo?.(progress);
+        return { sentences: await factory.prepare(source, settings, models, signal) };
       },
     },
     scope,

@@ -10,6 +10,8 @@ import { isDownloadApproved } from '../src/lib/models/source.ts';
 import { catalogModel, downloadBytes } from '../src/lib/models/catalog.ts';
 import type { ModelDtype, ModelTask } from '../src/lib/models/catalog.ts';
 import type { TransformerBackendChoice } from '../src/lib/metrics/settings.ts';
+import { deviceLabel, resolveDevice } from './gpu-adapter.ts';
+import type { DeviceResolution, ResolvedDevice } from './gpu-adapter.ts';
 import type { ProgressReporter } from './host.ts';
 import { formatBytes } from '../src/lib/ui/format.ts';
 
@@ -17,68 +19,8 @@ import { formatBytes } from '../src/lib/ui/format.ts';
 const ORT_DIR = `${import.meta.env.BASE_URL}vendor/ort/`;
 export const MODELS_PATH = `${import.meta.env.BASE_URL}models/`;
 
-export type ResolvedDevice = 'webgpu' | 'wasm';
-
-export interface DeviceResolution {
-  device: ResolvedDevice;
-  /** Set when the adapter is software (SwiftShader): correct but slower than WASM. */
-  fallbackAdapter: boolean;
-  /** What the user should know ("WebGPU is not available here: using WASM."). */
-  note?: string;
-}
-
-interface GpuAdapterLike {
-  isFallbackAdapter?: boolean;
-  info?: { isFallbackAdapter?: boolean; description?: string; vendor?: string };
-}
-
-interface GpuLike {
-  requestAdapter(options?: { powerPreference?: string }): Promise<GpuAdapterLike | null>;
-}
-
-let adapterProbe: Promise<GpuAdapterLike | null> | undefined;
-
-function probeAdapter(): Promise<GpuAdapterLike | null> {
-  adapterProbe ??= (async () => {
-    const gpu = (navigator as Navigator & { gpu?: GpuLike }).gpu;
-    if (!gpu) return null;
-    try {
-      return await gpu.requestAdapter({ powerPreference: 'high-performance' });
-    } catch {
-      return null;
-    }
-  })();
-  return adapterProbe;
-}
-
-export async function resolveDevice(
-  choice: TransformerBackendChoice['device'],
-): Promise<DeviceResolution> {
-  if (choice === 'wasm') return { device: 'wasm', fallbackAdapter: false };
-  const adapter = await probeAdapter();
-  if (!adapter) {
-    return {
-      device: 'wasm',
-      fallbackAdapter: false,
-      note: 'WebGPU is not available in this browser: using WASM.',
-    };
-  }
-  const fallbackAdapter = Boolean(adapter.info?.isFallbackAdapter ?? adapter.isFallbackAdapter);
-  if (fallbackAdapter && choice === 'auto') {
-    return {
-      device: 'wasm',
-      fallbackAdapter: false,
-      note: 'Only a software WebGPU adapter is available (slower than WASM): using WASM.',
-    };
-  }
-  return {
-    device: 'webgpu',
-    fallbackAdapter,
-    ...(fallbackAdapter
-      ? { note: 'WebGPU runs on a software adapter here: correct, but slower than WASM.' }
-      : {}),
-  };
-}
+export type { DeviceResolution, ResolvedDevice } from './gpu-adapter.ts';
+export { deviceLabel, resolveDevice };
 
 export function resolveDtype(
   choice: TransformerBackendChoice['dtype'],
@@ -86,11 +28,6 @@ export function resolveDtype(
 ): ModelDtype {
   if (choice !== 'auto') return choice;
   return device === 'webgpu' ? 'fp32' : 'q8';
-}
-
-export function deviceLabel(resolution: DeviceResolution): string {
-  if (resolution.device === 'wasm') return 'WASM';
-  return resolution.fallbackAdapter ? 'WebGPU (software adapter)' : 'WebGPU';
 }
 
 function configureEnvironment(source: ModelSource): void {

@@ -45,8 +45,10 @@ interface GpuAdapterLike {
 }
 
 async function probeAdapter(): Promise<{ adapter: AdapterFacts | null; error?: string }> {
+  // Through `unknown`: @webgpu/types (brought by TF.js's WebGPU backend) types navigator.gpu
+  // without `adapter.info`, which this probe reads where the browser has it.
   const gpu = (
-    navigator as WorkerNavigator & {
+    navigator as unknown as {
       gpu?: { requestAdapter(o?: object): Promise<GpuAdapterLike | null> };
     }
   ).gpu;

@@ -7,6 +7,9 @@ import type {
   Probe,
   RowConfig,
   RowResult,
+  UseLiteRequest,
+  UseLiteResponse,
+  UseLiteResult,
   WorkerRequest,
   WorkerResponse,
 } from './protocol.ts';
@@ -26,7 +29,19 @@ function inWorker(request: WorkerRequest): Promise<WorkerResponse> {
   }).finally(() => worker.terminate());
 }
 
+async function useLite(request: UseLiteRequest): Promise<UseLiteResult> {
+  const worker = new Worker(new URL('./use-lite.worker.ts', import.meta.url), { type: 'module' });
+  const response = await new Promise<UseLiteResponse>((resolve, reject) => {
+    worker.onmessage = (event: MessageEvent<UseLiteResponse>) => resolve(event.data);
+    worker.onerror = (event) => reject(new Error(`worker failed: ${event.message}`));
+    worker.postMessage(request);
+  }).finally(() => worker.terminate());
+  if (response.type === 'use-lite') return response.result;
+  throw new Error(response.message);
+}
+
 window.sumlensBench = {
+  useLite,
   async probe(): Promise<Probe> {
     const response = await inWorker({ type: 'probe' });
     if (response.type === 'probe') return response.probe;

@@ -73,4 +73,30 @@ export type WorkerResponse =
 export interface BenchPageApi {
   probe(): Promise<Probe>;
   runRow(config: RowConfig): Promise<RowResult>;
+  useLite(request: UseLiteRequest): Promise<UseLiteResult>;
 }
+
+/** USE-lite through the app's worker loader (use-lite.worker.ts). */
+export interface UseLiteRequest {
+  device: 'auto' | 'wasm' | 'webgpu';
+  threads: number;
+  sentences: string[];
+  batchSizes: number[];
+  budgetMs: number;
+  /** Return the vectors (default batching) instead of timing batch sizes. */
+  vectors?: boolean;
+}
+
+export interface UseLiteResult {
+  /** "use-lite · WASM" */
+  backend: string;
+  notes: string[];
+  loadMs: number;
+  /** TF.js WASM threads in use; 0 on WebGPU. */
+  threads: number;
+  cells: CellResult[];
+  vectors?: number[][];
+}
+
+export type UseLiteResponse =
+  { type: 'use-lite'; result: UseLiteResult } | { type: 'error'; message: string };

@@ -23,7 +23,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { build } from 'vite';
-import type { BenchPageApi, Probe, RowConfig, RowResult } from './protocol.ts';
+import type { BenchPageApi, Probe, RowConfig, RowResult, UseLiteRequest } from './protocol.ts';
+import { createRequire } from 'node:module';
+import { USE_MODEL_DIR } from '../../src/lib/node/load-use.ts';
 import { SENTENCES } from './sentences.ts';
 import { startServer } from './server.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, WEBGPU_ARGS } from '../../src/lib/node/chromium.ts';
@@ -37,6 +39,11 @@ const TEST_MODELS_DIR = resolve(repoRoot, 'tests/fixtures/models');
 const BUILD_DIR = resolve(repoRoot, '.cache/bench-models-build');
 const ORT_DIR = resolve(repoRoot, 'public/vendor/ort');
 const PYTHON = '/usr/bin/python3';
+const TFJS_WASM_DIR = dirname(
+  createRequire(import.meta.url).resolve(
+    '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm',
+  ),
+);
 
 const MINILM = 'sumlens-bench/minilm-shape';
 const MINILM_LABEL = 'MiniLM-L6 shape (random weights)';
@@ -53,6 +60,8 @@ const { values: args } = parseArgs({
     regenerate: { type: 'boolean', default: false },
     // Runs the MiniLM-shape WebGPU rows even on a software adapter: slow, only to test that path.
     'webgpu-full': { type: 'boolean', default: false },
+    // Only the USE-lite rows (TF.js): no generated MiniLM model needed.
+    'use-lite-only': { type: 'boolean', default: false },
   },
 });
 
@@ -267,13 +276,68 @@ function table(rows: Row[], sentenceCount: number): string {
   return lines.join('\n');
 }
 
+/**
+ * USE-lite through the app's worker loader (TF.js): WASM with 1 and 2 threads, and WebGPU when the
+ * worker has an adapter (a software one is reported as such; the loader may fall back to WASM).
+ */
+async function useLiteRows(
+  page: Page,
+  probe: Probe,
+  sentences: string[],
+  budgetMs: number,
+): Promise<string[]> {
+  const runs: { where: string; request: UseLiteRequest }[] = [1, 2].map((threads) => ({
+    where: `WASM, ${threads} thread(s) asked`,
+    request: { device: 'wasm', threads, sentences, batchSizes: BATCH_SIZES, budgetMs },
+  }));
+  if (probe.adapter) {
+    runs.push({
+      where: probe.adapter.isFallbackAdapter ? 'WebGPU (software adapter)' : 'WebGPU',
+      request: { device: 'webgpu', threads: 1, sentences, batchSizes: BATCH_SIZES, budgetMs },
+    });
+  }
+  const lines = [
+    '## USE-lite (TF.js 4.22, route (a)) in a Chromium worker',
+    '',
+    `| where | backend | threads | load ms | ${BATCH_SIZES.map((b) => `bs ${b} sent/s`).join(' | ')} | notes |`,
+    `|---|---|---|---|${BATCH_SIZES.map(() => '---').join('|')}|---|`,
+  ];
+  for (const { where, request } of runs) {
+    log(`running USE-lite · ${where}…`);
+    try {
+      const r = await page.evaluate(
+        (q) => (window as unknown as { sumlensBench: BenchPageApi }).sumlensBench.useLite(q),
+        request,
+      );
+      const cells = BATCH_SIZES.map((b) => {
+        const c = r.cells.find((x) => x.batchSize === b);
+        return c ? `${rate(c.sentencesPerSecond)} (${c.sentences})` : '–';
+      });
+      lines.push(
+        `| ${where} | ${r.backend} | ${r.threads} | ${fmt(r.loadMs)} | ${cells.join(' | ')} | ${r.notes.join(' ')} |`,
+      );
+    } catch (error) {
+      const message = messageOf(error).split('\n')[0];
+      log(`  failed: ${message}`);
+      lines.push(
+        `| ${where} | failed | – | – | ${BATCH_SIZES.map(() => '–').join(' | ')} | ${message} |`,
+      );
+    }
+  }
+  lines.push(
+    '',
+    'Sentences/s after one untimed call per batch size, sentences sent in chunks of 4 batches (the sentences run in parentheses). Load = fetching the 28 MB from localhost, building the graph and one warm-up call.',
+  );
+  return lines;
+}
+
 async function main(): Promise<void> {
   const sentenceCount = Math.max(1, Math.min(SENTENCES.length, Number(args.sentences)));
   const sentences = SENTENCES.slice(0, sentenceCount);
   const budgetMs = Number(args['budget-s']) * 1000;
   const started = Date.now();
 
-  ensureModels();
+  if (!args['use-lite-only']) ensureModels();
   log('building the bench page (bench/models/vite.config.ts → .cache/bench-models-build)…');
   const buildStart = Date.now();
   await build({ configFile: resolve(here, 'vite.config.ts') });
@@ -285,6 +349,8 @@ async function main(): Promise<void> {
     PORT,
     [
       { prefix: '/vendor/ort/', dirs: [ORT_DIR] },
+      { prefix: '/vendor/tfjs/', dirs: [TFJS_WASM_DIR] },
+      { prefix: '/models/use-lite/', dirs: [USE_MODEL_DIR] },
       { prefix: '/models/', dirs: [BENCH_MODELS_DIR, TEST_MODELS_DIR] },
       { prefix: '/', dirs: [BUILD_DIR] },
     ],
@@ -327,7 +393,8 @@ async function main(): Promise<void> {
         }`,
     );
 
-    const { rows: planned, notes } = plan(probe, sentences, budgetMs);
+    const { rows: allPlanned, notes } = plan(probe, sentences, budgetMs);
+    const planned = args['use-lite-only'] ? [] : allPlanned;
     const done: Row[] = [];
     const byKey = new Map<string, RowResult>();
     for (const { config, baselineKey } of planned) {
@@ -355,6 +422,8 @@ async function main(): Promise<void> {
         done.push({ config: shown, error: message });
       }
     }
+
+    const useLiteLines = await useLiteRows(page, probe, sentences, budgetMs);
 
     const chromiumVersion = browser.version();
     const cpu = cpus();
@@ -393,6 +462,7 @@ async function main(): Promise<void> {
       );
     }
     for (const note of notes) out.push('', note);
+    out.push('', ...useLiteLines);
     out.push('', '**Machine**', '');
     out.push(
       `- CPU: ${cpu.length} logical cores (${cpu[0]?.model.trim() ?? '?'}), ${fmt(totalmem() / 2 ** 30, 1)} GiB RAM, ${platform()} ${release()}`,

@@ -29,6 +29,7 @@ import {
 import { CompromiseRecognizer } from '../lib/metrics/semantic/compromise-ner.ts';
 import { validateCase } from '../lib/input/validate-case.ts';
 import { loadGloveEmbedder } from '../lib/node/load-glove.ts';
+import { loadUseLiteEmbedder } from '../lib/node/load-use.ts';
 import { loadJiebaNode } from '../lib/metrics/lexical/jieba.ts';
 import { lazy } from '../lib/lazy.ts';
 import { createJudge } from '../lib/llm/client.ts';
@@ -72,7 +73,9 @@ const USAGE = `usage: npm run score -- FILE [options]     (FILE: .jsonl, .json o
   --out FILE            write the JSON lines there instead of stdout
   --summary-json FILE   write the summary (and eval.py's {task: score}) as JSON
   --no-stemmer          ROUGE without the Porter stemmer
-  --lsum-sentences      ROUGE-Lsum on sentences found by the text layer`;
+  --lsum-sentences      ROUGE-Lsum on sentences found by the text layer
+  --embedding E         use-lite | glove: the sentence encoder of the embedding metrics (default:
+                        use-lite, as in the page; glove is the light, fast one)`;
 
 interface Options {
   file: string;
@@ -85,7 +88,11 @@ interface Options {
   overrides: MappingOverride[];
   noStemmer: boolean;
   lsumSentences: boolean;
+  embedding: EmbeddingChoice;
 }
+
+const EMBEDDINGS = ['use-lite', 'glove'] as const;
+type EmbeddingChoice = (typeof EMBEDDINGS)[number];
 
 class UsageError extends Error {}
 
@@ -103,6 +110,7 @@ function parseOptions(argv: string[]): Options | 'help' {
       map: { type: 'string', multiple: true },
       'no-stemmer': { type: 'boolean', default: false },
       'lsum-sentences': { type: 'boolean', default: false },
+      embedding: { type: 'string', default: 'use-lite' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -131,6 +139,9 @@ function parseOptions(argv: string[]): Options | 'help' {
   if (values.kind && !(DATASET_KINDS as readonly string[]).includes(values.kind)) {
     throw new UsageError(`--kind ${values.kind}: use ${DATASET_KINDS.join(', ')}.`);
   }
+  if (!(EMBEDDINGS as readonly string[]).includes(values.embedding)) {
+    throw new UsageError(`--embedding ${values.embedding}: use ${EMBEDDINGS.join(', ')}.`);
+  }
   let task: TinyEvalTask | undefined;
   try {
     if (values.task) task = resolveTask(values.task);
@@ -154,6 +165,7 @@ function parseOptions(argv: string[]): Options | 'help' {
     overrides,
     noStemmer: values['no-stemmer'] ?? false,
     lsumSentences: values['lsum-sentences'] ?? false,
+    embedding: values.embedding as EmbeddingChoice,
   };
 }
 
@@ -212,6 +224,13 @@ async function main(argv: string[]): Promise<number> {
 
   const settings = {
     ...DEFAULT_SETTINGS,
+    backends: {
+      ...DEFAULT_SETTINGS.backends,
+      embedding:
+        options.embedding === 'glove'
+          ? { kind: 'glove' as const }
+          : DEFAULT_SETTINGS.backends.embedding,
+    },
     rouge: {
       useStemmer: !options.noStemmer,
       lsumSplitSentences: options.lsumSentences,
@@ -219,7 +238,12 @@ async function main(argv: string[]): Promise<number> {
     },
   };
   const backends = {
-    embedder: lazy(async () => loadGloveEmbedder()),
+    // The page's default sentence encoder in Node (TF.js WASM), vectors kept on disk between runs.
+    embedder: lazy(async () =>
+      options.embedding === 'glove'
+        ? loadGloveEmbedder()
+        : loadUseLiteEmbedder({ diskCache: true }),
+    ),
     recognizer: lazy(async () => new CompromiseRecognizer()),
     wordSegmenter: lazy(async () => loadJiebaNode()),
   };

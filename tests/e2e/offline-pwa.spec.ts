@@ -120,12 +120,19 @@ describe('offline after the first visit (service worker)', () => {
       '/vendor/jieba/jieba_rs_wasm_bg.wasm',
       '/vendor/ort/ort-wasm-simd-threaded.asyncify.wasm',
       '/vendor/ort/ort-wasm-simd-threaded.asyncify.mjs',
+      '/vendor/tfjs/tfjs-backend-wasm-simd.wasm',
     ]) {
       expect(paths, path).toContain(path);
     }
-    expect(paths.filter((p) => p.startsWith('/models/') || /^\/assets\/ort-wasm/u.test(p))).toEqual(
-      [],
-    );
+    // USE-lite, the default encoder, is the one model precached; self-hosted ones are not.
+    expect(paths).toContain('/models/use-lite/group1-shard7of7');
+    expect(
+      paths.filter(
+        (p) =>
+          (p.startsWith('/models/') && !p.startsWith('/models/use-lite/')) ||
+          /^\/assets\/ort-wasm/u.test(p),
+      ),
+    ).toEqual([]);
     // The ORT wasm is stored whole, with the headers it was served with.
     const ort = await page.evaluate(async () => {
       const response = await caches.match('/vendor/ort/ort-wasm-simd-threaded.asyncify.wasm', {

@@ -119,8 +119,9 @@ describe('offline scoring in Chromium', () => {
     const overlap = await card.getByTestId('repetition-overlap-pair').textContent();
     expect(overlap).toMatch(/sentences 1 and 3 · Jaccard 0\.250/u);
     expect(overlap).toContain('shared: juice, left, french, guiana');
+    // The default encoder, USE-lite.
     expect(await card.getByTestId('repetition-embedding-backend').textContent()).toMatch(
-      /^glove-100d-sif/u,
+      /^use-lite · /u,
     );
     expect(app.errors).toEqual([]);
   });

@@ -12,6 +12,7 @@ import { WEBGPU_ARGS, cardState, openApp, waitForScores, type App } from './supp
 import { startFakeHub } from '../helpers/fake-hub.ts';
 import type { FakeHub } from '../helpers/fake-hub.ts';
 import { repoRoot } from '../helpers/shared.ts';
+import { latestResults, type StoredResult } from './support/stored-results.ts';
 
 const EMBEDDING = 'sumlens-test/tiny-embedding';
 const NER = 'sumlens-test/tiny-ner';
@@ -54,41 +55,6 @@ async function chooseModel(
   await input.dispatchEvent('change');
   await page.getByTestId(`device-${slot}`).selectOption(device);
   await page.getByTestId(`dtype-${slot}`).selectOption(dtype);
-}
-
-interface StoredResult {
-  id: string;
-  score: number | null;
-  raw?: number;
-  backend: string;
-  notes?: string[];
-  details: {
-    pairs?: { similarity: number | null }[];
-    adjacentPairs?: { similarity: number | null }[];
-    entities?: { start: number; end: number; text: string; label: string }[];
-  };
-}
-
-/** The results of the newest saved case, read from IndexedDB the way the app stored them. */
-async function latestResults(page: Page): Promise<Record<string, StoredResult>> {
-  return page.evaluate(
-    () =>
-      new Promise<Record<string, StoredResult>>((done, fail) => {
-        const open = indexedDB.open('sumlens');
-        open.onerror = () => fail(open.error);
-        open.onsuccess = () => {
-          const request = open.result.transaction('cases').objectStore('cases').getAll();
-          request.onerror = () => fail(request.error);
-          request.onsuccess = () => {
-            const cases = request.result as { createdAt: number; results: StoredResult[] }[];
-            cases.sort((a, b) => b.createdAt - a.createdAt);
-            const newest = cases[0]?.results ?? [];
-            done(Object.fromEntries(newest.map((r) => [r.id, r])));
-            open.result.close();
-          };
-        };
-      }),
-  );
 }
 
 async function scoreCase(page: Page): Promise<void> {

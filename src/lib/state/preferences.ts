@@ -4,7 +4,12 @@
  * and needed synchronously at start-up. Never API keys (those have their own opt-in store).
  */
 import { z } from 'zod';
-import { metricSettingsSchema, withDefaults } from '../metrics/settings.ts';
+import {
+  metricSettingsSchema,
+  migrateSavedSettings,
+  SETTINGS_VERSION,
+  withDefaults,
+} from '../metrics/settings.ts';
 import type { MetricSettings } from '../metrics/settings.ts';
 import { DEFAULT_MODEL_SOURCE, modelSourceSchema } from '../models/source.ts';
 import type { ModelSource } from '../models/source.ts';
@@ -19,6 +24,7 @@ export interface Preferences {
 const storedSchema = z.object({
   settings: z.unknown().optional(),
   models: z.unknown().optional(),
+  settingsVersion: z.number().optional(),
 });
 
 type StorageLike = Pick<Storage, 'getItem' | 'setItem'>;
@@ -45,7 +51,12 @@ export function loadPreferences(storage = defaultStorage()): Preferences {
   const stored = storedSchema.safeParse(raw ?? {});
   const parts = stored.success ? stored.data : {};
   const settings = metricSettingsSchema.safeParse(
-    withDefaults(parts.settings as Partial<MetricSettings> | undefined),
+    withDefaults(
+      migrateSavedSettings(
+        parts.settings as Partial<MetricSettings> | undefined,
+        parts.settingsVersion,
+      ),
+    ),
   );
   const models = modelSourceSchema.safeParse(parts.models);
   return {
@@ -57,7 +68,10 @@ export function loadPreferences(storage = defaultStorage()): Preferences {
 /** Returns false when the browser refuses to store (quota, privacy mode); the app goes on. */
 export function savePreferences(preferences: Preferences, storage = defaultStorage()): boolean {
   try {
-    storage?.setItem(PREFERENCES_KEY, JSON.stringify(preferences));
+    storage?.setItem(
+      PREFERENCES_KEY,
+      JSON.stringify({ ...preferences, settingsVersion: SETTINGS_VERSION }),
+    );
     return storage !== undefined;
   } catch {
     return false;

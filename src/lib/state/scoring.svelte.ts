@@ -46,6 +46,9 @@ export type { CardState, CardStatus } from './metric-cards.ts';
 
 const PREFERENCES = loadPreferences();
 
+/** The pause in typing after which a changed source is embedded ahead of Score. */
+export const PRE_EMBED_DELAY_MS = 400;
+
 export class ScoringSession {
   input = $state<CaseTexts>({ source: '', summary: '', reference: '' });
   /** Remembered across visits (preferences.ts); each saved case also keeps the settings it used. */
@@ -139,6 +142,38 @@ export class ScoringSession {
   inputChanged(): void {
     this.problems = this.problems.filter((p) => !p.blocking);
     this.#draft.schedule(() => $state.snapshot(this.input));
+    this.#schedulePreEmbed();
+  }
+
+  #preEmbedTimer: ReturnType<typeof setTimeout> | undefined;
+  #preEmbed: { source: string; controller: AbortController } | undefined;
+
+  /**
+   * Starts embedding the source once the user pauses (PRE_EMBED_DELAY_MS), so that Score finds its
+   * sentences in the embedding worker's cache. A newer source cancels the older request; the
+   * same source is not asked for twice.
+   */
+  #schedulePreEmbed(): void {
+    clearTimeout(this.#preEmbedTimer);
+    this.#preEmbedTimer = setTimeout(() => {
+      const source = this.input.source;
+      const worker = this.#workers?.embedding;
+      if (!worker || !source.trim() || this.#preEmbed?.source === source) return;
+      this.#preEmbed?.controller.abort();
+      const controller = new AbortController();
+      this.#preEmbed = { source, controller };
+      worker
+        .prepare(
+          source,
+          $state.snapshot(this.settings),
+          $state.snapshot(this.models),
+          controller.signal,
+        )
+        .catch(() => {
+          // A hint only: Score embeds whatever is not cached, and reports real failures.
+          if (this.#preEmbed?.controller === controller) this.#preEmbed = undefined;
+        });
+    }, PRE_EMBED_DELAY_MS);
   }
 
   /** Writes the draft at once (before a reload into a new version), instead of after the pause. */

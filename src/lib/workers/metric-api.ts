@@ -69,4 +69,18 @@ export const metricApi = defineWorkerApi('metric', {
     progress: loadingSchema,
     result: z.null(),
   },
+  /**
+   * Embeds a source's sentences ahead of Score (while the user is still pasting or typing), so
+   * that Score finds them in the worker's vector cache. Workers without such a cache answer 0.
+   */
+  prepare: {
+    request: z.object({
+      source: z.string(),
+      settings: metricSettingsSchema,
+      models: modelSourceSchema,
+    }),
+    progress: loadingSchema,
+    /** How many sentences were embedded now (0: nothing to do, or already cached). */
+    result: z.object({ sentences: z.number() }),
+  },
 });

@@ -80,6 +80,21 @@ export class MetricWorkerClient {
     );
   }
 
+  /** Embeds the source's sentences into the worker's cache ahead of Score; 0 when nothing was. */
+  async prepare(
+    source: string,
+    settings: MetricSettings,
+    models: ModelSource,
+    signal?: AbortSignal,
+  ): Promise<number> {
+    const { sentences } = await this.#client.call(
+      'prepare',
+      { source, settings, models },
+      signal ? { signal } : {},
+    );
+    return sentences;
+  }
+
   terminate(): void {
     this.#client.terminate();
   }

@@ -43,12 +43,12 @@ describe('service worker configuration', () => {
     expect(await keep('missing', 404, 'text/plain')).toBeNull();
   });
 
-  it('precaches ORT, jieba and the vectors, never models or the duplicate ORT wasm', () => {
+  it('precaches ORT, jieba, the vectors and USE-lite, never self-hosted models or the duplicate ORT wasm', () => {
     const workbox = pwaOptions.workbox ?? {};
     const globs = (workbox.globPatterns ?? []).join(' ');
     for (const ext of ['html', 'js', 'mjs', 'css', 'wasm', 'bin']) expect(globs).toContain(ext);
     expect(workbox.globIgnores).toEqual(
-      expect.arrayContaining(['assets/ort-wasm*.wasm', 'models/**']),
+      expect.arrayContaining(['assets/ort-wasm*.wasm', 'models/!(use-lite)/**']),
     );
     expect(workbox.navigateFallback).toBe('index.html');
     // An update waits for the user (no reload under someone typing); the first install claims.

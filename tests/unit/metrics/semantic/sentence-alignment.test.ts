@@ -6,11 +6,13 @@ import { scoreSupport } from '../../../../src/lib/metrics/semantic/support.ts';
 import {
   caseSentences,
   ENCODER_THRESHOLDS,
-  firstSentences,
-  SOURCE_WINDOW,
   SOURCE_SENTENCE_CAP,
   thresholdsFor,
 } from '../../../../src/lib/metrics/semantic/sentence-alignment.ts';
+import {
+  firstSentences,
+  SOURCE_WINDOW,
+} from '../../../../src/lib/metrics/semantic/source-sentences.ts';
 import type { MetricResult } from '../../../../src/lib/metrics/types.ts';
 import { ensureEmbeddingAsset } from '../../../../src/lib/node/embedding-asset.ts';
 import { loadGloveEmbedder } from '../../../../src/lib/node/load-glove.ts';

@@ -1,0 +1,99 @@
+/**
+ * USE-lite's vectors as the app's embedding worker computes them (workers/use-lite.ts, driven by
+ * the model benchmark's page, bench/models/), in Chromium: on WASM they equal Google's reference
+ * encoder run in Node within 1e-4 per dimension on 200+ SummEval sentences; with WebGPU chosen
+ * (Chromium's software adapter here) they equal WASM within 1e-4. The software adapter is slow, so
+ * WebGPU gets a smaller set of sentences.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Server } from 'node:http';
+import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { build } from 'vite';
+import { APP_PORT, WEBGPU_ARGS, launchBrowser } from './support/browser.ts';
+import { startServer } from '../../bench/models/server.ts';
+import type { BenchPageApi, UseLiteRequest, UseLiteResult } from '../../bench/models/protocol.ts';
+import { repoRoot } from '../helpers/shared.ts';
+import { USE_MODEL_DIR } from '../../src/lib/node/load-use.ts';
+import { USE_LITE_WINDOW } from '../../src/lib/metrics/semantic/use-lite.ts';
+import { maxAbsDifference, referenceEncoder, summevalSentences } from '../helpers/use-reference.ts';
+
+const require = createRequire(import.meta.url);
+const HARNESS_PORT = APP_PORT + 1000;
+const BUILD_DIR = resolve(repoRoot, '.cache/bench-models-build');
+const TFJS_WASM_DIR = dirname(
+  require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm'),
+);
+const WEBGPU_SENTENCES = 24;
+
+const toVectors = (rows: number[][] | undefined) => (rows ?? []).map((r) => Float32Array.from(r));
+
+describe('USE-lite in a Chromium worker', () => {
+  let server: Server;
+  let browser: Browser;
+  let page: Page;
+  let sentences: string[];
+  let reference: Float32Array[];
+  let wasm: UseLiteResult;
+
+  async function embed(request: Omit<UseLiteRequest, 'batchSizes' | 'budgetMs' | 'vectors'>) {
+    return page.evaluate(
+      (r) =>
+        (window as unknown as { sumlensBench: BenchPageApi }).sumlensBench.useLite({
+          ...r,
+          batchSizes: [],
+          budgetMs: 0,
+          vectors: true,
+        }),
+      request,
+    );
+  }
+
+  beforeAll(async () => {
+    await build({ configFile: resolve(repoRoot, 'bench/models/vite.config.ts') });
+    server = await startServer(HARNESS_PORT, [
+      { prefix: '/vendor/tfjs/', dirs: [TFJS_WASM_DIR] },
+      { prefix: '/models/use-lite/', dirs: [USE_MODEL_DIR] },
+      { prefix: '/', dirs: [BUILD_DIR] },
+    ]);
+    const encoder = await referenceEncoder();
+    sentences = summevalSentences(230).filter((s) => encoder.tokenCount(s) <= USE_LITE_WINDOW);
+    reference = await encoder.embed(sentences);
+    await encoder.close();
+    browser = await launchBrowser(WEBGPU_ARGS);
+    page = await browser.newPage();
+    await page.goto(`http://127.0.0.1:${HARNESS_PORT}/`);
+    await page.waitForSelector('body[data-ready="true"]');
+  }, 400_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((done) => server?.close(done));
+  });
+
+  it('WASM, one thread: the reference vectors within 1e-4', async () => {
+    expect(sentences.length).toBeGreaterThanOrEqual(200);
+    wasm = await embed({ device: 'wasm', threads: 1, sentences });
+    expect(wasm.backend).toBe('use-lite · WASM');
+    expect(wasm.threads).toBe(1);
+    expect(maxAbsDifference(toVectors(wasm.vectors), reference)).toBeLessThan(1e-4);
+  }, 400_000);
+
+  it('WebGPU chosen: WebGPU vectors equal WASM within 1e-4, or a WASM fallback that says why', async () => {
+    const some = sentences.slice(0, WEBGPU_SENTENCES);
+    const gpu = await embed({ device: 'webgpu', threads: 1, sentences: some });
+    // On Chromium 156's software adapter TF.js's WebGPU readback fails ("A valid external Instance
+    // reference no longer exists"); the loader then runs the same files on WASM and says so. On a
+    // machine where WebGPU works, this checks the WebGPU vectors.
+    console.info(`WebGPU choice ran as: ${gpu.backend}. ${gpu.notes.join(' ')}`);
+    if (gpu.backend.startsWith('use-lite · WebGPU')) {
+      expect(gpu.backend).toMatch(/^use-lite · WebGPU( \(software adapter\))?$/u);
+    } else {
+      expect(gpu.backend).toBe('use-lite · WASM');
+      expect(gpu.notes.join(' ')).toMatch(/WebGPU could not run the encoder \(.+\): using WASM\./u);
+    }
+    const wasmVectors = toVectors(wasm.vectors).slice(0, some.length);
+    expect(maxAbsDifference(toVectors(gpu.vectors), wasmVectors)).toBeLessThan(1e-4);
+  }, 400_000);
+});

@@ -1,0 +1,59 @@
+/**
+ * USE-lite as the app's default sentence encoder: a case scored with the default settings gets
+ * local coherence from "use-lite · …", its files fetched from the app's own origin only; a model
+ * file that is missing (a 404 for one shard) costs nothing but the encoder: coherence is scored
+ * with GloVe and its note names the file.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { APP_ORIGIN, cardState, openApp, waitForScores, type App } from './support/browser.ts';
+import { latestResults } from './support/stored-results.ts';
+
+const SOURCE =
+  'The council approved a new park in Leeds on Monday. It will open in 2027. Residents had asked for green space for years.';
+const SUMMARY =
+  'Leeds council approved a new park on Monday. The park will open in 2027. Residents wanted more green space.';
+
+async function scoreDefaultCase(app: App): Promise<void> {
+  const { page } = app;
+  await page.getByTestId('source-input').fill(SOURCE);
+  await page.getByTestId('summary-input').fill(SUMMARY);
+  await page.getByTestId('score-button').click();
+  await waitForScores(page, 240_000);
+}
+
+describe('USE-lite, the default embedding backend', () => {
+  let app: App | undefined;
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+  });
+
+  it('scores coherence with USE-lite, its files from the app itself', async () => {
+    app = await openApp();
+    await scoreDefaultCase(app);
+    const coherence = await cardState(app.page, 'coherence');
+    expect(coherence.status).toBe('ok');
+    expect(coherence.backend).toMatch(/^use-lite · (WASM|WebGPU)/u);
+    const modelRequests = app.requests.urls.filter((u) => u.includes('/models/use-lite/'));
+    expect(modelRequests.some((u) => u.endsWith('/models/use-lite/group1-shard7of7'))).toBe(true);
+    expect(app.requests.urls.filter((u) => !u.startsWith(APP_ORIGIN))).toEqual([]);
+  }, 300_000);
+
+  it('falls back to GloVe when a shard is missing, and the note names it', async () => {
+    // No service worker: requests it makes do not pass through the page's routes.
+    app = await openApp({ visit: false, context: { serviceWorkers: 'block' } });
+    await app.context.route('**/models/use-lite/group1-shard3of7', (route) =>
+      route.fulfill({ status: 404, body: 'not found' }),
+    );
+    await app.page.goto(APP_ORIGIN);
+    await scoreDefaultCase(app);
+    const coherence = await cardState(app.page, 'coherence');
+    expect(coherence.status).toBe('ok');
+    expect(coherence.backend).toMatch(/^glove/u);
+    await expect
+      .poll(async () => (await latestResults(app!.page))['coherence']?.notes?.join(' ') ?? '')
+      .toMatch(
+        /USE-lite could not be used \(group1-shard3of7: .*HTTP 404.*\); scored with the built-in GloVe vectors instead\./u,
+      );
+  }, 300_000);
+});

@@ -1,0 +1,72 @@
+/**
+ * Which device a model runs on: WebGPU when the browser has a hardware adapter, WASM otherwise.
+ * Shared by transformers.js (pipelines.ts) and the TF.js sentence encoder, apart from both so that
+ * neither library is bundled for the other's sake. The adapter is probed once per worker.
+ */
+import type { DeviceChoice } from '../src/lib/metrics/settings.ts';
+
+export type ResolvedDevice = 'webgpu' | 'wasm';
+
+export interface DeviceResolution {
+  device: ResolvedDevice;
+  /** Set when the adapter is software (SwiftShader): correct but slower than WASM. */
+  fallbackAdapter: boolean;
+  /** What the user should know ("WebGPU is not available here: using WASM."). */
+  note?: string;
+}
+
+interface GpuAdapterLike {
+  isFallbackAdapter?: boolean;
+  info?: { isFallbackAdapter?: boolean; description?: string; vendor?: string };
+}
+
+interface GpuLike {
+  requestAdapter(options?: { powerPreference?: string }): Promise<GpuAdapterLike | null>;
+}
+
+let adapterProbe: Promise<GpuAdapterLike | null> | undefined;
+
+function probeAdapter(): Promise<GpuAdapterLike | null> {
+  adapterProbe ??= (async () => {
+    const gpu = (navigator as Navigator & { gpu?: GpuLike }).gpu;
+    if (!gpu) return null;
+    try {
+      return await gpu.requestAdapter({ powerPreference: 'high-performance' });
+    } catch {
+      return null;
+    }
+  })();
+  return adapterProbe;
+}
+
+export async function resolveDevice(choice: DeviceChoice): Promise<DeviceResolution> {
+  if (choice === 'wasm') return { device: 'wasm', fallbackAdapter: false };
+  const adapter = await probeAdapter();
+  if (!adapter) {
+    return {
+      device: 'wasm',
+      fallbackAdapter: false,
+      note: 'WebGPU is not available in this browser: using WASM.',
+    };
+  }
+  const fallbackAdapter = Boolean(adapter.info?.isFallbackAdapter ?? adapter.isFallbackAdapter);
+  if (fallbackAdapter && choice === 'auto') {
+    return {
+      device: 'wasm',
+      fallbackAdapter: false,
+      note: 'Only a software WebGPU adapter is available (slower than WASM): using WASM.',
+    };
+  }
+  return {
+    device: 'webgpu',
+    fallbackAdapter,
+    ...(fallbackAdapter
+      ? { note: 'WebGPU runs on a software adapter here: correct, but slower than WASM.' }
+      : {}),
+  };
+}
+
+export function deviceLabel(resolution: DeviceResolution): string {
+  if (resolution.device === 'wasm') return 'WASM';
+  return resolution.fallbackAdapter ? 'WebGPU (software adapter)' : 'WebGPU';
+}
