@@ -1,8 +1,11 @@
 /**
  * Trains the sentence-order models of local coherence (src/lib/metrics/semantic/order-model/*.json):
  * per encoder (USE-lite, GloVe SIF) a logistic regression on [u, v, u⊙v, |u−v|] for "v follows u",
- * with each consecutive sentence pair of an article as a positive and 3 other sentences of the same
- * article (not u, not its true successor) as negatives, both classes weighted equally.
+ * with each consecutive sentence pair (u, v) of an article as a positive and, as negatives, u with
+ * 3 other sentences of the same article (not u, not v) and the reversed pair (v, u), both classes
+ * weighted equally. (Tried on the held-out articles' shuffle test and not kept, see README: 6 random
+ * negatives, negatives from near positions, and document scores other than the mean P: mean
+ * log-odds, the true successor's log-softmax or rank among the text's sentences.)
  *
  * Data: the QAGS CNN/DM and XSum articles (not SummEval), minus two lines in an evaluation set and
  * any article sharing a 12-word run with a SummEval dev source (the shuffle test's articles); the
@@ -72,10 +75,12 @@ async function examplesOf(
         [...Array(n).keys()].filter((j) => j !== i && j !== i + 1 && !isZero(vectors[j])),
         rand,
       ).slice(0, NEGATIVES);
-      if (others.length === 0) continue;
       out.push({ article: a, group, u: vectors[i], v: vectors[i + 1], positive: true });
       for (const j of others)
         out.push({ article: a, group, u: vectors[i], v: vectors[j], positive: false });
+      // The same two sentences the wrong way round: the symmetric features (u⊙v, |u−v|) cannot
+      // tell it from the positive, so this row teaches direction, which a shuffle also breaks.
+      out.push({ article: a, group, u: vectors[i + 1], v: vectors[i], positive: false });
       group++;
     }
   }
