@@ -223,7 +223,10 @@ export async function computeValidity(options: ValidityOptions = {}): Promise<Va
     // GloVe, the light fallback, keeps its rows for the embedding metrics.
     {
       key: 'glove',
-      ids: OFFLINE_METRIC_IDS.filter((id) => metricInfo(id).needs === 'embedding'),
+      // Repetition embeds only for its detail's most-alike pair; its score is the same row.
+      ids: OFFLINE_METRIC_IDS.filter(
+        (id) => metricInfo(id).needs === 'embedding' && id !== 'repetition-offline',
+      ),
       backends: { embedder: async () => glove, recognizer: async () => compromise },
     },
     ...(options.modelsDir === null
