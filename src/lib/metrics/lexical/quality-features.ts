@@ -12,7 +12,7 @@ import {
 import { findRepeats } from './repetition.ts';
 import { rougeNFromTokens } from './rouge.ts';
 import { contentStems, salientWords } from './source-coverage.ts';
-import { splitSentences } from '../text/tokenize.ts';
+import { firstSentences } from '../text/source-prefix.ts';
 
 export const QUALITY_FEATURE_IDS = [
   'repeat-share',
@@ -84,9 +84,9 @@ export function qualityFeatures(
   const repeated = findRepeats(keys).reduce((sum, r) => sum + r.length, 0);
   const salient = salientWords(lexicalTokens(source));
   const used = new Set(contentStems(analysis.summaryTokens));
-  const lead = splitSentences(source)
-    .slice(0, LEAD_SENTENCES)
-    .flatMap((s) => lexicalTokens(s.text).map((t) => t.key));
+  const lead = firstSentences(source, LEAD_SENTENCES).sentences.flatMap((s) =>
+    lexicalTokens(s.text).map((t) => t.key),
+  );
   const sentences = analysis.sentences.length;
   return {
     'repeat-share': words > 0 ? repeated / words : 0,

@@ -13,7 +13,8 @@
  */
 import { notApplicable } from '../results.ts';
 import type { MetricResult } from '../types.ts';
-import { splitSentences, type Segment } from '../text/tokenize.ts';
+import { firstSentences } from '../text/source-prefix.ts';
+import type { Segment } from '../text/tokenize.ts';
 import {
   analyseExtractiveness,
   lexicalTokens,
@@ -101,6 +102,9 @@ export function alignSentences(
   });
 }
 
+/** Source sentences the order guard aligns to: every ordinary source whole. */
+const ALIGN_SCAN = 400;
+
 const TERMINAL = /[.!?…。！？]["'”’)\]»]*$/u;
 
 /** The guards: each flag names a way to score well here without writing a better summary. */
@@ -124,7 +128,9 @@ export function gamingFlags(source: string, analysis: ExtractiveAnalysis): Gamin
     });
   }
 
-  const aligned = alignSentences(sentences, splitSentences(source)).filter((i) => i >= 0);
+  const aligned = alignSentences(sentences, firstSentences(source, ALIGN_SCAN).sentences).filter(
+    (i) => i >= 0,
+  );
   const decreasing = aligned.every((x, i) => i === 0 || x < aligned[i - 1]);
   if (aligned.length >= MIN_ALIGNED_FOR_ORDER && decreasing) {
     flags.push({

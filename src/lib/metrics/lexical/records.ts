@@ -11,8 +11,10 @@ import { isAbort, withNotes } from '../results.ts';
 import type { SentenceEmbedder } from '../semantic/backends.ts';
 import { throwIfAborted } from '../semantic/backends.ts';
 import { hasCjk } from '../text/tokenize.ts';
+import type { MetricResult } from '../types.ts';
 import { intlSegmenterFallback, type WordSegmenter } from './cjk-words.ts';
 import { scoreReferenceMetrics } from './reference-metrics.ts';
+import { sourcePrefix, sourcePrefixNote } from '../text/source-prefix.ts';
 import { scoreExtractiveness } from './extractiveness.ts';
 import { scoreQuality } from './quality.ts';
 import { scoreRepetition, type RepetitionDetails } from './repetition.ts';
@@ -134,6 +136,13 @@ export const repetitionOfflineMetric = {
   },
 } satisfies OfflineMetricRecord;
 
+/** A lexical source metric on the source's first LEXICAL_SOURCE_CHARS characters, saying so. */
+function withSourcePrefix<R extends MetricResult>(source: string, score: (source: string) => R): R {
+  const prefix = sourcePrefix(source);
+  const note = sourcePrefixNote(prefix);
+  return withNotes(score(prefix.text), note ? [note] : undefined);
+}
+
 export const extractivenessMetric = {
   kind: 'offline',
   info: {
@@ -146,7 +155,7 @@ export const extractivenessMetric = {
   },
   detailView: 'own',
   async compute({ input }) {
-    return scoreExtractiveness(input.source, input.summary);
+    return withSourcePrefix(input.source, (source) => scoreExtractiveness(source, input.summary));
   },
 } satisfies OfflineMetricRecord;
 
@@ -162,7 +171,7 @@ export const sourceCoverageMetric = {
   },
   detailView: 'own',
   async compute({ input }) {
-    return scoreSourceCoverage(input.source, input.summary);
+    return withSourcePrefix(input.source, (source) => scoreSourceCoverage(source, input.summary));
   },
 } satisfies OfflineMetricRecord;
 
@@ -178,6 +187,6 @@ export const qualityOfflineMetric = {
   },
   detailView: 'own',
   async compute({ input }) {
-    return scoreQuality(input.source, input.summary);
+    return withSourcePrefix(input.source, (source) => scoreQuality(source, input.summary));
   },
 } satisfies OfflineMetricRecord;

@@ -13,7 +13,7 @@
  */
 import { notApplicable } from '../results.ts';
 import type { MetricResult } from '../types.ts';
-import { splitSentences } from '../text/tokenize.ts';
+import { firstSentences } from '../text/source-prefix.ts';
 import { lexicalTokens, type Token } from './extractiveness.ts';
 import { createPorterStemmer } from './porter-stemmer.ts';
 
@@ -23,6 +23,8 @@ export const SALIENT_WORDS = 10;
 export const SALIENT_SENTENCES = 3;
 /** Share of a salient sentence's content stems the summary must use for it to count as covered. */
 export const SENTENCE_COVERED_AT = 0.5;
+/** Source sentences looked at for the salient ones (sentences without content words are skipped). */
+const SALIENT_SCAN = 50;
 
 /** Function words that are frequent in any English text and say nothing about its topic. */
 const STOPWORDS = new Set(
@@ -109,7 +111,8 @@ export interface SourceCoverageDetails {
 
 function salientSentences(source: string, summaryStems: ReadonlySet<string>): SalientSentence[] {
   const out: SalientSentence[] = [];
-  for (const [index, s] of splitSentences(source).entries()) {
+  // The salient sentences are among the first; a huge source is not split past them.
+  for (const [index, s] of firstSentences(source, SALIENT_SCAN).sentences.entries()) {
     if (out.length === SALIENT_SENTENCES) break;
     const stems = new Set(contentStems(lexicalTokens(s.text)));
     if (stems.size === 0) continue;

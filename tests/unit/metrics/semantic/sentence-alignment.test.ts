@@ -9,10 +9,7 @@ import {
   SOURCE_SENTENCE_CAP,
   thresholdsFor,
 } from '../../../../src/lib/metrics/semantic/sentence-alignment.ts';
-import {
-  firstSentences,
-  SOURCE_WINDOW,
-} from '../../../../src/lib/metrics/semantic/source-sentences.ts';
+import { firstSentences, SOURCE_WINDOW } from '../../../../src/lib/metrics/text/source-prefix.ts';
 import type { MetricResult } from '../../../../src/lib/metrics/types.ts';
 import { ensureEmbeddingAsset } from '../../../../src/lib/node/embedding-asset.ts';
 import { loadGloveEmbedder } from '../../../../src/lib/node/load-glove.ts';
@@ -122,7 +119,7 @@ describe('firstSentences (the source split window by window)', () => {
 
   it('keeps a window of one endless sentence whole instead of looping', () => {
     const endless = 'word '.repeat(3 * SOURCE_WINDOW);
-    const split = firstSentences(endless);
+    const split = firstSentences(endless, SOURCE_SENTENCE_CAP);
     expect(split.sentences.map((s) => s.text).join(' ')).toBe(endless.trim());
     expect(split.sentences.length).toBeGreaterThan(1);
   });
