@@ -45,7 +45,8 @@ describe('data sets in the page', () => {
       .toBeGreaterThan(0);
     await page.reload();
     // The interrupted run resumes by itself and ends with every row scored exactly once.
-    await expect.poll(() => runText(page), { timeout: 120_000 }).toMatch(/done · 600\/600 rows/u);
+    // With the default encoder (USE-lite on one WASM thread) 600 rows take a minute or more.
+    await expect.poll(() => runText(page), { timeout: 420_000 }).toMatch(/done · 600\/600 rows/u);
     await page.getByTestId('run-open').first().click();
     const summary = await page.getByTestId('run-summary').innerText();
     expect(summary).toMatch(/rouge-l\s+0\.\d+\s+0\.\d+\s+600\s/u);
@@ -99,7 +100,7 @@ describe('data sets in the page', () => {
 
     expect(app.requests.foreign()).toEqual([]);
     expect(app.errors.filter((e) => !/Failed to load resource/u.test(e))).toEqual([]);
-  });
+  }, 600_000);
 
   it('lists a broken row by number and loads the rest', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sumlens-ds-'));

@@ -1,6 +1,6 @@
 /**
  * The cards say how well their score tracks people, as measured (src/lib/metrics/validity.ts):
- * the GloVe coherence card says its agreement is near zero, the offline repetition card quotes its
+ * the coherence card (USE-lite, the default) says its agreement is near zero, the offline repetition card quotes its
  * figure, and each card's link opens its row of the in-page validity table.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,7 +22,7 @@ describe('validity in the cards', () => {
 
   afterAll(() => app?.close());
 
-  it('says near zero on the GloVe coherence card, and quotes the repetition figure', async () => {
+  it('says near zero on the coherence card, and quotes the repetition figure', async () => {
     const coherence = page.getByTestId('metric-coherence').getByTestId('validity-note');
     expect(await coherence.getAttribute('data-agreement')).toBe('near-zero');
     expect(await coherence.textContent()).toMatch(/Near zero agreement with people/u);
@@ -44,7 +44,7 @@ describe('validity in the cards', () => {
       .getByTestId('metric-coherence')
       .getByRole('link', { name: 'How well this tracks people, and on what data' })
       .click();
-    const row = page.getByTestId('validity-row-coherence-glove');
+    const row = page.getByTestId('validity-row-coherence-use-lite');
     await expect.poll(() => row.isVisible()).toBe(true);
     await expect.poll(() => row.getAttribute('class')).toMatch(/\btarget\b/u);
     expect(await row.getAttribute('data-agreement')).toBe('near-zero');
