@@ -135,7 +135,7 @@ describe('data-set runs with LLM metrics', () => {
 
     const runLine = await firstRun(page);
     expect(runLine).toMatch(/judge openai\/gpt-4o-mini/u);
-    expect(runLine).toMatch(/GloVe|glove/u);
+    expect(runLine).toMatch(/use-lite/u);
     // Every request the run made is counted, the one-time capability probe too. The rows share
     // G-Eval's evaluation steps (repetitiveness): one row asks, the other two read its answer.
     const usage = await page.getByTestId('run-judge-usage').first().innerText();
