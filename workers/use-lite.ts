@@ -74,7 +74,9 @@ async function startTfjsWasm(threadsWanted?: number): Promise<void> {
  * build, so a missing file is a fallback with a note, not an error.
  */
 async function startOnnxWebGpu(report: ProgressReporter): Promise<UseGraphRunner> {
-  const model = new Uint8Array(await fetchNamed(USE_LITE_ONNX_DIR, USE_LITE_ONNX_FILE, report));
+  const model = new Uint8Array(
+    await fetchNamed(USE_LITE_ONNX_DIR, USE_LITE_ONNX_FILE, report, 'npm run models:use-onnx'),
+  );
   const ort = await import('onnxruntime-web');
   ort.env.wasm.wasmPaths = ORT_JSEP_FILES;
   return loadUseOnnxGraph(ort, model, {
@@ -87,11 +89,15 @@ async function fetchNamed(
   dir: string,
   file: string,
   report: ProgressReporter,
+  generatedBy?: string,
 ): Promise<ArrayBuffer> {
   const url = new URL(import.meta.env.BASE_URL + dir + file, self.location.origin);
   try {
-    return await fetchWithProgress(url, (loaded, total) =>
-      report({ stage: 'loading sentence encoder', file, loaded, ...(total ? { total } : {}) }),
+    return await fetchWithProgress(
+      url,
+      (loaded, total) =>
+        report({ stage: 'loading sentence encoder', file, loaded, ...(total ? { total } : {}) }),
+      generatedBy,
     );
   } catch (error) {
     throw new Error(`${file}: ${messageOf(error)}`, { cause: error });
