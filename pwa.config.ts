@@ -107,6 +107,9 @@ export const pwaOptions: Partial<VitePWAOptions> = {
       // Vite's unused second copy of ORT's wasm (never requested: the workers set `wasmPaths` to
       // /vendor/ort/); precaching it would download another ~26 MB for nothing.
       'assets/ort-wasm*.wasm',
+      // ONNX Runtime's WebGPU build (28 MB) serves only USE-lite on WebGPU, whose model
+      // (models/use-lite-onnx/) is not precached either: offline, that path falls back to WASM.
+      'vendor/ort/*.jsep.*',
       // Self-hosted models are cached on first use, not at install; USE-lite, the default
       // encoder, is precached (see USE_LITE_PRECACHE_DIR).
       `models/!(use-lite)/**`,

@@ -48,12 +48,16 @@ export const VENDOR_ASSETS: readonly VendorAsset[] = [
     from: 'node_modules/jieba-wasm/pkg/web/jieba_rs_wasm_bg.wasm',
     to: 'public/vendor/jieba/jieba_rs_wasm_bg.wasm',
   },
-  ...['ort-wasm-simd-threaded.asyncify.mjs', 'ort-wasm-simd-threaded.asyncify.wasm'].map(
-    (file) => ({
-      from: `node_modules/onnxruntime-web/dist/${file}`,
-      to: `public/vendor/ort/${file}`,
-    }),
-  ),
+  // The JSEP build is ONNX Runtime's WebGPU for USE-lite's ONNX graph (workers/use-lite.ts).
+  ...[
+    'ort-wasm-simd-threaded.asyncify.mjs',
+    'ort-wasm-simd-threaded.asyncify.wasm',
+    'ort-wasm-simd-threaded.jsep.mjs',
+    'ort-wasm-simd-threaded.jsep.wasm',
+  ].map((file) => ({
+    from: `node_modules/onnxruntime-web/dist/${file}`,
+    to: `public/vendor/ort/${file}`,
+  })),
   // TF.js's WASM backend for the USE-lite encoder; `setWasmPaths('/vendor/tfjs/')` in the worker.
   ...[
     'tfjs-backend-wasm.wasm',

@@ -2,11 +2,13 @@
 export async function fetchWithProgress(
   url: URL,
   onProgress: (loaded: number, total: number | undefined) => void,
+  /** The npm script that writes the file, for the message when it is missing. */
+  generatedBy = 'npm run assets',
 ): Promise<ArrayBuffer> {
   const response = await fetch(url);
   if (!response.ok) {
     throw new Error(
-      `Could not load ${url.pathname} (HTTP ${response.status}). Run "npm run assets" to generate it.`,
+      `Could not load ${url.pathname} (HTTP ${response.status}). Run "${generatedBy}" to generate it.`,
     );
   }
   const totalHeader = Number(response.headers.get('content-length'));

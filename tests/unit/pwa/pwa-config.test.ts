@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { matchesGlob, resolve } from 'node:path';
 import {
   MAX_PRECACHE_FILE_BYTES,
   MODELS_CACHE,
@@ -56,6 +56,16 @@ describe('service worker configuration', () => {
     expect(workbox.skipWaiting).toBe(false);
     expect(workbox.clientsClaim).toBe(true);
     expect(pwaOptions.devOptions?.enabled).toBe(false);
+  });
+
+  it('precaches neither half of USE-lite on WebGPU: the converted model and the JSEP build of ORT', () => {
+    const ignored = (file: string) =>
+      (pwaOptions.workbox?.globIgnores ?? []).some((glob) => matchesGlob(file, glob));
+    expect(ignored('models/use-lite-onnx/model.onnx')).toBe(true);
+    expect(ignored('vendor/ort/ort-wasm-simd-threaded.jsep.wasm')).toBe(true);
+    expect(ignored('vendor/ort/ort-wasm-simd-threaded.jsep.mjs')).toBe(true);
+    expect(ignored('vendor/ort/ort-wasm-simd-threaded.asyncify.wasm')).toBe(false);
+    expect(ignored('models/use-lite/vocab.json')).toBe(false);
   });
 
   it('has a precache size limit just above the ONNX Runtime wasm that transformers.js uses', () => {
