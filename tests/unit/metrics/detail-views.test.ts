@@ -9,6 +9,7 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { METRIC_IDS, metricInfo, metricRecord } from '../../../src/lib/metrics/registry.ts';
+import type { CoherenceDetails } from '../../../src/lib/metrics/semantic/coherence.ts';
 import type { AlignmentDetails } from '../../../src/lib/metrics/judge/summarization/alignment.ts';
 import type { RedundancyDetails } from '../../../src/lib/metrics/semantic/redundancy.ts';
 import type { SourceOrderDetails } from '../../../src/lib/metrics/semantic/source-order.ts';
@@ -270,6 +271,77 @@ describe('the encoder alignment views', () => {
     expect(html.match(/<mark /gu)).toHaveLength(2);
     expect(html).toContain('data-repeat="true"');
     expect(html).toContain('likely said twice');
+  });
+});
+
+const COHERENCE_VIEW = '/src/components/metrics/CoherenceDetail.svelte';
+
+const coherenceSentences = ['Rain fell.', 'Rivers rose.', 'Roads closed.'].map((text, index) => ({
+  index,
+  text,
+  start: 0,
+  end: text.length,
+  empty: false,
+}));
+
+const withModel: CoherenceDetails = {
+  sentences: coherenceSentences,
+  main: 'order-model',
+  range: [0, 1],
+  orderModel: 'use-lite · wasm',
+  orderPairs: [
+    { a: 0, b: 1, probability: 0.71 },
+    { a: 1, b: 2, probability: 0.42 },
+  ],
+  orderMean: 0.565,
+  weakestPair: 1,
+  pairs: [{ a: 0, b: 2, similarity: 0.3 }],
+  n2Mean: 0.3,
+  adjacentPairs: [
+    { a: 0, b: 1, similarity: 0.5 },
+    { a: 1, b: 2, similarity: 0.6 },
+  ],
+  adjacentMean: 0.55,
+  skippedPairs: 0,
+  backend: 'use-lite · wasm',
+};
+
+const textOf = (html: string): string =>
+  html
+    .replace(/<!--[^]*?-->/g, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ');
+
+describe('the coherence view', () => {
+  it('lists P(follows) per adjacent pair and marks the weakest one', async () => {
+    const html = await render(COHERENCE_VIEW, { details: withModel });
+    expect(textOf(html)).toContain(
+      'mean P(next sentence follows) from the order model trained on use-lite · wasm',
+    );
+    expect(textOf(html)).toContain('n/n+1 mean cosine 0.550 · n/n+2 mean cosine 0.300');
+    expect(textOf(html)).toMatch(/1→2 Rain fell\. Rivers rose\. 0\.710/);
+    const weakest = html.match(/<tr[^>]*data-testid="coherence-weakest"[^]*?<\/tr>/)?.[0] ?? '';
+    expect(textOf(weakest)).toMatch(/2→3 Rivers rose\. Roads closed\. least in order 0\.420/);
+    expect(html.match(/coherence-weakest/g)).toHaveLength(1);
+  });
+
+  it('without an order model shows the adjacent cosines as the score', async () => {
+    const html = await render(COHERENCE_VIEW, {
+      details: {
+        ...withModel,
+        main: 'adjacent-cosine',
+        range: [-1, 1],
+        orderModel: null,
+        orderPairs: [],
+        orderMean: null,
+        weakestPair: null,
+      },
+    });
+    expect(textOf(html)).toContain('No sentence-order model for this embedding');
+    expect(textOf(html)).toMatch(/cos n vs n\+1 \(the score\)/);
+    expect(textOf(html)).toMatch(/2→3 Rivers rose\. Roads closed\. 0\.600/);
+    expect(html).not.toContain('P(follows)');
+    expect(html).not.toContain('coherence-weakest');
   });
 });
 
