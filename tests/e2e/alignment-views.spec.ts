@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { cardState, openApp, waitForScores, type App } from './support/browser.ts';
+import { cardState, fillCase, openApp, waitForScores, type App } from './support/browser.ts';
 
 const SOURCE = `The city council voted on Tuesday to build a new bridge over the river.
 Construction will cost forty million pounds and take three years.
@@ -26,9 +26,7 @@ describe('source order, support and redundancy views', () => {
   afterAll(() => app?.close());
 
   it('highlights the aligned source sentence of the chosen summary sentence', async () => {
-    await page.getByTestId('source-input').fill(SOURCE);
-    await page.getByTestId('summary-input').fill(SUMMARY);
-    await page.getByTestId('reference-input').fill('');
+    await fillCase(page, SOURCE, SUMMARY);
     await page.getByTestId('score-button').click();
     await waitForScores(page);
     for (const id of ['source-order', 'support', 'redundancy']) {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { cardState, openApp, waitForScores, type App } from './support/browser.ts';
+import { cardState, fillCase, openApp, waitForScores, type App } from './support/browser.ts';
 
 const SOURCE = `The city council approved a new bridge over the river on Tuesday.
 The bridge will cost 40 million pounds and open in 2027.
@@ -27,9 +27,7 @@ describe('source-based lexical metrics in Chromium', () => {
   afterAll(() => app?.close());
 
   it('scores a copied lead: full extractiveness, coverage chips, and a lead-copy flag', async () => {
-    await page.getByTestId('source-input').fill(SOURCE);
-    await page.getByTestId('summary-input').fill(LEAD_COPY);
-    await page.getByTestId('reference-input').fill('');
+    await fillCase(page, SOURCE, LEAD_COPY);
     await page.getByTestId('score-button').click();
     await waitForScores(page);
 

@@ -7,6 +7,7 @@ import {
   APP_ORIGIN,
   OFFLINE_METRIC_IDS,
   cardState,
+  fillCase,
   launchPersistent,
   openApp,
   waitForScores,
@@ -22,17 +23,6 @@ Juice will become the first spacecraft to orbit a moon other than our own, enter
 const SUMMARY = `ESA launched the Juice probe from French Guiana on 14 April 2023. It will reach Jupiter in 2031 after an eight-year trip. The 1.6 billion euro mission will study Ganymede, Europa and Callisto for signs that they could host life. In 2034 it will orbit Ganymede.`;
 
 const REFERENCE = `Europe's Juice mission launched in April 2023 to study Jupiter's icy moons. It arrives in 2031 and will orbit Ganymede from 2034.`;
-
-async function fillCase(
-  page: Page,
-  source: string,
-  summary: string,
-  reference = '',
-): Promise<void> {
-  await page.getByTestId('source-input').fill(source);
-  await page.getByTestId('summary-input').fill(summary);
-  await page.getByTestId('reference-input').fill(reference);
-}
 
 describe('offline scoring in Chromium', () => {
   let app: App;

@@ -112,6 +112,18 @@ export async function openApp(
 
 export const OFFLINE_METRIC_IDS = METRICS.filter((m) => m.needs !== 'llm').map((m) => m.id);
 
+/** Types a case into the single-case form (an empty reference clears the field). */
+export async function fillCase(
+  page: Page,
+  source: string,
+  summary: string,
+  reference = '',
+): Promise<void> {
+  await page.getByTestId('source-input').fill(source);
+  await page.getByTestId('summary-input').fill(summary);
+  await page.getByTestId('reference-input').fill(reference);
+}
+
 /** Waits until no metric card is running any more. */
 export async function waitForScores(page: Page, timeout = 90_000): Promise<void> {
   await page.waitForFunction(
