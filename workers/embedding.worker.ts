@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 /**
  * Hosts the embedding-based metrics (local coherence): the Universal Sentence Encoder lite (the
- * default, TF.js), the built-in GloVe SIF vectors, or a transformers.js sentence-embedding model on
+ * default, ONNX Runtime or TF.js), the built-in GloVe SIF vectors, or a transformers.js sentence-embedding model on
  * WebGPU or WASM (see backends.ts).
  */
 // First, before any module that builds a zod schema (no eval under the CSP).
@@ -15,7 +15,7 @@ import {
   useLite,
   useLiteEmbedder,
 } from './backends.ts';
-import { sourceSentencesForEmbedding } from '../src/lib/metrics/semantic/source-sentences.ts';
+import { caseSentences } from '../src/lib/metrics/semantic/sentence-alignment.ts';
 
 serveMetrics(
   {
@@ -29,11 +29,14 @@ serveMetrics(
       // A USE-lite that fails to load is no error here: Score falls back to GloVe and says why.
       if (choice.kind === 'use-lite') await useLite(choice.device).catch(() => undefined);
     },
-    async prepare(source, settings, _models, signal) {
+    async prepare(texts, settings, _models, signal) {
       // Only USE-lite has the vector cache (GloVe needs no head start).
       const choice = settings.backends.embedding;
       if (choice.kind !== 'use-lite') return 0;
-      const sentences = sourceSentencesForEmbedding(source).sentences.map((s) => s.text);
+      // The sentences as the metrics will split them, so that Score's lookups hit: the summary's
+      // first (the shorter wait when the source was embedded already), then the source's.
+      const { summary, source } = caseSentences(texts);
+      const sentences = [...summary, ...source.sentences].map((s) => s.text);
       if (sentences.length === 0) return 0;
       // A model that fails to load is Score's to report (with its GloVe fallback), not this hint's.
       const embedder = await useLiteEmbedder(choice.device).catch(() => undefined);

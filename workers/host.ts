@@ -3,6 +3,7 @@
  * hosts, and `serveMetrics` scores a case with them, streaming each metric's result as soon as it
  * is ready, and warms them up on `load`.
  */
+import type { PreparedTexts } from '../src/lib/workers/worker-client.ts';
 import { computeMetrics } from '../src/lib/metrics/offline.ts';
 import type { OfflineBackends } from '../src/lib/metrics/offline.ts';
 import type { MetricSettings } from '../src/lib/metrics/settings.ts';
@@ -25,9 +26,9 @@ export interface WorkerBackendFactory {
   backends(settings: MetricSettings, models: ModelSource): OfflineBackends;
   /** Loads everything the worker needs up front (the `load` request). */
   warmUp(settings: MetricSettings, models: ModelSource): Promise<void>;
-  /** Embeds a source ahead of Score (the `prepare` request); workers without a cache omit it. */
+  /** Embeds a case ahead of Score (the `prepare` request); workers without a cache omit it. */
   prepare?(
-    source: string,
+    texts: PreparedTexts,
     settings: MetricSettings,
     models: ModelSource,
     signal: AbortSignal,
@@ -55,10 +56,12 @@ export function serveMetrics(factory: WorkerBackendFactory, scope: RpcScope): vo
         await factory.warmUp(settings ?? DEFAULT_SETTINGS, models ?? DEFAULT_MODEL_SOURCE);
         return null;
       },
-      async prepare({ source, settings, models }, { signal, progress }) {
+      async prepare({ source, summary, settings, models }, { signal, progress }) {
         if (!factory.prepare) return { sentences: 0 };
         factory.reportLoadingTo?.(progress);
-        return { sentences: await factory.prepare(source, settings, models, signal) };
+        return {
+          sentences: await factory.prepare({ source, summary }, settings, models, signal),
+        };
       },
     },
     scope,

@@ -1,10 +1,10 @@
 /**
- * USE-lite in a worker: the converted ONNX graph on onnxruntime-web's WebGPU when WebGPU is chosen
- * (see startOnnxWebGpu), else the TF.js graph on TF.js's WASM backend (with SIMD; see startTfjsWasm
- * about threads), the models read from the app's own origin (`models/use-lite/`, copied there by
- * `npm run assets`; `models/use-lite-onnx/`, by `npm run models:use-onnx`). TF.js and ORT are
- * imported here only, and this module only through a dynamic import, so the lexical and NER
- * workers do not bundle them.
+ * USE-lite in a worker: the graph converted to ONNX on onnxruntime-web, WebGPU when chosen and
+ * available, else WASM with SIMD and threads (see startOnnx); the TF.js graph on TF.js's WASM
+ * backend if ONNX Runtime fails. Everything is read from the app's own origin
+ * (`models/use-lite/`, copied there by `npm run assets`). TF.js and ORT are imported here only,
+ * and this module only through a dynamic import, so the lexical and NER workers do not bundle
+ * them.
  *
  * Backend names: "use-lite · WASM" / "use-lite · WebGPU". They stay apart in the string (the user
  * sees where it ran), but WebGPU and WASM agree within 1e-4 per dimension (tests/e2e/use-lite),
@@ -21,8 +21,16 @@ import {
   USE_LITE_VOCAB_FILE,
   windowedNote,
 } from '../src/lib/metrics/semantic/use-lite.ts';
-import { checkUseModelFiles, loadUseGraph } from '../src/lib/metrics/semantic/use-lite-tfjs.ts';
-import { loadUseOnnxGraph } from '../src/lib/metrics/semantic/use-lite-onnx.ts';
+import {
+  checkUseModelFiles,
+  loadUseGraph,
+  type UseModelFiles,
+} from '../src/lib/metrics/semantic/use-lite-tfjs.ts';
+import {
+  loadUseOnnxGraph,
+  shardWeights,
+  USE_LITE_GRAPH_FILE,
+} from '../src/lib/metrics/semantic/use-lite-onnx.ts';
 import { cachedEmbedding, SentenceVectorCache } from '../src/lib/metrics/semantic/vector-cache.ts';
 import type { SentenceEmbedder } from '../src/lib/metrics/semantic/backends.ts';
 import { fetchWithProgress } from './fetch-progress.ts';
@@ -30,59 +38,94 @@ import { deviceLabel, resolveDevice, type DeviceResolution } from './gpu-adapter
 import type { ProgressReporter } from './host.ts';
 
 export const USE_LITE_DIR = 'models/use-lite/';
-/** Written by `npm run models:use-onnx` (gitignored); only the WebGPU path reads it. */
-export const USE_LITE_ONNX_DIR = 'models/use-lite-onnx/';
-const USE_LITE_ONNX_FILE = 'model.onnx';
 const TFJS_WASM_DIR = `${import.meta.env.BASE_URL}vendor/tfjs/`;
-const ORT_JSEP_FILES = {
-  mjs: `${import.meta.env.BASE_URL}vendor/ort/ort-wasm-simd-threaded.jsep.mjs`,
-  wasm: `${import.meta.env.BASE_URL}vendor/ort/ort-wasm-simd-threaded.jsep.wasm`,
+const ORT_DIR = `${import.meta.env.BASE_URL}vendor/ort/`;
+/** ONNX Runtime's builds: JSEP has WebGPU (and WASM); the plain build is WASM only, and smaller. */
+const ORT_BUILDS = {
+  webgpu: {
+    mjs: `${ORT_DIR}ort-wasm-simd-threaded.jsep.mjs`,
+    wasm: `${ORT_DIR}ort-wasm-simd-threaded.jsep.wasm`,
+  },
+  wasm: {
+    mjs: `${ORT_DIR}ort-wasm-simd-threaded.mjs`,
+    wasm: `${ORT_DIR}ort-wasm-simd-threaded.wasm`,
+  },
 };
+/** More pool threads than this stop paying on a graph of this size (and starve the other workers). */
+const MAX_WASM_THREADS = 4;
 
 export interface LoadedUseLite {
   embedder: UseLiteEmbedder;
   notes: string[];
+  /** Which runtime runs the graph, and with how many WASM threads (0 on WebGPU). */
+  runtime: 'onnxruntime-web' | 'tfjs';
+  threads: number;
 }
 
 export interface UseLiteLoadOptions {
-  /** WASM threads (only when cross-origin isolated); default 1, see startBackend. */
+  /** WASM threads (only when cross-origin isolated); default: the cores, at most 4. */
   threads?: number;
   batchSize?: number;
+  /** Skip ONNX Runtime and run the TF.js graph (the parity tests compare the two). */
+  runtime?: 'tfjs';
 }
 
-async function startTfjsWasm(threadsWanted?: number): Promise<void> {
-  const wasm = await import('@tensorflow/tfjs-backend-wasm');
-  wasm.setWasmPaths(TFJS_WASM_DIR);
-  // One thread unless asked: TF.js's threaded build starts its pthread workers from a blob of its
-  // own factory, which fails inside a bundled module worker (the worker dies with an uncaught
-  // ErrorEvent; seen in Chromium 156, tests/e2e/use-lite-parity.spec.ts), so the app does not risk
-  // it. Threads also need SharedArrayBuffer, which only a cross-origin isolated page has.
-  const threads = self.crossOriginIsolated ? Math.max(1, threadsWanted ?? 1) : 1;
-  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', threads > 1);
-  if (threads > 1) wasm.setThreadsCount(threads);
-  if (!(await tf.setBackend('wasm'))) throw new Error('the TF.js WASM backend failed to start');
-  await tf.ready();
+/** WASM threads need SharedArrayBuffer, which only a cross-origin isolated page has. */
+function wasmThreads(wanted?: number): number {
+  if (!self.crossOriginIsolated) return 1;
+  return Math.max(1, wanted ?? Math.min(MAX_WASM_THREADS, navigator.hardwareConcurrency || 1));
+}
+
+type Ort = typeof import('onnxruntime-web');
+/** ONNX Runtime loads one build per worker: the first route to start it decides which. */
+let ortStarted: { ort: Ort; build: keyof typeof ORT_BUILDS } | undefined;
+
+async function startOrt(build: keyof typeof ORT_BUILDS, threads: number): Promise<Ort> {
+  if (ortStarted) return ortStarted.ort;
+  const ort = await import('onnxruntime-web');
+  ort.env.wasm.wasmPaths = ORT_BUILDS[build];
+  ort.env.wasm.numThreads = threads;
+  ortStarted = { ort, build };
+  return ort;
 }
 
 /**
- * The WebGPU path runs the converted ONNX graph on onnxruntime-web, not the TF.js graph on TF.js's
- * WebGPU backend: on Chromium 156's software adapter TF.js's readback fails ("Failed to execute
- * 'mapAsync' on 'GPUBuffer': A valid external Instance reference no longer exists", also when the
- * worker probes no adapter of its own), while ONNX Runtime's WebGPU runs and matches WASM within
- * 1e-4. ONNX Runtime's WebGPU needs its JSEP build; the asyncify build the transformer workers use
- * has no JSEP. The converted model is only served when `npm run models:use-onnx` ran before the
- * build, so a missing file is a fallback with a note, not an error.
+ * USE-lite on ONNX Runtime: the converted graph (`graph.onnx`, weights at offsets into the TF.js
+ * shards) on its WebGPU (JSEP) or WASM provider. ONNX Runtime's WASM runs this graph about 1.5×
+ * faster than TF.js's on one thread and, unlike TF.js's threaded build (whose pthread workers
+ * start from a blob of its factory and die inside a bundled module worker, seen in Chromium 156),
+ * its threads start in a bundled worker: with 2 threads about 2.5× (`npm run bench:use`).
+ *
+ * WebGPU: TF.js's own WebGPU backend fails at readback on Chromium 156's software adapter
+ * ("Failed to execute 'mapAsync' on 'GPUBuffer': A valid external Instance reference no longer
+ * exists"), while ONNX Runtime's WebGPU runs and matches WASM within 1e-4.
  */
-async function startOnnxWebGpu(report: ProgressReporter): Promise<UseGraphRunner> {
-  const model = new Uint8Array(
-    await fetchNamed(USE_LITE_ONNX_DIR, USE_LITE_ONNX_FILE, report, 'npm run models:use-onnx'),
-  );
-  const ort = await import('onnxruntime-web');
-  ort.env.wasm.wasmPaths = ORT_JSEP_FILES;
-  return loadUseOnnxGraph(ort, model, {
-    executionProviders: ['webgpu'],
+async function startOnnx(
+  device: 'webgpu' | 'wasm',
+  weights: Uint8Array,
+  report: ProgressReporter,
+  threads: number,
+): Promise<UseGraphRunner> {
+  const graph = new Uint8Array(await fetchNamed(USE_LITE_DIR, USE_LITE_GRAPH_FILE, report));
+  const ort = await startOrt(device, threads);
+  return loadUseOnnxGraph(ort, graph, {
+    executionProviders: [device],
     graphOptimizationLevel: 'all',
+    ...shardWeights(weights),
   });
+}
+
+async function startTfjsWasm(
+  weights: Uint8Array,
+  modelJson: UseModelFiles['modelJson'],
+): Promise<UseGraphRunner> {
+  const wasm = await import('@tensorflow/tfjs-backend-wasm');
+  wasm.setWasmPaths(TFJS_WASM_DIR);
+  // One thread: TF.js's threaded build dies in a bundled module worker (see startOnnx).
+  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+  if (!(await tf.setBackend('wasm'))) throw new Error('the TF.js WASM backend failed to start');
+  await tf.ready();
+  return loadUseGraph({ modelJson, weights: weights.buffer as ArrayBuffer });
 }
 
 async function fetchNamed(
@@ -114,47 +157,10 @@ function parseJson(file: string, bytes: ArrayBuffer): unknown {
   }
 }
 
-export async function loadUseLite(
-  choice: DeviceChoice,
+/** The TF.js model's manifest and its shards' bytes, concatenated in manifest order. */
+async function fetchWeights(
   report: ProgressReporter,
-  options: UseLiteLoadOptions = {},
-): Promise<LoadedUseLite> {
-  const resolution = await resolveDevice(choice);
-  const notes = [...(resolution.note ? [resolution.note] : [])];
-  const vocabulary = parseJson(
-    USE_LITE_VOCAB_FILE,
-    await fetchNamed(USE_LITE_DIR, USE_LITE_VOCAB_FILE, report),
-  );
-  if (!Array.isArray(vocabulary))
-    throw new Error(`${USE_LITE_VOCAB_FILE} is not a vocabulary list.`);
-  const tokenizer = new Tokenizer(vocabulary as [string, number][]);
-  const start = async (device: DeviceResolution, run: UseGraphRunner) => {
-    report({ stage: 'starting sentence encoder' });
-    const embedder = new UseLiteEmbedder(
-      `use-lite · ${deviceLabel(device)}`,
-      tokenizer,
-      run,
-      options.batchSize === undefined ? {} : { batchSize: options.batchSize },
-    );
-    // The first call compiles the graph's kernels (shaders on WebGPU): paid here, not by the case.
-    await embedder.embed(['Warm-up sentence.']);
-    return embedder;
-  };
-  if (resolution.device === 'webgpu') {
-    try {
-      return { embedder: await start(resolution, await startOnnxWebGpu(report)), notes };
-    } catch (error) {
-      // A WebGPU that cannot run the graph (or a build without the converted model) must not cost
-      // the user the encoder: the TF.js files on WASM. The adapter's note ("WebGPU runs on a
-      // software adapter") no longer describes the run.
-      notes.splice(
-        0,
-        notes.length,
-        `WebGPU could not run the encoder (${messageOf(error)}): using WASM.`,
-      );
-    }
-  }
-  await startTfjsWasm(options.threads);
+): Promise<{ modelJson: UseModelFiles['modelJson']; weights: Uint8Array }> {
   const modelJson = parseJson(
     USE_LITE_MODEL_FILE,
     await fetchNamed(USE_LITE_DIR, USE_LITE_MODEL_FILE, report),
@@ -175,8 +181,68 @@ export async function loadUseLite(
     weights.set(new Uint8Array(shard.data), offset);
     offset += shard.data.byteLength;
   }
-  const run = await loadUseGraph({ modelJson, weights: weights.buffer });
-  return { embedder: await start({ device: 'wasm', fallbackAdapter: false }, run), notes };
+  return { modelJson, weights };
+}
+
+export async function loadUseLite(
+  choice: DeviceChoice,
+  report: ProgressReporter,
+  options: UseLiteLoadOptions = {},
+): Promise<LoadedUseLite> {
+  const resolution = await resolveDevice(choice);
+  const notes = [...(resolution.note ? [resolution.note] : [])];
+  const vocabulary = parseJson(
+    USE_LITE_VOCAB_FILE,
+    await fetchNamed(USE_LITE_DIR, USE_LITE_VOCAB_FILE, report),
+  );
+  if (!Array.isArray(vocabulary))
+    throw new Error(`${USE_LITE_VOCAB_FILE} is not a vocabulary list.`);
+  const tokenizer = new Tokenizer(vocabulary as [string, number][]);
+  const { modelJson, weights } = await fetchWeights(report);
+  const threads = wasmThreads(options.threads);
+  const start = async (device: DeviceResolution, run: UseGraphRunner) => {
+    report({ stage: 'starting sentence encoder' });
+    const embedder = new UseLiteEmbedder(
+      `use-lite · ${deviceLabel(device)}`,
+      tokenizer,
+      run,
+      options.batchSize === undefined ? {} : { batchSize: options.batchSize },
+    );
+    // The first call compiles the graph's kernels (shaders on WebGPU): paid here, not by the case.
+    await embedder.embed(['Warm-up sentence.']);
+    return embedder;
+  };
+  if (resolution.device === 'webgpu' && options.runtime !== 'tfjs') {
+    try {
+      return {
+        embedder: await start(resolution, await startOnnx('webgpu', weights, report, threads)),
+        notes,
+        runtime: 'onnxruntime-web',
+        threads: 0,
+      };
+    } catch (error) {
+      // A WebGPU that cannot run the graph must not cost the user the encoder: WASM. The
+      // adapter's note ("WebGPU runs on a software adapter") no longer describes the run.
+      notes.splice(
+        0,
+        notes.length,
+        `WebGPU could not run the encoder (${messageOf(error)}): using WASM.`,
+      );
+    }
+  }
+  const wasm: DeviceResolution = { device: 'wasm', fallbackAdapter: false };
+  if (options.runtime !== 'tfjs') {
+    try {
+      // After a failed WebGPU start the JSEP build is loaded; its WASM provider is the same code.
+      const run = await startOnnx('wasm', weights, report, threads);
+      return { embedder: await start(wasm, run), notes, runtime: 'onnxruntime-web', threads };
+    } catch (error) {
+      // Same vectors (within 1e-6), slower: the user keeps the encoder and its scores.
+      notes.push(`ONNX Runtime could not run the encoder (${messageOf(error)}): using TF.js.`);
+    }
+  }
+  const run = await startTfjsWasm(weights, modelJson);
+  return { embedder: await start(wasm, run), notes, runtime: 'tfjs', threads: 1 };
 }
 
 const cache = new SentenceVectorCache();

@@ -80,6 +80,8 @@ export interface BenchPageApi {
 export interface UseLiteRequest {
   device: 'auto' | 'wasm' | 'webgpu';
   threads: number;
+  /** The TF.js graph instead of ONNX Runtime (route (a); the parity test compares them). */
+  runtime?: 'tfjs';
   sentences: string[];
   batchSizes: number[];
   budgetMs: number;
@@ -92,8 +94,9 @@ export interface UseLiteResult {
   backend: string;
   notes: string[];
   loadMs: number;
-  /** TF.js WASM threads in use; 0 on WebGPU. */
+  /** WASM threads in use; 0 on WebGPU. */
   threads: number;
+  runtime: 'onnxruntime-web' | 'tfjs';
   cells: CellResult[];
   vectors?: number[][];
 }

@@ -277,8 +277,9 @@ function table(rows: Row[], sentenceCount: number): string {
 }
 
 /**
- * USE-lite through the app's worker loader (TF.js): WASM with 1 and 2 threads, and WebGPU when the
- * worker has an adapter (a software one is reported as such; the loader may fall back to WASM).
+ * USE-lite through the app's worker loader: ONNX Runtime WASM with 1 and 2 threads (the app's
+ * route), TF.js WASM on one thread (the fallback), and WebGPU when the worker has an adapter (a
+ * software one is reported as such; the loader may fall back to WASM).
  */
 async function useLiteRows(
   page: Page,
@@ -290,6 +291,17 @@ async function useLiteRows(
     where: `WASM, ${threads} thread(s) asked`,
     request: { device: 'wasm', threads, sentences, batchSizes: BATCH_SIZES, budgetMs },
   }));
+  runs.push({
+    where: 'WASM, TF.js (the fallback)',
+    request: {
+      device: 'wasm',
+      threads: 1,
+      runtime: 'tfjs',
+      sentences,
+      batchSizes: BATCH_SIZES,
+      budgetMs,
+    },
+  });
   if (probe.adapter) {
     runs.push({
       where: probe.adapter.isFallbackAdapter ? 'WebGPU (software adapter)' : 'WebGPU',
@@ -297,10 +309,10 @@ async function useLiteRows(
     });
   }
   const lines = [
-    '## USE-lite (TF.js 4.22, route (a)) in a Chromium worker',
+    '## USE-lite in a Chromium worker (workers/use-lite.ts)',
     '',
-    `| where | backend | threads | load ms | ${BATCH_SIZES.map((b) => `bs ${b} sent/s`).join(' | ')} | notes |`,
-    `|---|---|---|---|${BATCH_SIZES.map(() => '---').join('|')}|---|`,
+    `| where | backend | runtime | threads | load ms | ${BATCH_SIZES.map((b) => `bs ${b} sent/s`).join(' | ')} | notes |`,
+    `|---|---|---|---|---|${BATCH_SIZES.map(() => '---').join('|')}|---|`,
   ];
   for (const { where, request } of runs) {
     log(`running USE-lite · ${where}…`);
@@ -314,13 +326,13 @@ async function useLiteRows(
         return c ? `${rate(c.sentencesPerSecond)} (${c.sentences})` : '–';
       });
       lines.push(
-        `| ${where} | ${r.backend} | ${r.threads} | ${fmt(r.loadMs)} | ${cells.join(' | ')} | ${r.notes.join(' ')} |`,
+        `| ${where} | ${r.backend} | ${r.runtime} | ${r.threads} | ${fmt(r.loadMs)} | ${cells.join(' | ')} | ${r.notes.join(' ')} |`,
       );
     } catch (error) {
       const message = messageOf(error).split('\n')[0];
       log(`  failed: ${message}`);
       lines.push(
-        `| ${where} | failed | – | – | ${BATCH_SIZES.map(() => '–').join(' | ')} | ${message} |`,
+        `| ${where} | failed | – | – | – | ${BATCH_SIZES.map(() => '–').join(' | ')} | ${message} |`,
       );
     }
   }
@@ -350,7 +362,11 @@ async function main(): Promise<void> {
     [
       { prefix: '/vendor/ort/', dirs: [ORT_DIR] },
       { prefix: '/vendor/tfjs/', dirs: [TFJS_WASM_DIR] },
-      { prefix: '/models/use-lite/', dirs: [USE_MODEL_DIR] },
+      // The TF.js model from its package, the converted graph as `npm run assets` copied it.
+      {
+        prefix: '/models/use-lite/',
+        dirs: [USE_MODEL_DIR, resolve(repoRoot, 'public/models/use-lite')],
+      },
       { prefix: '/models/', dirs: [BENCH_MODELS_DIR, TEST_MODELS_DIR] },
       { prefix: '/', dirs: [BUILD_DIR] },
     ],

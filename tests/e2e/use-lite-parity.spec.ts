@@ -18,7 +18,6 @@ import { startServer } from '../../bench/models/server.ts';
 import type { BenchPageApi, UseLiteRequest, UseLiteResult } from '../../bench/models/protocol.ts';
 import { repoRoot } from '../helpers/shared.ts';
 import { USE_MODEL_DIR } from '../../src/lib/node/load-use.ts';
-import { USE_ONNX_MODEL_PATH } from '../../src/lib/node/load-use-onnx.ts';
 import { USE_LITE_WINDOW } from '../../src/lib/metrics/semantic/use-lite.ts';
 import { maxAbsDifference, referenceEncoder, summevalSentences } from '../helpers/use-reference.ts';
 
@@ -57,9 +56,11 @@ describe('USE-lite in a Chromium worker', () => {
     await build({ configFile: resolve(repoRoot, 'bench/models/vite.config.ts') });
     server = await startServer(HARNESS_PORT, [
       { prefix: '/vendor/ort/', dirs: [resolve(repoRoot, 'public/vendor/ort')] },
-      { prefix: '/models/use-lite-onnx/', dirs: [dirname(USE_ONNX_MODEL_PATH)] },
       { prefix: '/vendor/tfjs/', dirs: [TFJS_WASM_DIR] },
-      { prefix: '/models/use-lite/', dirs: [USE_MODEL_DIR] },
+      {
+        prefix: '/models/use-lite/',
+        dirs: [USE_MODEL_DIR, resolve(repoRoot, 'public/models/use-lite')],
+      },
       { prefix: '/', dirs: [BUILD_DIR] },
     ]);
     const encoder = await referenceEncoder();
@@ -77,17 +78,25 @@ describe('USE-lite in a Chromium worker', () => {
     await new Promise((done) => server?.close(done));
   });
 
-  it('WASM, one thread: the reference vectors within 1e-4', async () => {
+  it('WASM (ONNX Runtime, two threads): the reference vectors within 1e-4', async () => {
     expect(sentences.length).toBeGreaterThanOrEqual(200);
-    wasm = await embed({ device: 'wasm', threads: 1, sentences });
+    wasm = await embed({ device: 'wasm', threads: 2, sentences });
     expect(wasm.backend).toBe('use-lite · WASM');
-    expect(wasm.threads).toBe(1);
+    expect([wasm.runtime, wasm.threads]).toEqual(['onnxruntime-web', 2]);
+    expect(wasm.notes).toEqual([]);
     expect(maxAbsDifference(toVectors(wasm.vectors), reference)).toBeLessThan(1e-4);
   }, 400_000);
 
+  it('WASM fallback (TF.js, one thread): the same vectors within 1e-4', async () => {
+    const some = sentences.slice(0, 60);
+    const tfjs = await embed({ device: 'wasm', threads: 1, runtime: 'tfjs', sentences: some });
+    expect([tfjs.backend, tfjs.runtime, tfjs.threads]).toEqual(['use-lite · WASM', 'tfjs', 1]);
+    expect(maxAbsDifference(toVectors(tfjs.vectors), reference.slice(0, 60))).toBeLessThan(1e-4);
+  }, 400_000);
+
   it('WebGPU chosen: the ONNX graph on ONNX Runtime WebGPU, its vectors equal WASM within 1e-4', async () => {
-    // Needs `npm run models:use-onnx` (the converted graph) and `npm run assets` (ORT's JSEP build).
-    expect(existsSync(USE_ONNX_MODEL_PATH)).toBe(true);
+    // Needs `npm run assets` (the committed graph and ORT's JSEP build).
+    expect(existsSync(resolve(repoRoot, 'public/models/use-lite/graph.onnx'))).toBe(true);
     const some = sentences.slice(0, WEBGPU_SENTENCES);
     const gpu = await embed({ device: 'webgpu', threads: 1, sentences: some });
     console.info(`WebGPU choice ran as: ${gpu.backend}. ${gpu.notes.join(' ')}`);

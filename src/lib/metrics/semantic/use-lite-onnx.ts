@@ -25,6 +25,22 @@ export interface OrtModuleLike<Options> {
   Tensor: new (type: 'int32', data: Int32Array, dims: readonly number[]) => OrtTensorLike;
 }
 
+/**
+ * The graph alone (`scripts/models/use-lite-graph.onnx`, served as `models/use-lite/graph.onnx`):
+ * its weight tensors are ONNX external data at offsets into the TF.js model's shards concatenated
+ * in manifest order, handed to ONNX Runtime under this name. One copy of the weights serves both
+ * runtimes.
+ */
+export const USE_LITE_GRAPH_FILE = 'graph.onnx';
+export const USE_LITE_WEIGHTS_LOCATION = 'use-lite-weights.bin';
+
+/** ONNX Runtime's session option that supplies the shards' bytes to the graph. */
+export function shardWeights(weights: Uint8Array): {
+  externalData: { path: string; data: Uint8Array }[];
+} {
+  return { externalData: [{ path: USE_LITE_WEIGHTS_LOCATION, data: weights }] };
+}
+
 const INPUTS = ['indices', 'values'];
 const OUTPUT = 'embeddings';
 

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadUseLiteEmbedder } from '../../../../src/lib/node/load-use.ts';
+import { loadUseLiteEmbedder, USE_GRAPH_PATH } from '../../../../src/lib/node/load-use.ts';
 import { loadUseOnnxEmbedder } from '../../../../src/lib/node/load-use-onnx.ts';
 import { devSourceSentences } from '../../../../src/lib/node/summeval-sentences.ts';
 import {
@@ -89,22 +89,48 @@ describe('USE-lite converted to ONNX', () => {
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'use-onnx-'));
     modelPath = join(dir, 'a.onnx');
-    execFileSync('/usr/bin/python3', [CONVERTER, '--out', modelPath]);
+    execFileSync('/usr/bin/python3', [
+      CONVERTER,
+      '--out',
+      modelPath,
+      '--graph-out',
+      join(dir, 'a-graph.onnx'),
+    ]);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('converts deterministically: a second run writes the same bytes', () => {
     const second = join(dir, 'b.onnx');
-    execFileSync('/usr/bin/python3', [CONVERTER, '--out', second]);
+    execFileSync('/usr/bin/python3', [
+      CONVERTER,
+      '--out',
+      second,
+      '--graph-out',
+      join(dir, 'b-graph.onnx'),
+    ]);
     expect(readFileSync(second).equals(readFileSync(modelPath))).toBe(true);
+    expect(
+      readFileSync(join(dir, 'b-graph.onnx')).equals(readFileSync(join(dir, 'a-graph.onnx'))),
+    ).toBe(true);
+  });
+
+  it('the committed graph is what the converter makes, and it points into the shards, not copies them', () => {
+    expect(readFileSync(join(dir, 'a-graph.onnx')).equals(readFileSync(USE_GRAPH_PATH))).toBe(true);
+    expect(statSync(USE_GRAPH_PATH).size).toBeLessThan(1_000_000);
   });
 
   it('gives the TF.js route’s vectors within 1e-4 per dimension on 240 SummEval source sentences', async () => {
     const sentences = devSourceSentences(240);
     const onnx = await loadUseOnnxEmbedder({ modelPath });
-    const tfjs = await loadUseLiteEmbedder();
+    const tfjs = await loadUseLiteEmbedder({ runtime: 'tfjs' });
+    // The page's route: the committed graph on onnxruntime-web WASM, its weights the TF.js shards.
+    const graph = await loadUseLiteEmbedder({ threads: 2 });
     const [a, b] = [await onnx.embed(sentences), await tfjs.embed(sentences)];
+    const c = await graph.embed(sentences);
     let worst = 0;
+    c.forEach((vector, i) =>
+      vector.forEach((x, d) => (worst = Math.max(worst, Math.abs(x - b[i][d])))),
+    );
     a.forEach((vector, i) =>
       vector.forEach((x, d) => (worst = Math.max(worst, Math.abs(x - b[i][d])))),
     );
