@@ -78,7 +78,9 @@ describe('compareSides', () => {
 
   it('keeps only pairs with a score on both sides for a column', () => {
     const b = side('b', B);
-    b.results[2] = result('b', 3, { 'rouge-l': null, 'token-f1': 0.3 });
+    b.results = b.results.map((r) =>
+      r.row === 3 ? result('b', 3, { 'rouge-l': null, 'token-f1': 0.3 }) : r,
+    );
     const m = compareSides(side('a', A), b).metrics.find((x) => x.column === 'rouge-l')!;
     expect(m.n).toBe(5);
   });
