@@ -25,6 +25,10 @@ export function serveCalibration(scope: RpcScope): void {
           throw new Error(`The calibration failed: ${messageOf(error)}`, { cause: error });
         }
       },
+      async compareRuns(request, { signal }) {
+        const { loadComparison } = await import('../src/lib/datasets/compare-data.ts');
+        return loadComparison(request, signal);
+      },
       async exportRun({ runId, format, calibration }) {
         // Loaded on the first export (papaparse, the metrics' names): opening a run starts a
         // worker less than half the size.

@@ -62,7 +62,10 @@ export function exportFile(
 }
 
 /** A file name for an export: `sumlens-<data set>-<date>.<ext>`, safe on every OS. */
-export function exportFileName(data: Pick<RunData, 'dataset' | 'run'>, ext: ExportFormat): string {
+export function exportFileName(
+  data: Pick<RunData, 'dataset' | 'run'>,
+  ext: ExportFormat | 'html',
+): string {
   const name = data.dataset.name
     .normalize('NFKD')
     .replace(/[^\w.-]+/gu, '-')

@@ -18,6 +18,10 @@ import { getDatasetRow } from '../storage/datasets.ts';
 import { getRowResult } from '../storage/runs.ts';
 import type { StoredDataset, StoredRun } from '../storage/schema.ts';
 import { isCancelled } from '../workers/rpc.ts';
+import { saveFile } from '../ui/save-file.ts';
+import { runToHtml } from '../datasets/export/html.ts';
+import { exportFileName } from '../datasets/export.ts';
+import { formatTime } from '../ui/format.ts';
 
 /** The run on screen: its records and its view's numbers. */
 export interface OpenRun {
@@ -139,6 +143,25 @@ export class RunViewer {
     }
   }
 
+  /** Downloads the open run as one self-contained HTML page, built from the view's numbers. */
+  downloadHtml(): void {
+    const open = this.openRun;
+    if (!open) return;
+    const title = `${open.dataset.name} · ${formatTime(open.run.createdAt)}`;
+    saveFile({
+      text: runToHtml({
+        title,
+        datasetName: open.dataset.name,
+        createdAt: open.run.createdAt,
+        status: open.run.status,
+        table: open.view.table,
+        ...(this.calibration ? { calibration: this.calibration } : {}),
+      }),
+      fileName: exportFileName(open, 'html'),
+      type: 'text/html;charset=utf-8',
+    });
+  }
+
   /** Downloads the open run as JSON (re-importable), CSV or a Markdown report. */
   async download(format: ExportFormat): Promise<void> {
     const open = this.openRun;
@@ -154,12 +177,7 @@ export class RunViewer {
               format,
               ...(format === 'md' && calibration ? { calibration } : {}),
             });
-      const url = URL.createObjectURL(new Blob([file.text], { type: file.type }));
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = file.fileName;
-      link.click();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      saveFile(file);
     } catch (error) {
       this.#host.reportError(messageOf(error));
     }

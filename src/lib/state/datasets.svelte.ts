@@ -161,6 +161,11 @@ export class DatasetSession {
     return this.#viewer.download(format);
   }
 
+  /** Downloads the open run as one self-contained HTML page (charts inline, no script). */
+  downloadHtml(): void {
+    this.#viewer.downloadHtml();
+  }
+
   /** The judge LLM metrics of a run would use, when the page has one. */
   get judge(): JudgeSession | undefined {
     return this.#scoring?.judge;

@@ -66,6 +66,76 @@ export const runViewSchema = z.object({
 
 const runId = z.string().min(1);
 
+const nullableNumber = z.number().nullable();
+const sideSpec = z.object({ runId, system: z.string().optional() });
+
+/** `CompareAnswer` (src/lib/datasets/compare-data.ts). */
+export const compareAnswerSchema = z.object({
+  sides: z.array(
+    z.object({
+      runId,
+      datasetId: z.string(),
+      datasetName: z.string(),
+      createdAt: z.number(),
+      systems: z.array(z.string()),
+    }),
+  ),
+  comparison: z
+    .object({
+      pairing: z.enum(['source', 'row', 'id']),
+      keys: z.array(z.string()),
+      rowsA: z.array(z.number().int()),
+      rowsB: z.array(z.number().int()),
+      unpaired: z.object({ a: count, b: count }),
+      duplicates: z.object({ a: count, b: count }),
+      metrics: z.array(
+        z.object({
+          column: z.string(),
+          backendA: z.string(),
+          backendB: z.string(),
+          comparable: z.boolean(),
+          n: count,
+          meanA: nullableNumber,
+          meanB: nullableNumber,
+          meanDiff: nullableNumber,
+          low: nullableNumber,
+          high: nullableNumber,
+          pValue: nullableNumber,
+          pMethod: z.enum(['exact', 'approx']).nullable(),
+          wins: count,
+          ties: count,
+          losses: count,
+        }),
+      ),
+      valuesA: columnValues,
+      valuesB: columnValues,
+    })
+    .nullable(),
+  leaderboard: z
+    .object({
+      systems: z.array(z.string()),
+      sharedSources: count,
+      columns: z.array(
+        z.object({
+          column: z.string(),
+          mixedBackends: z.boolean(),
+          entries: z.array(
+            z.object({
+              system: z.string(),
+              n: count,
+              mean: nullableNumber,
+              low: nullableNumber,
+              high: nullableNumber,
+              rank: z.number().int().nullable(),
+              backend: z.string(),
+            }),
+          ),
+        }),
+      ),
+    })
+    .nullable(),
+});
+
 export const calibrationApi = defineWorkerApi('calibration', {
   openRun: {
     request: z.object({ runId }),
@@ -73,6 +143,12 @@ export const calibrationApi = defineWorkerApi('calibration', {
     progress: runViewSchema,
     /** Null when the data set has no human ratings. */
     result: calibrationSchema.nullable(),
+  },
+  /** Two runs (or two systems of a run) paired and compared, and side A's system leaderboard. */
+  compareRuns: {
+    request: z.object({ a: sideSpec, b: sideSpec.optional() }),
+    progress: z.never(),
+    result: compareAnswerSchema,
   },
   exportRun: {
     request: z.object({

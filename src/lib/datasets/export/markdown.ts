@@ -19,7 +19,8 @@ function num(value: number | null | undefined, digits = 3): string {
     : value.toFixed(digits);
 }
 
-function metricLabel(column: string): string {
+/** A score column as people read it: the metric's label, a G-Eval criterion or a task. */
+export function metricLabel(column: string): string {
   if (column.startsWith('task:')) return `Task ${column.slice(5)}`;
   const custom = /^geval-custom:(.+)$/u.exec(column);
   if (custom) return `G-Eval: ${custom[1]}`;

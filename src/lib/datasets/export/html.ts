@@ -1,0 +1,254 @@
+/**
+ * A run or a comparison as one self-contained HTML file, to share without a server: inline CSS
+ * and inline SVG charts, no script, no font and nothing fetched (its Content-Security-Policy
+ * forbids any load), so it opens offline by a double-click. Every text from the data (data-set
+ * names, system names, row ids) is escaped: it is shown as text, never read as HTML.
+ */
+import type { Calibration } from '../calibration.ts';
+import type { Comparison, MetricComparison } from '../compare.ts';
+import type { Leaderboard } from '../leaderboard.ts';
+import type { ScoreTable } from '../run-view.ts';
+import { metricLabel } from './markdown.ts';
+
+export function escapeHtml(text: string): string {
+  return text
+    .replace(/&/gu, '&amp;')
+    .replace(/</gu, '&lt;')
+    .replace(/>/gu, '&gt;')
+    .replace(/"/gu, '&quot;')
+    .replace(/'/gu, '&#39;');
+}
+
+function num(value: number | null | undefined, digits = 3): string {
+  return value === null || value === undefined || !Number.isFinite(value)
+    ? '—'
+    : value.toFixed(digits);
+}
+
+function signed(value: number | null | undefined, digits = 3): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '—';
+  return `${value > 0 ? '+' : value < 0 ? '−' : '±'}${Math.abs(value).toFixed(digits)}`;
+}
+
+/** A p-value as people read one: three significant digits, "< 0.001" below that. */
+export function formatP(p: number | null | undefined): string {
+  if (p === null || p === undefined || !Number.isFinite(p)) return '—';
+  return p < 0.001 ? '< 0.001' : p.toFixed(3);
+}
+
+const STYLE = `
+:root { color-scheme: light dark; --bg:#f6f7f9; --panel:#fff; --ink:#1c2430; --muted:#5b6675;
+  --line:#dde2e8; --accent:#2f5d8a; --up:#23784a; --down:#b3261e; }
+@media (prefers-color-scheme: dark) { :root { --bg:#12161c; --panel:#1b2129; --ink:#e4e8ee;
+  --muted:#9aa5b4; --line:#2d3540; --accent:#6da3d8; --up:#5cc48a; --down:#f08a80; } }
+* { box-sizing: border-box; }
+body { margin: 0; padding: 1rem; background: var(--bg); color: var(--ink);
+  font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+main { max-width: 1100px; margin: 0 auto; display: flex; flex-direction: column; gap: 1rem; }
+section { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 1rem;
+  overflow-x: auto; }
+h1 { font-size: 1.3rem; margin: 0; color: var(--accent); } h2 { font-size: 1.05rem; margin: 0 0 .5rem; }
+p { margin: .2rem 0; } .muted { color: var(--muted); font-size: .85rem; }
+table { border-collapse: collapse; font-size: .85rem; width: 100%; }
+th, td { border-bottom: 1px solid var(--line); padding: .25rem .5rem; text-align: left; vertical-align: top; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+.up { color: var(--up); } .down { color: var(--down); }
+svg { max-width: 100%; height: auto; } svg text { fill: var(--ink); font-size: 11px; }
+svg .axis { stroke: var(--muted); } svg .bar { fill: var(--accent); } svg .ci { stroke: var(--accent); stroke-width: 2; }
+svg .dot { fill: var(--accent); }
+`;
+
+function documentOf(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<title>${escapeHtml(title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+${body}
+<p class="muted">Written by SumLens. Scores of different backends are not comparable.</p>
+</main>
+</body>
+</html>
+`;
+}
+
+interface IntervalItem {
+  label: string;
+  mean: number;
+  low: number;
+  high: number;
+}
+
+/** A forest plot: one line per item, its interval as a bar and its mean as a dot, zero marked. */
+export function intervalSvg(items: readonly IntervalItem[], title: string): string {
+  if (items.length === 0) return '';
+  const width = 640;
+  const labelWidth = 190;
+  const row = 22;
+  const height = items.length * row + 30;
+  let lo = Math.min(0, ...items.map((i) => i.low));
+  let hi = Math.max(0, ...items.map((i) => i.high));
+  if (hi - lo < 1e-9) [lo, hi] = [lo - 0.5, hi + 0.5];
+  const pad = (hi - lo) * 0.05;
+  lo -= pad;
+  hi += pad;
+  const x = (v: number) => labelWidth + ((v - lo) / (hi - lo)) * (width - labelWidth - 10);
+  const lines = items.map((item, i) => {
+    const y = 10 + i * row + row / 2;
+    return `<text x="${labelWidth - 6}" y="${y + 4}" text-anchor="end">${escapeHtml(item.label)}</text><line class="ci" x1="${x(item.low).toFixed(1)}" x2="${x(item.high).toFixed(1)}" y1="${y}" y2="${y}"/><circle class="dot" cx="${x(item.mean).toFixed(1)}" cy="${y}" r="4"/>`;
+  });
+  const bottom = 10 + items.length * row;
+  return `<svg role="img" aria-label="${escapeHtml(title)}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" xmlns="http://www.w3.org/2000/svg" data-chart="intervals"><title>${escapeHtml(title)}</title><line class="axis" x1="${x(0).toFixed(1)}" x2="${x(0).toFixed(1)}" y1="6" y2="${bottom}" stroke-dasharray="3 3"/>${lines.join('')}<line class="axis" x1="${labelWidth}" x2="${width - 10}" y1="${bottom}" y2="${bottom}"/><text x="${labelWidth}" y="${bottom + 15}">${num(lo + pad)}</text><text x="${width - 10}" y="${bottom + 15}" text-anchor="end">${num(hi - pad)}</text><text x="${x(0).toFixed(1)}" y="${bottom + 15}" text-anchor="middle">0</text></svg>`;
+}
+
+/** A histogram of values on [min, max] in `bins` equal bins. */
+export function histogramSvg(values: readonly number[], title: string, bins = 20): string {
+  if (values.length === 0) return '';
+  let min = Infinity;
+  let max = -Infinity;
+  for (const v of values) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  const span = max - min || 1;
+  const counts = new Array<number>(bins).fill(0);
+  for (const v of values) counts[Math.min(bins - 1, Math.floor(((v - min) / span) * bins))]++;
+  const top = Math.max(...counts);
+  const width = 300;
+  const height = 120;
+  const barWidth = (width - 20) / bins;
+  const bars = counts
+    .map((c, i) => {
+      const h = (c / top) * (height - 30);
+      return `<rect class="bar" x="${(10 + i * barWidth).toFixed(1)}" y="${(height - 20 - h).toFixed(1)}" width="${(barWidth - 1).toFixed(1)}" height="${h.toFixed(1)}"><title>${c}</title></rect>`;
+    })
+    .join('');
+  return `<svg role="img" aria-label="${escapeHtml(title)}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" xmlns="http://www.w3.org/2000/svg" data-chart="histogram"><title>${escapeHtml(title)}</title>${bars}<line class="axis" x1="10" x2="${width - 10}" y1="${height - 20}" y2="${height - 20}"/><text x="10" y="${height - 5}">${num(min)}</text><text x="${width - 10}" y="${height - 5}" text-anchor="end">${num(max)}</text></svg>`;
+}
+
+function leaderboardHtml(board: Leaderboard, column: string): string {
+  const col = board.columns.find((c) => c.column === column) ?? board.columns[0];
+  if (!col) return '';
+  const rows = col.entries
+    .map(
+      (e) =>
+        `<tr><td class="n">${e.rank ?? '—'}</td><td>${escapeHtml(e.system)}</td><td class="n">${num(e.mean)}</td><td class="n">[${num(e.low)}, ${num(e.high)}]</td><td class="n">${e.n}</td></tr>`,
+    )
+    .join('');
+  const items = col.entries
+    .filter((e) => e.mean !== null && e.low !== null && e.high !== null)
+    .map((e) => ({ label: e.system, mean: e.mean!, low: e.low!, high: e.high! }));
+  return `<section><h2>Systems by ${escapeHtml(metricLabel(col.column))}</h2><p class="muted">${board.systems.length} systems over ${board.sharedSources} shared sources; mean with a bootstrap 95% interval.${col.mixedBackends ? ' Several backends: these means do not compare.' : ''}</p>${intervalSvg(items, `Systems by ${metricLabel(col.column)}`)}<table data-table="leaderboard"><thead><tr><th>#</th><th>System</th><th>Mean</th><th>95% interval</th><th>n</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+}
+
+function metricRow(m: MetricComparison): string {
+  const label = escapeHtml(metricLabel(m.column));
+  if (!m.comparable) {
+    return `<tr><td>${label}</td><td colspan="6">not comparable (backend ${escapeHtml(m.backendA)} vs ${escapeHtml(m.backendB)})</td></tr>`;
+  }
+  const cls = m.low !== null && m.low > 0 ? 'up' : m.high !== null && m.high < 0 ? 'down' : '';
+  return `<tr><td>${label}</td><td class="n">${num(m.meanA)}</td><td class="n">${num(m.meanB)}</td><td class="n ${cls}">${signed(m.meanDiff)} [${signed(m.low)}, ${signed(m.high)}]</td><td class="n">${formatP(m.pValue)}</td><td class="n">${m.wins}/${m.ties}/${m.losses}</td><td class="n">${m.n}</td></tr>`;
+}
+
+export interface ComparisonReport {
+  title: string;
+  labelA: string;
+  labelB: string;
+  comparison: Comparison;
+  leaderboard: Leaderboard | null;
+  /** The column the leaderboard is shown for. */
+  metric?: string;
+  createdAt: number;
+}
+
+export function comparisonToHtml(report: ComparisonReport): string {
+  const c = report.comparison;
+  const comparable = c.metrics.filter((m) => m.comparable && m.meanDiff !== null);
+  const plotted = comparable.map((m) => ({
+    label: metricLabel(m.column),
+    mean: m.meanDiff!,
+    low: m.low!,
+    high: m.high!,
+  }));
+  const head = comparable.map((m) => `<th>Δ ${escapeHtml(metricLabel(m.column))}</th>`).join('');
+  const rows = c.keys
+    .map((key, i) => {
+      const cells = comparable
+        .map((m) => {
+          const d = c.valuesB.get(m.column)![i] - c.valuesA.get(m.column)![i];
+          return `<td class="n ${d > 0 ? 'up' : d < 0 ? 'down' : ''}">${signed(d)}</td>`;
+        })
+        .join('');
+      return `<tr><td>${escapeHtml(key)}</td><td class="n">${c.rowsA[i]}</td><td class="n">${c.rowsB[i]}</td>${cells}</tr>`;
+    })
+    .join('\n');
+  const body = `<section><h1>${escapeHtml(report.title)}</h1>
+<p>A (baseline): ${escapeHtml(report.labelA)}</p><p>B (candidate): ${escapeHtml(report.labelB)}</p>
+<p class="muted">${c.keys.length} pairs by ${c.pairing}; unpaired rows: A ${c.unpaired.a}, B ${c.unpaired.b}. Exported ${escapeHtml(new Date(report.createdAt).toISOString())}.</p></section>
+<section><h2>Per metric: B − A</h2><p class="muted">Mean difference with a paired bootstrap 95% interval (2,000 resamples, seed 2024), Wilcoxon signed-rank p-value (two-sided), wins/ties/losses of B.</p>
+${intervalSvg(plotted, 'Mean difference B − A with 95% intervals')}
+<table data-table="metrics"><thead><tr><th>Metric</th><th>A</th><th>B</th><th>Δ [95% interval]</th><th>p</th><th>W/T/L</th><th>n</th></tr></thead><tbody>${c.metrics.map(metricRow).join('')}</tbody></table></section>
+${report.leaderboard ? leaderboardHtml(report.leaderboard, report.metric ?? '') : ''}
+<section><h2>Rows</h2><table data-table="rows"><thead><tr><th>Pair</th><th>Row A</th><th>Row B</th>${head}</tr></thead><tbody>
+${rows}
+</tbody></table></section>`;
+  return documentOf(report.title, body);
+}
+
+export interface RunReport {
+  title: string;
+  datasetName: string;
+  createdAt: number;
+  status: string;
+  table: ScoreTable;
+  calibration?: Calibration;
+  leaderboard?: Leaderboard | null;
+}
+
+export function runToHtml(report: RunReport): string {
+  const t = report.table;
+  const summary = t.summary
+    .map(
+      (s) =>
+        `<tr><td>${escapeHtml(metricLabel(s.column))}</td><td class="n">${num(s.mean)}</td><td class="n">${num(s.median)}</td><td class="n">${s.n}</td><td class="n">${s.notApplicable}</td><td class="n">${s.errors}</td></tr>`,
+    )
+    .join('');
+  const charts = t.columns
+    .map((column) => {
+      const values = Array.from(t.values.get(column) ?? []).filter(Number.isFinite);
+      if (values.length === 0) return '';
+      const label = metricLabel(column);
+      return `<figure style="margin:0"><figcaption class="muted">${escapeHtml(label)}</figcaption>${histogramSvg(values, `Distribution of ${label}`)}</figure>`;
+    })
+    .join('');
+  const calibration = report.calibration
+    ? `<section><h2>Against human ratings (Spearman)</h2><table data-table="calibration"><thead><tr><th>Metric</th><th>Human</th><th>n</th><th>dataset-level</th><th>summary-level</th></tr></thead><tbody>${report.calibration.pairs
+        .map(
+          (p) =>
+            `<tr><td>${escapeHtml(metricLabel(p.metric))}</td><td>${escapeHtml(p.human)}</td><td class="n">${p.pooled.n}</td><td class="n">${num(p.pooled.values.spearman)}</td><td class="n">${num(p.summaryLevel?.values.spearman)}</td></tr>`,
+        )
+        .join('')}</tbody></table></section>`
+    : '';
+  const head = t.columns.map((c) => `<th>${escapeHtml(metricLabel(c))}</th>`).join('');
+  const rows = t.rows
+    .map(
+      (row, i) =>
+        `<tr><td class="n">${row}${t.failed[i] ? ' (failed)' : ''}</td>${t.columns.map((c) => `<td class="n">${num(t.values.get(c)?.[i])}</td>`).join('')}</tr>`,
+    )
+    .join('\n');
+  const body = `<section><h1>${escapeHtml(report.title)}</h1><p>${escapeHtml(report.datasetName)} · ${escapeHtml(new Date(report.createdAt).toISOString())} · ${escapeHtml(report.status)} · ${t.rows.length} rows</p></section>
+<section><h2>Summary</h2><table data-table="summary"><thead><tr><th>Metric</th><th>Mean</th><th>Median</th><th>n</th><th>n/a</th><th>errors</th></tr></thead><tbody>${summary}</tbody></table></section>
+<section><h2>Distributions</h2><div style="display:flex;flex-wrap:wrap;gap:.75rem">${charts}</div></section>
+${calibration}
+${report.leaderboard ? leaderboardHtml(report.leaderboard, t.columns[0] ?? '') : ''}
+<section><h2>Rows</h2><table data-table="rows"><thead><tr><th>Row</th>${head}</tr></thead><tbody>
+${rows}
+</tbody></table></section>`;
+  return documentOf(report.title, body);
+}
