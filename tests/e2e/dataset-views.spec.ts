@@ -221,6 +221,8 @@ describe('data-set and run views', () => {
         },
         { source: 'Rain fell all week in the valley.', summary: 'It rained.', coherence: 'high' },
         { source: 'The shop opened a second branch.', summary: 'A shop grew.', coherence: 2 },
+        { source: 'The team won the final in Leeds.', summary: 'A team won.', coherence: 5 },
+        { source: 'Snow closed the mountain roads.', summary: 'Roads closed.', coherence: 3 },
       ]
         .map((r) => JSON.stringify(r))
         .join('\n'),
@@ -228,7 +230,7 @@ describe('data-set and run views', () => {
     await importDataset(page, file);
     const report = page.getByTestId('dataset-import');
     await expect.poll(() => report.getAttribute('data-done')).toBe('true');
-    expect(await report.innerText()).toMatch(/3 rows read/u);
+    expect(await report.innerText()).toMatch(/5 rows read/u);
     const cells = report.getByTestId('dataset-cell-problems');
     expect(await cells.innerText()).toMatch(
       /row 2: .*'high'.*column 'coherence'|row 2: .*column 'coherence'.*'high'/u,
@@ -247,7 +249,7 @@ describe('data-set and run views', () => {
       (r) => r.datasetId === second!.id,
     );
     // The row with the bad cell is kept, without that rating.
-    expect(rows.map((r) => r.human.coherence)).toEqual([4, undefined, 2]);
+    expect(rows.map((r) => r.human.coherence)).toEqual([4, undefined, 2, 5, 3]);
 
     const first = page
       .getByTestId('dataset-item')

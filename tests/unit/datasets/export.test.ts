@@ -178,8 +178,11 @@ describe('JSON export', () => {
     expect(back.run.judgeUsage).toEqual(data.run.judgeUsage);
     expect(back.run.backends).toEqual(data.run.backends);
     expect(back.run.status).toBe('paused');
+    // Its original is still stored: the copy and its run are named apart.
+    expect(back.run.name).toBe(`${data.dataset.name} (2) · run 1`);
+    expect(back.run.datasetName).toBe(`${data.dataset.name} (2)`);
     expect(back.dataset).toMatchObject({
-      name: data.dataset.name,
+      name: `${data.dataset.name} (2)`,
       rowCount: 5,
       humanColumns: ['relevance', 'coherence'],
       problems: data.dataset.problems,
