@@ -15,7 +15,13 @@ import type { ParseSummary } from '../src/lib/datasets/parse.ts';
 import type { DatasetDescription, DatasetRow, RowProblem } from '../src/lib/rows/formats.ts';
 import { buildSample } from '../src/lib/datasets/mapping.ts';
 import { exclusively } from '../src/lib/datasets/lanes.ts';
-import { importLockName, saveDataset, summarizeProblems } from '../src/lib/storage/datasets.ts';
+import {
+  importLockName,
+  listDatasets,
+  saveDataset,
+  summarizeProblems,
+} from '../src/lib/storage/datasets.ts';
+import { uniqueName } from '../src/lib/datasets/names.ts';
 import { parseApi, PROGRESS_EVERY_BYTES } from '../src/lib/workers/parse-api.ts';
 import { serve, type RpcScope } from '../src/lib/workers/rpc.ts';
 
@@ -79,6 +85,12 @@ export function serveDatasetParse(scope: RpcScope): void {
           }
         }
         const id = crypto.randomUUID();
+        const name =
+          request.name ??
+          uniqueName(
+            fileName.replace(/\.(jsonl|json|csv)$/iu, ''),
+            (await listDatasets()).map((d) => d.name),
+          );
         const fallbackKind = request.mapping?.kind ?? request.kind ?? 'case';
         const dataset = await exclusively(
           importLockName(id),
@@ -87,7 +99,7 @@ export function serveDatasetParse(scope: RpcScope): void {
             saveDataset(
               {
                 id,
-                name: fileName.replace(/\.(jsonl|json|csv)$/iu, ''),
+                name,
                 createdAt: Date.now(),
                 // Known once the file is read (see `complete`).
                 kind: fallbackKind,

@@ -362,7 +362,10 @@ async function main(argv: string[]): Promise<number> {
         (a, b) => a.row - b.row,
       );
       for (const item of items) {
-        if ('reason' in item) {
+        if ('reason' in item && item.kept) {
+          // The row is scored; only the cell was left out.
+          console.error(scrub(item.reason));
+        } else if ('reason' in item) {
           acc.badRows++;
           write({ row: item.row, error: item.reason });
         } else if (isCaseRow(item)) {

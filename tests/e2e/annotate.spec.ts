@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import Papa from 'papaparse';
 import type { Page } from 'playwright-core';
 import { openApp, type App } from './support/browser.ts';
-import { importDataset } from './support/datasets.ts';
+import { importDataset, humanHeader, scoreHeader } from './support/datasets.ts';
 import { readJsonl } from '../helpers/shared.ts';
 
 interface SummEvalRecord {
@@ -224,10 +224,10 @@ describe('annotating a data set in the page', () => {
     ).data;
     expect(csv.map((r) => Number(r.row))).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
     const rated = csv.slice(0, 8);
-    expect(rated.map((r) => Number(r['human:rated_coherence']))).toEqual(COHERENCE);
-    expect(rated.map((r) => Number(r['human:rated_consistency']))).toEqual(CONSISTENCY);
-    expect(csv.slice(8).every((r) => r['human:rated_coherence'] === '')).toBe(true);
-    const rougeL = rated.map((r) => Number(r['rouge-l']));
+    expect(rated.map((r) => Number(r[humanHeader('rated_coherence')]))).toEqual(COHERENCE);
+    expect(rated.map((r) => Number(r[humanHeader('rated_consistency')]))).toEqual(CONSISTENCY);
+    expect(csv.slice(8).every((r) => r[humanHeader('rated_coherence')] === '')).toBe(true);
+    const rougeL = rated.map((r) => Number(r[scoreHeader('rouge-l')]));
     expect(rougeL.every((v) => Number.isFinite(v) && v > 0)).toBe(true);
 
     for (const [human, ratings] of [
@@ -248,7 +248,7 @@ describe('annotating a data set in the page', () => {
         timeout: 10_000,
       })
       .toBe('9');
-    const rougeL9 = [...rougeL, Number(csv[8]['rouge-l'])];
+    const rougeL9 = [...rougeL, Number(csv[8][scoreHeader('rouge-l')])];
     expect(
       Number(await pair('rouge-l', 'rated_coherence').getAttribute('data-spearman')),
     ).toBeCloseTo(spearman(rougeL9, [...COHERENCE, 2]), 12);

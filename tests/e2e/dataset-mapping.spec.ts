@@ -210,7 +210,7 @@ describe('the mapping editor', () => {
     await expect.poll(() => run.innerText(), { timeout: 90_000 }).toMatch(/done · 5\/5 rows/u);
     await run.getByTestId('run-open').click();
     await expect.poll(() => page.getByTestId('run-row').count()).toBe(5);
-    expect(await page.getByTestId('run-summary').innerText()).toMatch(/rouge-l\s+0\.\d+/u);
+    expect(await page.getByTestId('run-summary').innerText()).toMatch(/ROUGE-L\s+0\.\d+/u);
     // The ratings are there to calibrate against (the calibration worker reads the run itself,
     // after the view shows it).
     await expect
@@ -302,7 +302,7 @@ describe('the mapping editor', () => {
     }
     const expected = (total / lines.length).toFixed(3);
     expect(summary, summary).toMatch(
-      new RegExp(`task:trec\\s+${expected.replace('.', '\\.')}\\s`, 'u'),
+      new RegExp(`Task trec\\s+${expected.replace('.', '\\.')}\\s`, 'u'),
     );
   });
   it('reads unknown prompt columns as prompt fields, so rows without a prediction import', async () => {

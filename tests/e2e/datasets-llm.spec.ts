@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { openApp, type App } from './support/browser.ts';
-import { importDataset } from './support/datasets.ts';
+import { importDataset, labelPattern, scoreHeader } from './support/datasets.ts';
 import { configureProvider, type ProviderChoice } from './support/llm.ts';
 import { fakeError, startFakeLlm } from '../helpers/fake-llm.ts';
 import type { FakeLlm } from '../helpers/fake-llm.ts';
@@ -144,7 +144,7 @@ describe('data-set runs with LLM metrics', () => {
 
     const summary = await page.getByTestId('run-summary').innerText();
     for (const id of ['vagueness', 'repetitiveness', 'rouge-l', 'coherence']) {
-      expect(summary).toMatch(new RegExp(`^${id}\\s+[01]\\.\\d{3}\\s`, 'mu'));
+      expect(summary).toMatch(new RegExp(`^${labelPattern(id)}\\s+[01]\\.\\d{3}\\s`, 'mu'));
     }
     // One CSV row per case with a number in each judge column.
     const [csvDownload] = await Promise.all([
@@ -156,7 +156,7 @@ describe('data-set runs with LLM metrics', () => {
     const header = lines[0]!.split(',');
     expect(lines).toHaveLength(4);
     for (const id of ['vagueness', 'repetitiveness']) {
-      const column = header.indexOf(id);
+      const column = header.indexOf(scoreHeader(id));
       expect(column).toBeGreaterThan(-1);
       for (const line of lines.slice(1)) {
         expect(Number.isFinite(Number(line.split(',')[column]))).toBe(true);

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import Papa from 'papaparse';
 import type { Page } from 'playwright-core';
 import { openApp, type App } from './support/browser.ts';
-import { importDataset } from './support/datasets.ts';
+import { importDataset, scoreHeader } from './support/datasets.ts';
 import { sharedPath } from '../helpers/shared.ts';
 
 function runText(page: Page): Promise<string> {
@@ -49,7 +49,7 @@ describe('data sets in the page', () => {
     await expect.poll(() => runText(page), { timeout: 420_000 }).toMatch(/done · 600\/600 rows/u);
     await page.getByTestId('run-open').first().click();
     const summary = await page.getByTestId('run-summary').innerText();
-    expect(summary).toMatch(/rouge-l\s+0\.\d+\s+0\.\d+\s+600\s/u);
+    expect(summary).toMatch(/ROUGE-L\s+0\.\d+\s+0\.\d+\s+600\s/u);
     // The row table is built a few rows per task: a page of 100 of the 600, then one more.
     await expect.poll(() => page.getByTestId('run-row').count()).toBe(100);
     expect(await page.getByTestId('run-view').innerText()).toMatch(/first 100 of 600/u);
@@ -82,7 +82,7 @@ describe('data sets in the page', () => {
       skipEmptyLines: true,
     });
     expect(parsed.data).toHaveLength(600);
-    expect(parsed.meta.fields).toEqual(expect.arrayContaining(['row', 'rouge-l']));
+    expect(parsed.meta.fields).toEqual(expect.arrayContaining(['row', scoreHeader('rouge-l')]));
     // Metric against metric, and a row opened with the single-case cards.
     await page.getByTestId('scatter-metric').selectOption('rouge-1');
     expect(Number(await page.getByTestId('scatter-metrics').getAttribute('data-count'))).toBe(600);

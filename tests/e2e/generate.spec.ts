@@ -164,7 +164,7 @@ describe('generate, then evaluate', () => {
     await page.getByTestId('run-open').first().click();
     const summary = await page.getByTestId('run-summary').innerText();
     expect(summary, summary).toMatch(
-      new RegExp(`task:trec\\s+${expected.mean.toFixed(3).replace('.', '\\.')}\\s`, 'u'),
+      new RegExp(`Task trec\\s+${expected.mean.toFixed(3).replace('.', '\\.')}\\s`, 'u'),
     );
 
     // Nothing but the fake provider was contacted, and the page logged no errors beyond the

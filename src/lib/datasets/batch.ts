@@ -44,8 +44,10 @@ import {
   failedResults,
   getRun,
   indexedDbRunStore,
+  listRuns,
   pendingRows,
 } from '../storage/runs.ts';
+import { nextRunName } from './names.ts';
 import { type DatasetRow } from '../rows/formats.ts';
 import {
   callListener,
@@ -493,6 +495,8 @@ export interface NewBatchRun {
   /** The judge of the LLM metrics (provider and model, never the key). */
   judge?: { provider: ProviderKind; model: string };
   appVersion: string;
+  /** Default the data set's next run ("dev · run 2"). */
+  name?: string;
   /** Default crypto.randomUUID(). */
   id?: string;
   now?: number;
@@ -505,6 +509,12 @@ export async function createBatchRun(spec: NewBatchRun): Promise<StoredRun> {
     id: spec.id ?? crypto.randomUUID(),
     datasetId: spec.dataset.id,
     datasetName: spec.dataset.name,
+    name:
+      spec.name ??
+      nextRunName(
+        spec.dataset.name,
+        (await listRuns()).map((r) => r.name),
+      ),
     createdAt: now,
     metrics: spec.metrics,
     settings: spec.settings,

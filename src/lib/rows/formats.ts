@@ -147,6 +147,8 @@ export interface RowProblem {
   reason: string;
   /** The column at fault, when there is one. */
   column?: string;
+  /** The row loaded without this cell (a rating that is not a number); else the row is left out. */
+  kept?: boolean;
 }
 
 /**

@@ -224,6 +224,7 @@ export class DatasetImport {
     const last = this.#lastImport;
     if (!last) return undefined;
     const { file } = last;
+    const replacedName = this.#host.datasets().find((d) => d.id === last.datasetId)?.name;
     const { job, signal } = this.#start();
     this.#host.reportError(undefined);
     const state: ImportState = { ...freshImportState(file), detected: last.detected };
@@ -239,6 +240,8 @@ export class DatasetImport {
           fileName: file.name,
           mapping: choice.mapping,
           ...(choice.task ? { task: choice.task } : {}),
+          // The data set read again keeps its name: it replaces the one it was imported as.
+          ...(replacedName ? { name: replacedName } : {}),
         },
         signal,
         (item) => {

@@ -5,6 +5,7 @@
  * the calibration worker (./dataset-run-view.svelte.ts). The import (./dataset-import.svelte.ts)
  * reads and stores a file in a worker. Both are re-exposed here for the view.
  */
+import { SvelteSet } from 'svelte/reactivity';
 import { APP_VERSION } from '../version.ts';
 import { messageOf } from '../errors.ts';
 import type { MappingChoice } from '../datasets/mapping.ts';
@@ -17,6 +18,7 @@ import {
   removeOrphanRows,
 } from '../storage/datasets.ts';
 import { deleteRun, getRun, listRuns } from '../storage/runs.ts';
+import { runLabel } from '../datasets/names.ts';
 import type { StoredDataset, StoredRun } from '../storage/schema.ts';
 import { importRunExport, parseRunExport, type ExportFormat } from '../datasets/export.ts';
 import type { Calibration } from '../datasets/calibration.ts';
@@ -68,6 +70,11 @@ export class DatasetSession {
   readonly #viewer: RunViewer;
   /** Runs paused because the browser went offline: resumed when it is back online. */
   readonly #resumeWhenOnline = new Set<string>();
+  /**
+   * The runs this page is driving (in the batch worker or in the page), from the click to their
+   * outcome: reactive, so that the list shows Pause and Cancel the moment a run starts.
+   */
+  readonly #driving = new SvelteSet<string>();
 
   constructor(scoring?: PageScoring) {
     this.#scoring = scoring;
@@ -290,6 +297,16 @@ export class DatasetSession {
     options: { retryFailed?: boolean; quietIfBusy?: boolean } = {},
   ): Promise<void> {
     this.#resumeWhenOnline.delete(runId);
+    if (this.#driving.has(runId)) {
+      const run = this.runs.find((r) => r.id === runId);
+      this.error = `${run ? runLabel(run) : 'This run'} is running already: pause or cancel it in the list of runs.`;
+      return;
+    }
+    this.#driving.add(runId);
+    // A new start: the last outcome's progress (paused, stopped) must not show as this one's.
+    const { [runId]: _previous, ...others } = this.progress;
+    this.progress = others;
+    let again = false;
     try {
       const run = await getRun(runId);
       if (!run) throw new Error('This run no longer exists (was it deleted?).');
@@ -312,7 +329,7 @@ export class DatasetSession {
         // Paused for the connection: say so on the run, and go on when it is back.
         // (the connection may be back already: the 'online' event came while the run stopped)
         if (browserOffline()) this.#resumeWhenOnline.add(runId);
-        else void this.#drive(runId, models, { retryFailed: true });
+        else again = true;
       } else if (
         outcome.message &&
         outcome.stoppedBy !== 'provider' &&
@@ -327,7 +344,11 @@ export class DatasetSession {
       const message = messageOf(error);
       if (!(options.quietIfBusy && message === RUN_BUSY_MESSAGE)) this.error = message;
       await this.refresh();
+    } finally {
+      this.#driving.delete(runId);
     }
+    // (once this drive has ended, or the new one would find the run still being driven)
+    if (again) void this.#drive(runId, models, { retryFailed: true });
   }
 
   pause(runId: string): void {
@@ -342,8 +363,9 @@ export class DatasetSession {
     if (!this.#pageRuns.cancel(runId)) this.#client().cancel(runId);
   }
 
+  /** Whether this page is driving the run now (reactive: see #driving). */
   isRunning(runId: string): boolean {
-    return this.#pageRuns.has(runId) || (this.#batch?.isRunning(runId) ?? false);
+    return this.#driving.has(runId) || this.#pageRuns.has(runId);
   }
 
   /** Imports a run exported as JSON (with its data set's rows), and opens it. */

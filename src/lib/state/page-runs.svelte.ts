@@ -15,6 +15,7 @@ import {
   type BatchProgress,
 } from '../datasets/batch.ts';
 import { exclusively } from '../datasets/lanes.ts';
+import { runLabel } from '../datasets/names.ts';
 import { updateRun } from '../storage/runs.ts';
 import type { StoredRun } from '../storage/schema.ts';
 import type { ModelSource } from '../models/source.ts';
@@ -145,7 +146,7 @@ export class PageRuns {
         };
       }
     } catch (error) {
-      const message = `${run.datasetName}: the run is paused. ${messageOf(error)}`;
+      const message = `${runLabel(run)}: the run is paused. ${messageOf(error)}`;
       await updateRun(run.id, { status: 'paused', message }).catch(() => undefined);
       return { status: 'paused', message };
     }

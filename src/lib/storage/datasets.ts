@@ -32,7 +32,11 @@ export const MAX_STORED_PROBLEMS = 20;
 
 /** The first problems and the count, as stored with a data set. */
 export function summarizeProblems(problems: readonly RowProblem[]): DatasetProblemsSummary {
-  return { count: problems.length, examples: problems.slice(0, MAX_STORED_PROBLEMS) };
+  // The count is of rows left out; a cell left out of a row that loaded is an example only.
+  return {
+    count: problems.filter((p) => !p.kept).length,
+    examples: problems.slice(0, MAX_STORED_PROBLEMS),
+  };
 }
 
 /** The human rating columns present in these rows, in first-seen order. */

@@ -185,6 +185,8 @@ export interface StoredRun {
   datasetId: string;
   /** The data set's name when the run started, for the list after the data set is gone. */
   datasetName: string;
+  /** What the list calls the run ("dev · run 2"); absent on runs stored before runs had names. */
+  name?: string;
   createdAt: number;
   updatedAt: number;
   finishedAt?: number;

@@ -88,7 +88,7 @@ export class BatchWorkerClient {
     handlers: BatchRunHandlers = {},
   ): Promise<BatchFinished> {
     if (this.#running.has(id)) {
-      throw new Error(`Run ${id} is already running in the batch worker.`);
+      throw new Error('This run is already running in the batch worker.');
     }
     const cancel = new AbortController();
     this.#running.set(id, cancel);

@@ -26,6 +26,7 @@ export const rowProblemSchema = z.object({
   row: z.number().int(),
   reason: z.string(),
   column: z.string().optional(),
+  kept: z.boolean().optional(),
 });
 
 export const datasetDescriptionSchema = z.object({
@@ -75,6 +76,9 @@ export const parseApi = defineWorkerApi('file reader', {
       mapping: columnMappingSchema.optional(),
       /** Stored with the data set: the TinyEval/LongBench task of prediction rows. */
       task: z.string().optional(),
+      /** The data set's name (the one it replaces, when the mapping changed); default the file's
+       * name, made unique among the data sets stored ("dev (2)"). */
+      name: z.string().min(1).optional(),
       /** Rows per write transaction (tests pass small ones). */
       batchSize: z.number().int().min(1).max(100_000).optional(),
     }),

@@ -178,8 +178,11 @@ describe('JSON export', () => {
     expect(back.run.judgeUsage).toEqual(data.run.judgeUsage);
     expect(back.run.backends).toEqual(data.run.backends);
     expect(back.run.status).toBe('paused');
+    // Its original is still stored: the copy and its run are named apart.
+    expect(back.run.name).toBe(`${data.dataset.name} (2) · run 1`);
+    expect(back.run.datasetName).toBe(`${data.dataset.name} (2)`);
     expect(back.dataset).toMatchObject({
-      name: data.dataset.name,
+      name: `${data.dataset.name} (2)`,
       rowCount: 5,
       humanColumns: ['relevance', 'coherence'],
       problems: data.dataset.problems,
@@ -357,10 +360,10 @@ describe('CSV export', () => {
       'system',
       'status',
       'summary',
-      'human:relevance',
-      'human:coherence',
-      'rouge-l',
-      'geval-custom:Tone',
+      'relevance (human) [human:relevance]',
+      'coherence (human) [human:coherence]',
+      'ROUGE-L [rouge-l]',
+      'G-Eval: Tone [geval-custom:Tone]',
       'error',
     ]);
     expect(parsed.data).toHaveLength(5);
@@ -373,18 +376,22 @@ describe('CSV export', () => {
       group: 'doc1',
       system: 'M1',
       status: 'done',
-      'human:relevance': '4',
-      'rouge-l': '0.5',
-      'geval-custom:Tone': '3.5',
+      'relevance (human) [human:relevance]': '4',
+      'ROUGE-L [rouge-l]': '0.5',
+      'G-Eval: Tone [geval-custom:Tone]': '3.5',
     });
     // Formula injection: text cells starting with = + - @ are neutralised; numbers are not.
     expect(second.id).toBe(`'=HYPERLINK("http://evil")`);
     expect(second.summary).toBe("'=SUM(A1:A9)");
-    expect(second['human:coherence']).toBe('-1');
+    expect(second['coherence (human) [human:coherence]']).toBe('-1');
     expect(third.summary).toBe("'@cmd and +more");
-    expect(third['rouge-l']).toBe('');
-    expect(fourth['rouge-l']).toBe('0.75');
-    expect(fifth).toMatchObject({ status: 'pending', 'rouge-l': '', 'geval-custom:Tone': '' });
+    expect(third['ROUGE-L [rouge-l]']).toBe('');
+    expect(fourth['ROUGE-L [rouge-l]']).toBe('0.75');
+    expect(fifth).toMatchObject({
+      status: 'pending',
+      'ROUGE-L [rouge-l]': '',
+      'G-Eval: Tone [geval-custom:Tone]': '',
+    });
   });
 
   it('neutralises multi-line formula cells too', () => {
@@ -416,7 +423,7 @@ describe('Markdown report', () => {
     const calibration = runCalibration(data);
     const pair = calibration.pairs.find((p) => p.metric === 'rouge-l' && p.human === 'relevance')!;
     expect(pair.pooled.n).toBe(3);
-    const line = md.split('\n').find((l) => l.startsWith('| ROUGE-L | relevance |'))!;
+    const line = md.split('\n').find((l) => l.startsWith('| ROUGE-L | relevance (human) |'))!;
     expect(line).toContain(`| 3 | ${pair.pooled.values.spearman!.toFixed(3)} |`);
     expect(summarizeScores(data.run, data.results).map((s) => s.column)).toEqual([
       'rouge-l',
@@ -509,7 +516,7 @@ describe('loading a run for the page', () => {
       })),
     };
     const md = runToMarkdown(data, { calibration: given });
-    const line = md.split('\n').find((l) => l.startsWith('| ROUGE-L | relevance |'))!;
+    const line = md.split('\n').find((l) => l.startsWith('| ROUGE-L | relevance (human) |'))!;
     expect(line).toContain('| 3 | 0.123 |');
   });
 });

@@ -98,6 +98,44 @@ describe('JSONL', () => {
     expect(caseRows(rows)[3]!.human).toEqual({});
   });
 
+  it('reports a rating cell that is not a number with its row and column, and keeps the row', () => {
+    const text = [
+      { source: 'The bridge closed.', summary: 'A bridge closed.', coherence: 4, fluency: 3 },
+      { source: 'Rain fell all week.', summary: 'It rained.', coherence: 'high', fluency: 2 },
+      { source: 'A shop opened.', summary: 'A shop.', coherence: 3, fluency: '[1, oops' },
+      { source: 'The team won.', summary: 'A win.', coherence: 5, fluency: 4 },
+      { source: 'Snow closed roads.', summary: 'Snow.', coherence: 2, fluency: 5 },
+    ]
+      .map((r) => JSON.stringify(r))
+      .join('\n');
+    const result = parseDatasetText(text);
+    // Every row loads; the cells that held no rating are listed, and no row counts as bad.
+    expect(caseRows(result.rows).map((r) => r.human)).toEqual([
+      { coherence: 4, fluency: 3 },
+      { fluency: 2 },
+      { coherence: 3 },
+      { coherence: 5, fluency: 4 },
+      { coherence: 2, fluency: 5 },
+    ]);
+    expect(result.summary.problems).toBe(0);
+    expect(result.problems).toEqual([
+      {
+        row: 2,
+        column: 'coherence',
+        kept: true,
+        reason:
+          "row 2: the rating in column 'coherence', 'high' is not a number: the row is kept without it",
+      },
+      {
+        row: 3,
+        column: 'fluency',
+        kept: true,
+        reason:
+          "row 3: the rating in column 'fluency', '[1, oops' is not a list of ratings (unreadable JSON): the row is kept without it",
+      },
+    ]);
+  });
+
   it('gives the same rows for any chunk size (1 and 7 bytes, mid-character UTF-8)', () => {
     const sample = devBytes.subarray(0, devBytes.indexOf('\n'.charCodeAt(0), 200_000) + 1);
     const whole = parseDatasetText(sample);

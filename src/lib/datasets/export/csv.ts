@@ -9,6 +9,7 @@ import { scoreKey } from '../calibration.ts';
 import { isCaseRow } from '../../rows/formats.ts';
 import type { RunData } from '../run-data.ts';
 import { scoreColumns, taskColumn } from '../run-view.ts';
+import { humanColumnLabel, labelledHeader, scoreColumnLabel } from '../column-labels.ts';
 
 /** A row's scores by column (null: n/a, error or missing). */
 function rowScores(result: StoredRunResult | undefined): Map<string, number | null> {
@@ -40,7 +41,9 @@ export interface CsvOptions {
 
 /**
  * One line per data-set row (rows without results have empty score cells), columns: row, id,
- * group, system, status, summary, `human:<name>` per rating, one per metric score, error.
+ * group, system, status, summary, one per human rating (`coherence (human) [human:coherence]`),
+ * one per metric score (`Local coherence (order model) [coherence]`: the label a person reads,
+ * the id a program matches in brackets), error.
  */
 export function runToCsv(data: RunData, options: CsvOptions = {}): string {
   const texts = options.texts ?? true;
@@ -54,8 +57,8 @@ export function runToCsv(data: RunData, options: CsvOptions = {}): string {
     'system',
     'status',
     ...(texts ? ['summary'] : []),
-    ...humans.map((h) => `human:${h}`),
-    ...metrics,
+    ...humans.map((h) => labelledHeader(humanColumnLabel(h), `human:${h}`)),
+    ...metrics.map((m) => labelledHeader(scoreColumnLabel(m), m)),
     'error',
   ];
   const lines: unknown[][] = [];

@@ -8,7 +8,7 @@ import type { Calibration } from '../calibration.ts';
 import type { Comparison, MetricComparison } from '../compare.ts';
 import type { Leaderboard } from '../leaderboard.ts';
 import type { ScoreTable } from '../run-view.ts';
-import { metricLabel } from './markdown.ts';
+import { scoreColumnLabel as metricLabel } from '../column-labels.ts';
 
 export function escapeHtml(text: string): string {
   return text

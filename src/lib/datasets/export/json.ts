@@ -7,12 +7,13 @@ import { messageOf } from '../../errors.ts';
 import { z } from 'zod';
 import { METRIC_IDS } from '../../metrics/types.ts';
 import { AUTH_HEADERS, redactValue } from '../../llm/redact.ts';
-import { saveDataset } from '../../storage/datasets.ts';
+import { listDatasets, saveDataset } from '../../storage/datasets.ts';
 import { restoreRun } from '../../storage/runs.ts';
 import type { StoredDataset, StoredRun, StoredRunResult } from '../../storage/schema.ts';
 import { RUN_STATUSES } from '../../storage/schema.ts';
 import { DATASET_KINDS, type DatasetRow } from '../../rows/formats.ts';
 import type { RunData } from '../run-data.ts';
+import { nextRunName, uniqueName } from '../names.ts';
 
 export const RUN_EXPORT_FORMAT = 'sumlens-run';
 export const RUN_EXPORT_VERSION = 1;
@@ -125,6 +126,7 @@ export const runExportSchema = z.object({
     id: z.string().min(1),
     datasetId: z.string().min(1),
     datasetName: z.string(),
+    name: z.string().optional(),
     createdAt: z.number(),
     updatedAt: z.number(),
     metrics: z.array(z.enum(METRIC_IDS)),
@@ -183,9 +185,20 @@ export async function importRunExport(
   const datasetId = options.keepIds ? data.dataset.id : newId();
   const runId = options.keepIds ? data.run.id : newId();
   const { rowCount: _rowCount, ...meta } = data.dataset;
-  const dataset = await saveDataset({ ...meta, id: datasetId }, data.rows);
+  // Imported again, the data set and its run get names of their own ("dev (2)").
+  const name = uniqueName(
+    meta.name,
+    (await listDatasets()).map((d) => d.name),
+  );
+  const dataset = await saveDataset({ ...meta, id: datasetId, name }, data.rows);
   const run = await restoreRun(
-    { ...data.run, id: runId, datasetId },
+    {
+      ...data.run,
+      id: runId,
+      datasetId,
+      datasetName: name,
+      name: name === meta.name && data.run.name ? data.run.name : nextRunName(name, []),
+    },
     data.results.map((r) => ({ ...r, runId })),
   );
   return { dataset, run };

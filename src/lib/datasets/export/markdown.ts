@@ -2,10 +2,10 @@
  * The Markdown run report: the data set, date and status, the metrics with their backends, a
  * summary table (mean, median, n per metric) and the calibration table (calibration.ts).
  */
-import { metricInfo } from '../../metrics/registry.ts';
 import type { MetricId, MetricResult } from '../../metrics/types.ts';
 import type { StoredRun, StoredRunResult } from '../../storage/schema.ts';
 import { scoreKey, type Calibration } from '../calibration.ts';
+import { humanColumnLabel, scoreColumnLabel } from '../column-labels.ts';
 import type { RunData } from '../run-data.ts';
 import { runCalibration, summarizeScores } from '../run-view.ts';
 
@@ -17,18 +17,6 @@ function num(value: number | null | undefined, digits = 3): string {
   return value === null || value === undefined || !Number.isFinite(value)
     ? '—'
     : value.toFixed(digits);
-}
-
-/** A score column as people read it: the metric's label, a G-Eval criterion or a task. */
-export function metricLabel(column: string): string {
-  if (column.startsWith('task:')) return `Task ${column.slice(5)}`;
-  const custom = /^geval-custom:(.+)$/u.exec(column);
-  if (custom) return `G-Eval: ${custom[1]}`;
-  try {
-    return metricInfo(column as MetricId).label;
-  } catch {
-    return column;
-  }
 }
 
 function backendsOf(run: StoredRun, results: readonly StoredRunResult[], column: string): string {
@@ -81,7 +69,7 @@ export function runToMarkdown(data: RunData, options: MarkdownOptions = {}): str
   lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: |');
   for (const s of summarizeScores(run, results)) {
     lines.push(
-      `| ${cell(metricLabel(s.column))} | ${cell(backendsOf(run, results, s.column))} | ${num(s.mean)} | ${num(s.median)} | ${s.n} | ${s.notApplicable} | ${s.errors} |`,
+      `| ${cell(scoreColumnLabel(s.column))} | ${cell(backendsOf(run, results, s.column))} | ${num(s.mean)} | ${num(s.median)} | ${s.n} | ${s.notApplicable} | ${s.errors} |`,
     );
   }
   lines.push('');
@@ -102,7 +90,7 @@ export function runToMarkdown(data: RunData, options: MarkdownOptions = {}): str
     for (const p of calibration.pairs) {
       const s = p.summaryLevel;
       lines.push(
-        `| ${cell(metricLabel(p.metric))} | ${cell(p.human)} | ${p.pooled.n} | ${num(p.pooled.values.spearman)} | ${num(p.pooled.values.kendall)} | ${num(p.pooled.values.pearson)} | ${num(s?.values.spearman)} | ${num(s?.values.kendall)} | ${num(s?.values.pearson)} | ${s ? `${s.groupsUsed} (${s.groupsSkipped})` : '—'} |`,
+        `| ${cell(scoreColumnLabel(p.metric))} | ${cell(humanColumnLabel(p.human))} | ${p.pooled.n} | ${num(p.pooled.values.spearman)} | ${num(p.pooled.values.kendall)} | ${num(p.pooled.values.pearson)} | ${num(s?.values.spearman)} | ${num(s?.values.kendall)} | ${num(s?.values.pearson)} | ${s ? `${s.groupsUsed} (${s.groupsSkipped})` : '—'} |`,
       );
     }
   }

@@ -29,7 +29,7 @@ import { CsvSplitter } from './csv.ts';
 import type { Emit, Item, Rec, Splitter } from './items.ts';
 import { JsonSplitter } from './json.ts';
 import { JsonlSplitter } from './jsonl.ts';
-import { toRow } from './rows.ts';
+import { numbered, toRow } from './rows.ts';
 import { SNIFF_LIMIT, sniffFormat } from './sniff.ts';
 import {
   DatasetParseError,
@@ -247,10 +247,12 @@ export class DatasetParser {
     const result = toRow(item.record, item.row, this.detected!.mapping);
     if ('reason' in result) {
       this.problemCount++;
-      this.outProblems.push({ ...result, reason: `row ${result.row}: ${result.reason}` });
+      this.outProblems.push(numbered(result));
     } else {
       this.rowCount++;
       this.outRows.push(result.row);
+      // (listed, not counted: the row loaded)
+      for (const cell of result.cells ?? []) this.outProblems.push(numbered(cell));
     }
   }
 

@@ -33,14 +33,29 @@ function numberOf(value: unknown): number | undefined {
   return undefined;
 }
 
-/** A rating column's values: a number, or the mean per key of a list of rating objects. */
-function addRatings(human: Record<string, number>, name: string, value: unknown): void {
+/** A cell as the report quotes it: a text in quotes (its start, when long), else its type. */
+function cellText(value: unknown): string {
+  if (typeof value !== 'string') return describeValue(value);
+  const text = value.trim();
+  return `'${text.length > 40 ? `${text.slice(0, 40)}…` : text}'`;
+}
+
+/**
+ * A rating column's values: a number, or the mean per key of a list of rating objects. Answers
+ * why a cell that holds something gave no rating ("'high' is not a number"), for the report; an
+ * empty cell is no rating and no problem.
+ */
+function addRatings(
+  human: Record<string, number>,
+  name: string,
+  value: unknown,
+): string | undefined {
   let v = value;
   if (typeof v === 'string' && v.trim().startsWith('[')) {
     try {
       v = JSON.parse(v);
     } catch {
-      return;
+      return `${cellText(value)} is not a list of ratings (unreadable JSON)`;
     }
   }
   if (Array.isArray(v)) {
@@ -57,10 +72,14 @@ function addRatings(human: Record<string, number>, name: string, value: unknown)
       }
     }
     for (const [k, s] of sums) human[`${name}_${k}`] = s.total / s.n;
-    return;
+    return undefined;
   }
   const n = numberOf(v);
   if (n !== undefined) human[name] = n;
+  else if (!(v === undefined || v === null || (typeof v === 'string' && v.trim() === ''))) {
+    return `${cellText(v)} is not a number`;
+  }
+  return undefined;
 }
 
 /** A string, or a list of strings (a JSON/Python list in a CSV cell), as a list. */
@@ -192,7 +211,7 @@ export function toRow(
   record: Rec,
   row: number,
   mapping: ColumnMapping,
-): { row: DatasetRow } | RowProblem {
+): { row: DatasetRow; cells?: RowProblem[] } | RowProblem {
   const m = mapping;
   const built =
     m.kind === 'case' || m.kind === 'summeval'
@@ -207,7 +226,18 @@ export function toRow(
   }
   const out = built.row;
   out.row = row;
-  for (const h of m.human ?? []) addRatings(out.human, h.name, record[h.column]);
+  const cells: RowProblem[] = [];
+  for (const h of m.human ?? []) {
+    const problem = addRatings(out.human, h.name, record[h.column]);
+    if (problem) {
+      cells.push({
+        row,
+        reason: `the rating in column '${h.column}', ${problem}: the row is kept without it`,
+        column: h.column,
+        kept: true,
+      });
+    }
+  }
   const group = m.group ? textOf(record[m.group]) : undefined;
   if (group !== undefined && group !== '') out.group = group;
   const system = m.system ? textOf(record[m.system]) : undefined;
@@ -233,7 +263,12 @@ export function toRow(
     kept++;
   }
   if (kept > 0) out.raw = raw;
-  return { row: out };
+  return { row: out, ...(cells.length > 0 ? { cells } : {}) };
+}
+
+/** A problem of row N as the report lists it: "row 9: no summary text in column 'decoded'". */
+export function numbered(problem: RowProblem): RowProblem {
+  return { ...problem, reason: `row ${problem.row}: ${problem.reason}` };
 }
 
 /** Records (numbered from `firstRow`) → rows and problems ("row 9: no summary text in column 'decoded'"). */
@@ -246,9 +281,11 @@ export function toRows(
   const problems: RowProblem[] = [];
   records.forEach((record, i) => {
     const result = toRow(record, firstRow + i, mapping);
-    if ('reason' in result)
-      problems.push({ ...result, reason: `row ${result.row}: ${result.reason}` });
-    else rows.push(result.row);
+    if ('reason' in result) problems.push(numbered(result));
+    else {
+      rows.push(result.row);
+      for (const cell of result.cells ?? []) problems.push(numbered(cell));
+    }
   });
   return { rows, problems };
 }
