@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { APP_ORIGIN, openApp, waitForScores, type App } from './support/browser.ts';
+import { APP_ORIGIN, openApp, openCard, waitForScores, type App } from './support/browser.ts';
 import { VALIDITY } from '../../src/lib/metrics/validity.ts';
 
 describe('validity in the cards', () => {
@@ -40,6 +40,7 @@ describe('validity in the cards', () => {
   it('opens the card’s row of the validity table from its link', async () => {
     const table = page.getByTestId('validity-table');
     expect(await table.isVisible()).toBe(false);
+    await openCard(page, 'coherence');
     await page
       .getByTestId('metric-coherence')
       .getByRole('link', { name: 'How well this tracks people, and on what data' })

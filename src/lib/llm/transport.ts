@@ -239,7 +239,9 @@ export class Transport {
       const hint = ctx.local
         ? ' Is the server running, and does it allow this page (CORS: OLLAMA_ORIGINS, LM Studio "Enable CORS"; Chrome may ask to allow local-network access)?'
         : ' You may be offline, the provider may not allow browser (CORS) requests from this page, or a proxy dropped the request.';
-      throw new LlmError('network', `Could not reach ${ctx.name} at ${this.host}.${hint}`, {
+      // A server without a known name is already named by its address ("the server at …").
+      const where = ctx.name.includes(this.host) ? ctx.name : `${ctx.name} at ${this.host}`;
+      throw new LlmError('network', `Could not reach ${where}.${hint}`, {
         provider: ctx.provider,
         cause: e instanceof Error ? new Error(e.message) : undefined,
       });

@@ -40,6 +40,13 @@ import {
   type ShownJudgeReport,
 } from './metric-cards.ts';
 import { failMissing, providerEmbeddingMetrics, workerGroups } from './metric-jobs.ts';
+import {
+  blockedMetrics,
+  runnableSettings,
+  settingsProblems,
+  type SettingsProblem,
+} from './settings-problems.ts';
+import { scoredCaseKey } from './scored-case.ts';
 import { WorkerProgress } from './worker-progress.svelte.ts';
 
 export type { CardState, CardStatus } from './metric-cards.ts';
@@ -73,10 +80,39 @@ export class ScoringSession {
   readonly judge = new JudgeSession();
   /** Tokens, calls and cost of the judge run whose results are on screen. */
   judgeReport = $state.raw<ShownJudgeReport | undefined>();
+  /** Why the LLM metrics were not run (no key, no model…): said once, not on each card. */
+  judgeNotice = $state<string | undefined>();
+  /** The key (scored-case.ts) of the case whose results are on screen; undefined when none. */
+  scoredKey = $state<string | undefined>();
+  /** Bumped when a Score starts, so the page can bring the score board into view. */
+  runCount = $state(0);
+
+  /** Metric settings that do not validate; each blocks only the metrics that read it. */
+  readonly settingsProblems: SettingsProblem[] = $derived(settingsProblems(this.settings));
+
+  /** The key of the case as Score would send it now. */
+  get currentKey(): string {
+    return scoredCaseKey(this.caseInput, this.settings, this.#judgeAsked());
+  }
+
+  /** The results on screen belong to another input than the one in the form. */
+  readonly stale: boolean = $derived(
+    this.scoredKey !== undefined && this.scoredKey !== this.currentKey,
+  );
 
   readonly #progress = new WorkerProgress();
   readonly #draft = new DraftSaver((message) => (this.storageError = message));
   #workers: MetricWorkers | undefined;
+  /** What the judge is asked for, as part of a case's key: another model is another result. */
+  #judgeAsked(): unknown {
+    if (!this.judge.enabled) return undefined;
+    // The provider record holds no key (keys live in provider-keys.ts).
+    return {
+      metrics: [...this.judge.metrics].sort(),
+      provider: this.judge.provider,
+      settings: this.judge.settings,
+    };
+  }
   #run: AbortController | undefined;
   /** The "Scored, but not saved" message last shown, so that a later save can clear it. */
   #unsavedMessage: string | undefined;
@@ -190,29 +226,48 @@ export class ScoringSession {
     const settings = $state.snapshot(this.settings);
     const models = $state.snapshot(this.models);
     const instructions = parseInstructions(this.instructionsText);
-    this.problems = caseProblems(input, instructions.problems, settings);
+    this.problems = caseProblems(input, instructions.problems);
     if (this.problems.some((p) => p.blocking)) return;
+
+    const caseInput = caseInputOf(input, instructions.sections);
+    const key = scoredCaseKey(caseInput, settings, this.#judgeAsked());
+    // An identical re-score replaces the entry on screen instead of adding one to the history.
+    const sameCaseId = key === this.scoredKey ? this.openCaseId : undefined;
+    const wrongSettings = settingsProblems(settings);
+    const blocked = blockedMetrics(wrongSettings);
+    const workerSettings = runnableSettings(settings, wrongSettings);
+    const judgeProblems = this.judge.enabled ? this.judge.problems() : [];
+    const runJudge = this.judge.enabled && judgeProblems.length === 0;
 
     this.#run?.abort();
     const run = new AbortController();
     this.#run = run;
     this.running = true;
+    this.runCount++;
     this.openCaseId = undefined;
+    this.scoredKey = key;
     this.scoredSummary = input.summary;
     this.scoredSource = input.source;
     this.customCards = [];
     this.judgeReport = undefined;
-    this.cards = runningCards(this.judge.enabled ? new Set(this.judge.metrics) : new Set());
-
-    const caseInput = caseInputOf(input, instructions.sections);
-    const providerEmbedding = settings.backends.embedding.kind === 'provider';
-    // Provider embeddings need the judge's key, which stays in the page: no worker gets it.
-    const groups = workerGroups((_, needs) => !(needs === 'embedding' && providerEmbedding));
+    this.judgeNotice = judgeProblems.length > 0 ? judgeProblems.join(' ') : undefined;
+    this.cards = runningCards(runJudge ? new Set(this.judge.metrics) : new Set());
 
     const results: MetricResult[] = [];
+    for (const [id, message] of blocked) {
+      if (this.cards[id].status !== 'running') continue;
+      const [failure] = failMissing([id], results, message, 'none');
+      if (failure) this.#setCard(id, { status: 'error', result: failure });
+    }
+    const providerEmbedding = settings.backends.embedding.kind === 'provider';
+    // Provider embeddings need the judge's key, which stays in the page: no worker gets it.
+    const groups = workerGroups(
+      (id, needs) => !blocked.has(id) && !(needs === 'embedding' && providerEmbedding),
+    );
+
     const jobs = [...groups].map(async ([needs, ids]) => {
       try {
-        await workers[needs].score(ids, caseInput, settings, models, {
+        await workers[needs].score(ids, caseInput, workerSettings, models, {
           signal: run.signal,
           onProgress: (p) => this.#progress.set(needs, p),
           onResult: (result) => {
@@ -230,9 +285,9 @@ export class ScoringSession {
         this.#progress.clear(needs);
       }
     });
-    if (this.judge.enabled) jobs.push(this.#runJudge(caseInput, run.signal, results));
+    if (runJudge) jobs.push(this.#runJudge(caseInput, run.signal, results));
     if (providerEmbedding)
-      jobs.push(this.#providerEmbeddingMetrics(caseInput, settings, run.signal, results));
+      jobs.push(this.#providerEmbeddingMetrics(caseInput, workerSettings, run.signal, results));
     await Promise.all(jobs);
     if (run.signal.aborted) return;
     this.running = false;
@@ -240,17 +295,18 @@ export class ScoringSession {
 
     const order = new Map(METRICS.map((m, i) => [m.id, i]));
     results.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
-    await this.#saveScoredCase(caseInput, settings, results);
+    await this.#saveScoredCase(caseInput, settings, results, sameCaseId);
   }
 
   async #saveScoredCase(
     input: CaseInput,
     settings: MetricSettings,
     results: MetricResult[],
+    id: string = crypto.randomUUID(),
   ): Promise<void> {
     try {
       const entry = await saveCase({
-        id: crypto.randomUUID(),
+        id,
         createdAt: Date.now(),
         input,
         settings,
@@ -281,11 +337,6 @@ export class ScoringSession {
         this.#setCard(failure.id, { status: 'error', result: failure });
       }
     };
-    const problems = this.judge.problems();
-    if (problems.length > 0) {
-      fail(problems.join(' '));
-      return;
-    }
     try {
       const report = await this.judge.run(
         input,
@@ -339,6 +390,8 @@ export class ScoringSession {
     this.#run = undefined;
     this.running = false;
     this.cards = idleCards();
+    this.scoredKey = undefined;
+    this.judgeNotice = undefined;
   }
 
   async open(id: string): Promise<void> {
@@ -363,8 +416,10 @@ export class ScoringSession {
     this.scoredSource = stored.input.source;
     this.instructionsText = instructionsTextOf(stored.input.instructions ?? []);
     this.judgeReport = stored.judge ? shownJudgeReport(stored.judge) : undefined;
+    this.judgeNotice = undefined;
     this.problems = [];
     this.openCaseId = id;
+    this.scoredKey = scoredCaseKey(stored.input, this.settings, this.#judgeAsked());
   }
 
   /** Shows a data-set row and its stored results with the single-case cards. */
@@ -377,8 +432,15 @@ export class ScoringSession {
     const { cards, customCards } = cardsOf(results);
     this.cards = cards;
     this.customCards = customCards;
+    this.judgeNotice = undefined;
     this.problems = [];
     this.openCaseId = undefined;
+    this.instructionsText = instructionsTextOf(input.instructions ?? []);
+    this.scoredKey = scoredCaseKey(
+      caseInputOf(this.input, input.instructions ?? []),
+      this.settings,
+      this.#judgeAsked(),
+    );
   }
 
   async remove(id: string): Promise<void> {

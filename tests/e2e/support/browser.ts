@@ -156,3 +156,12 @@ export async function cardState(
     backend: await card.getAttribute('data-backend'),
   };
 }
+
+/** Unfolds a metric card (explanation, validity note, backend, detail view) and waits for it. */
+export async function openCard(page: Page, id: string): Promise<void> {
+  const more = page.getByTestId(`metric-${id}`).getByTestId('card-more').first();
+  if ((await more.getAttribute('open')) === null) await more.locator('summary').first().click();
+  await page
+    .locator(`[data-testid="metric-${id}"] details[data-testid="card-more"][open]`)
+    .waitFor();
+}

@@ -138,6 +138,19 @@ describe('retries', () => {
     expect(calls).toHaveLength(3);
   });
 
+  it('names an unnamed server by its address once', async () => {
+    const { fetch } = scriptedFetch([{ throws: new TypeError('Failed to fetch') }]);
+    const { sleep } = recordingSleep();
+    const config: ProviderConfig = {
+      kind: 'openai-compatible',
+      model: 'm',
+      baseUrl: 'http://127.0.0.1:5999/v1',
+    };
+    const err = await rejection(createJudge(config, { fetch, sleep }).complete(ASK));
+    expect(err.message).toMatch(/^Could not reach the server at 127\.0\.0\.1:5999\. /u);
+    expect(err.message.split('127.0.0.1:5999')).toHaveLength(2);
+  });
+
   it('stops a backoff sleep when the request is cancelled', async () => {
     const { fetch, calls } = scriptedFetch([fakeError('openai', 'server') as never]);
     const controller = new AbortController();

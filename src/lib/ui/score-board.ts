@@ -1,0 +1,72 @@
+/**
+ * The rows of the score board above the cards: every shown metric's label, score, status and
+ * where the score sits on the metric's range, so a person reads all scores at once. Plain data,
+ * so that what the board says is tested without a browser.
+ */
+import type { MetricInfo } from '../metrics/registry.ts';
+import type { MetricId, MetricResult } from '../metrics/types.ts';
+import type { CardState, CardStatus } from '../state/metric-cards.ts';
+import { formatScore } from './format.ts';
+
+export interface BoardRow {
+  /** Unique on the board (user-defined G-Eval criteria share the id 'geval-custom'). */
+  key: string;
+  id: MetricId;
+  label: string;
+  status: CardStatus;
+  /** The score as the card shows it, or the status where there is none. */
+  score: string;
+  /** Where the score sits on the metric's range, 0 to 1; absent without a score. */
+  position?: number;
+  range: readonly [number, number];
+  backend?: string;
+}
+
+const NO_SCORE: Record<CardStatus, string> = {
+  idle: '—',
+  running: '…',
+  ok: '—',
+  'n/a': 'n/a',
+  error: 'error',
+};
+
+function rowOf(info: MetricInfo, key: string, label: string, card: CardState): BoardRow {
+  const result = card.result;
+  const score = card.status === 'ok' ? result?.score : null;
+  const [low, high] = info.range;
+  const row: BoardRow = {
+    key,
+    id: info.id,
+    label,
+    status: card.status,
+    score:
+      score === null || score === undefined ? NO_SCORE[card.status] : formatScore(info.id, score),
+    range: info.range,
+  };
+  if (score !== null && score !== undefined && Number.isFinite(score) && high > low) {
+    row.position = Math.min(1, Math.max(0, (score - low) / (high - low)));
+  }
+  if (result?.backend) row.backend = result.backend;
+  return row;
+}
+
+/** One row per shown metric, in the cards' order, then one per user-defined criterion. */
+export function boardRows(
+  metrics: readonly MetricInfo[],
+  cards: Readonly<Record<MetricId, CardState>>,
+  custom: readonly MetricResult[],
+  customInfo: MetricInfo,
+): BoardRow[] {
+  const rows = metrics.map((info) => rowOf(info, info.id, info.label, cards[info.id]));
+  custom.forEach((result, i) => {
+    const criterion = (result.details as { criterion?: unknown }).criterion;
+    const label = typeof criterion === 'string' && criterion ? criterion : `${customInfo.label}`;
+    rows.push(rowOf(customInfo, `custom-${i}`, label, { status: result.status, result }));
+  });
+  return rows;
+}
+
+/** Whether every row has finished (none idle or running): the board is complete. */
+export function boardDone(rows: readonly BoardRow[]): boolean {
+  return rows.every((r) => r.status !== 'running');
+}
