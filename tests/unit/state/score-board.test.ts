@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { METRICS, metricInfo } from '../../../src/lib/metrics/registry.ts';
 import type { MetricResult } from '../../../src/lib/metrics/types.ts';
 import { cardsOf, idleCards, runningCards } from '../../../src/lib/state/metric-cards.ts';
-import { boardDone, boardRows } from '../../../src/lib/ui/score-board.ts';
+import { boardDone, boardRows } from '../../../src/lib/state/score-board.ts';
 
 const CUSTOM = metricInfo('geval-custom');
 

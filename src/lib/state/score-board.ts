@@ -5,8 +5,8 @@
  */
 import type { MetricInfo } from '../metrics/registry.ts';
 import type { MetricId, MetricResult } from '../metrics/types.ts';
-import type { CardState, CardStatus } from '../state/metric-cards.ts';
-import { formatScore } from './format.ts';
+import type { CardState, CardStatus } from './metric-cards.ts';
+import { formatScore } from '../ui/format.ts';
 
 export interface BoardRow {
   /** Unique on the board (user-defined G-Eval criteria share the id 'geval-custom'). */
