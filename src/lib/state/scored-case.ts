@@ -1,6 +1,7 @@
 /**
  * Which case the cards' results belong to, as one comparable key: the texts, the instructions,
- * the metric settings and what the LLM judge was asked for. The page marks results stale the moment
+ * the metric settings, where models come from (a newly approved download changes the backend) and
+ * what the LLM judge was asked for. The page marks results stale the moment
  * the current input's key differs from the scored one, and an identical re-score replaces its
  * history entry instead of adding one.
  */
@@ -24,10 +25,13 @@ export function scoredCaseKey(
   settings: MetricSettings,
   /** What the LLM judge was asked for (metrics, provider, model, criteria), or undefined. */
   judge: unknown,
+  /** The model source (hub or self-hosted, approved downloads). */
+  models?: unknown,
 ): string {
   return stableJson({
     input: { ...input, reference: input.reference?.trim() ? input.reference : undefined },
     settings,
     judge,
+    models,
   });
 }

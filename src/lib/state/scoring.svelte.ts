@@ -92,7 +92,7 @@ export class ScoringSession {
 
   /** The key of the case as Score would send it now. */
   get currentKey(): string {
-    return scoredCaseKey(this.caseInput, this.settings, this.#judgeAsked());
+    return scoredCaseKey(this.caseInput, this.settings, this.#judgeAsked(), this.models);
   }
 
   /** The results on screen belong to another input than the one in the form. */
@@ -230,7 +230,7 @@ export class ScoringSession {
     if (this.problems.some((p) => p.blocking)) return;
 
     const caseInput = caseInputOf(input, instructions.sections);
-    const key = scoredCaseKey(caseInput, settings, this.#judgeAsked());
+    const key = scoredCaseKey(caseInput, settings, this.#judgeAsked(), models);
     // An identical re-score replaces the entry on screen instead of adding one to the history.
     const sameCaseId = key === this.scoredKey ? this.openCaseId : undefined;
     const wrongSettings = settingsProblems(settings);
@@ -419,7 +419,7 @@ export class ScoringSession {
     this.judgeNotice = undefined;
     this.problems = [];
     this.openCaseId = id;
-    this.scoredKey = scoredCaseKey(stored.input, this.settings, this.#judgeAsked());
+    this.scoredKey = scoredCaseKey(stored.input, this.settings, this.#judgeAsked(), this.models);
   }
 
   /** Shows a data-set row and its stored results with the single-case cards. */
@@ -440,6 +440,7 @@ export class ScoringSession {
       caseInputOf(this.input, input.instructions ?? []),
       this.settings,
       this.#judgeAsked(),
+      this.models,
     );
   }
 

@@ -1,6 +1,7 @@
-/** One key per scored case: equal input gives equal keys whatever the key order; a change does not. */
+/** One key per scored case: equal input gives equal keys whatever the key order; a change (texts, settings, judge, model source) does not. */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../../src/lib/metrics/settings.ts';
+import { DEFAULT_MODEL_SOURCE } from '../../../src/lib/models/source.ts';
 import { scoredCaseKey } from '../../../src/lib/state/scored-case.ts';
 
 const INPUT = { source: 'The bridge closed.', summary: 'A bridge closed.' };
@@ -26,5 +27,13 @@ describe('scored case key', () => {
     settings.density.target = 0.2;
     expect(scoredCaseKey(INPUT, settings, undefined)).not.toBe(key);
     expect(scoredCaseKey(INPUT, DEFAULT_SETTINGS, { metrics: ['alignment'] })).not.toBe(key);
+  });
+
+  it('changes when a model download is approved (the same texts then score on another backend)', () => {
+    const before = { ...DEFAULT_MODEL_SOURCE, kind: 'hub' as const, approvedDownloads: [] };
+    const approved = { ...before, approvedDownloads: ['org/tiny-embedding'] };
+    expect(scoredCaseKey(INPUT, DEFAULT_SETTINGS, undefined, approved)).not.toBe(
+      scoredCaseKey(INPUT, DEFAULT_SETTINGS, undefined, before),
+    );
   });
 });
