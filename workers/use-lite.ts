@@ -13,6 +13,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { Tokenizer } from '@tensorflow-models/universal-sentence-encoder';
 import { messageOf } from '../src/lib/errors.ts';
+import { lazy } from '../src/lib/lazy.ts';
 import type { DeviceChoice } from '../src/lib/metrics/settings.ts';
 import {
   UseLiteEmbedder,
@@ -102,11 +103,10 @@ async function startOrt(build: keyof typeof ORT_BUILDS, threads: number): Promis
  */
 async function startOnnx(
   device: 'webgpu' | 'wasm',
+  graph: Uint8Array,
   weights: Uint8Array,
-  report: ProgressReporter,
   threads: number,
 ): Promise<UseGraphRunner> {
-  const graph = new Uint8Array(await fetchNamed(USE_LITE_DIR, USE_LITE_GRAPH_FILE, report));
   const ort = await startOrt(device, threads);
   return loadUseOnnxGraph(ort, graph, {
     executionProviders: [device],
@@ -132,15 +132,11 @@ async function fetchNamed(
   dir: string,
   file: string,
   report: ProgressReporter,
-  generatedBy?: string,
 ): Promise<ArrayBuffer> {
   const url = new URL(import.meta.env.BASE_URL + dir + file, self.location.origin);
   try {
-    return await fetchWithProgress(
-      url,
-      (loaded, total) =>
-        report({ stage: 'loading sentence encoder', file, loaded, ...(total ? { total } : {}) }),
-      generatedBy,
+    return await fetchWithProgress(url, (loaded, total) =>
+      report({ stage: 'loading sentence encoder', file, loaded, ...(total ? { total } : {}) }),
     );
   } catch (error) {
     throw new Error(`${file}: ${messageOf(error)}`, { cause: error });
@@ -200,6 +196,10 @@ export async function loadUseLite(
   const tokenizer = new Tokenizer(vocabulary as [string, number][]);
   const { modelJson, weights } = await fetchWeights(report);
   const threads = wasmThreads(options.threads);
+  // Fetched once, on first need: WebGPU and, after it fails, WASM run the same graph.
+  const graph = lazy(
+    async () => new Uint8Array(await fetchNamed(USE_LITE_DIR, USE_LITE_GRAPH_FILE, report)),
+  );
   const start = async (device: DeviceResolution, run: UseGraphRunner) => {
     report({ stage: 'starting sentence encoder' });
     const embedder = new UseLiteEmbedder(
@@ -215,7 +215,10 @@ export async function loadUseLite(
   if (resolution.device === 'webgpu' && options.runtime !== 'tfjs') {
     try {
       return {
-        embedder: await start(resolution, await startOnnx('webgpu', weights, report, threads)),
+        embedder: await start(
+          resolution,
+          await startOnnx('webgpu', await graph(), weights, threads),
+        ),
         notes,
         runtime: 'onnxruntime-web',
         threads: 0,
@@ -234,7 +237,7 @@ export async function loadUseLite(
   if (options.runtime !== 'tfjs') {
     try {
       // After a failed WebGPU start the JSEP build is loaded; its WASM provider is the same code.
-      const run = await startOnnx('wasm', weights, report, threads);
+      const run = await startOnnx('wasm', await graph(), weights, threads);
       return { embedder: await start(wasm, run), notes, runtime: 'onnxruntime-web', threads };
     } catch (error) {
       // Same vectors (within 1e-6), slower: the user keeps the encoder and its scores.
