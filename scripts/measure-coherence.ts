@@ -29,9 +29,10 @@ const REPORT = resolve(repoRoot, 'src/lib/metrics/semantic/order-model/shuffle-r
 const README = resolve(repoRoot, 'README.md');
 const MARK = 'coherence-shuffle-table';
 
-type ScoreName = 'order' | 'adjacent' | 'n2';
+type ScoreName = 'order' | 'pairs' | 'adjacent' | 'n2';
 const SCORES: { name: ScoreName; label: string }[] = [
-  { name: 'order', label: 'order model P(next follows)' },
+  { name: 'order', label: 'order model (the score)' },
+  { name: 'pairs', label: 'its pairs alone, mean P(next follows)' },
   { name: 'adjacent', label: 'cosine n/n+1' },
   { name: 'n2', label: 'cosine n/n+2' },
 ];
@@ -53,8 +54,13 @@ export interface ShuffleReport {
 }
 
 function valuesOf(r: MetricResult<'coherence'>): Record<ScoreName, number | null> {
-  if (r.status !== 'ok') return { order: null, adjacent: null, n2: null };
-  return { order: r.details.orderMean, adjacent: r.details.adjacentMean, n2: r.details.n2Mean };
+  if (r.status !== 'ok') return { order: null, pairs: null, adjacent: null, n2: null };
+  return {
+    order: r.details.orderScore,
+    pairs: r.details.orderMean,
+    adjacent: r.details.adjacentMean,
+    n2: r.details.n2Mean,
+  };
 }
 
 const asSegments = (sentences: string[]) =>
@@ -67,7 +73,7 @@ async function shuffleTest(
 ): Promise<{ row: ShuffleRow; pairs: number; articles: number }> {
   const openings = devOpenings();
   const rand = prng(SEED);
-  const wins: Record<ScoreName, number> = { order: 0, adjacent: 0, n2: 0 };
+  const wins: Record<ScoreName, number> = { order: 0, pairs: 0, adjacent: 0, n2: 0 };
   let pairs = 0;
   const cmp = (orig: number | null, shuf: number | null): number =>
     orig === null || shuf === null ? 0.5 : orig > shuf ? 1 : orig === shuf ? 0.5 : 0;

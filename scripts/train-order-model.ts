@@ -13,6 +13,12 @@
  * one article are not independent) by the shuffle test on their openings (the use the score is
  * for), then the model is refitted on all of them.
  *
+ * Then the position model (order-model.ts): a ridge regression from a sentence's vector to its
+ * place in its article's opening (first OPENING_SENTENCES sentences; 0 = first, 1 = last), fitted
+ * on the same training articles. Its penalty and the weight α of its agreement in the score are
+ * chosen together on the same held-out articles by the same shuffle test of the mixed score, and
+ * it is refitted on all articles.
+ *
  * Usage: npm run train:order [-- --only glove|use-lite]
  * USE-lite vectors are cached in .cache/order-model/ (the first run embeds ~7k sentences, minutes).
  */
@@ -23,10 +29,15 @@ import { loadGloveEmbedder } from '../src/lib/node/load-glove.ts';
 import { loadUseLiteEmbedder } from '../src/lib/node/load-use.ts';
 import {
   followProbability,
+  orderScore,
   pairFeatures,
+  positionAgreement,
+  predictedPosition,
   sigmoid,
   type OrderModel,
+  type PositionModel,
 } from '../src/lib/metrics/semantic/order-model.ts';
+import { solveLinear } from '../src/lib/stats/ridge.ts';
 import type { SentenceEmbedder } from '../src/lib/metrics/semantic/backends.ts';
 import { CachedEmbedder } from './order-model/cached-embedder.ts';
 import {
@@ -42,7 +53,12 @@ const SEED = 20_251_202;
 const NEGATIVES = 3;
 const HELD_OUT_SHARE = 0.2;
 const LAMBDAS = [100, 30, 10, 3, 1, 0.3, 0.1, 0.03];
-const SHUFFLES = 5;
+/** Shuffles per held-out opening: ~95 openings × 20 keeps the choice of λ and α from noise. */
+const SHUFFLES = 20;
+/** Position-model penalties, relative to the mean diagonal of the centred XᵀX (scale-free, so the
+ * same grid serves unit-length USE vectors and SIF GloVe vectors). */
+const POSITION_LAMBDAS = [0.03, 0.1, 0.3, 1, 3];
+const ALPHAS = [0.005, 0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5];
 export const MODEL_DIR = resolve(repoRoot, 'src/lib/metrics/semantic/order-model');
 
 interface Example {
@@ -93,34 +109,104 @@ async function examplesOf(
  * pairs where the mean P(next follows) of the original is higher, ties ½. It is what the card's
  * score is for, so λ is chosen by it, on articles the fit has not seen (not SummEval).
  */
-function heldOutShuffle(fit: StandardisedFit, openings: Float32Array[][]): number {
-  const dims = openings[0][0].length;
-  const model: OrderModel = {
+function modelOf(fit: StandardisedFit, dims: number, position?: PositionModel): OrderModel {
+  return {
     backendPrefix: '',
     trainedOn: '',
     dims,
     weights: Array.from(fit.weights),
     bias: fit.bias,
     training: {} as OrderModel['training'],
+    position,
   };
-  const meanP = (vs: Float32Array[]): number => {
-    let sum = 0;
-    for (let i = 0; i + 1 < vs.length; i++) sum += followProbability(model, vs[i], vs[i + 1]);
-    return sum / (vs.length - 1);
-  };
+}
+
+/** The score of one opening as the coherence card computes it (every vector here is non-zero). */
+function documentScore(model: OrderModel, vs: Float32Array[]): number {
+  let sum = 0;
+  for (let i = 0; i + 1 < vs.length; i++) sum += followProbability(model, vs[i], vs[i + 1]);
+  const meanP = sum / (vs.length - 1);
+  const position = model.position;
+  if (!position) return meanP;
+  const agreement = positionAgreement(
+    vs.map((v) => predictedPosition(position, v)),
+    vs.map((_, i) => i),
+  );
+  return orderScore(meanP, agreement, position.alpha);
+}
+
+function heldOutShuffle(model: OrderModel, openings: Float32Array[][]): number {
   const rand = prng(SEED + 2);
   let wins = 0;
   let pairs = 0;
   for (const opening of openings) {
-    const original = meanP(opening);
+    const original = documentScore(model, opening);
     for (let s = 0; s < SHUFFLES; s++) {
-      const shuffledScore = meanP(shuffled(opening, rand));
+      const shuffledScore = documentScore(model, shuffled(opening, rand));
       wins += original > shuffledScore ? 1 : original === shuffledScore ? 0.5 : 0;
       pairs++;
     }
   }
   return wins / pairs;
 }
+
+/** Centred normal equations of "vector → place in the opening", built once per training set. */
+interface PositionSystem {
+  dims: number;
+  rows: number;
+  mean: Float64Array;
+  targetMean: number;
+  /** Centred XᵀX, row-major. */
+  xtx: Float64Array;
+  xty: Float64Array;
+}
+
+function positionSystem(openings: Float32Array[][]): PositionSystem {
+  const xs: Float32Array[] = [];
+  const ts: number[] = [];
+  for (const o of openings) o.forEach((v, i) => (xs.push(v), ts.push(i / (o.length - 1))));
+  const dims = xs[0].length;
+  const mean = new Float64Array(dims);
+  for (const x of xs) for (let d = 0; d < dims; d++) mean[d] += x[d] / xs.length;
+  const targetMean = ts.reduce((a, b) => a + b, 0) / ts.length;
+  const xtx = new Float64Array(dims * dims);
+  const xty = new Float64Array(dims);
+  const c = new Float64Array(dims);
+  xs.forEach((x, r) => {
+    for (let d = 0; d < dims; d++) c[d] = x[d] - mean[d];
+    const t = ts[r] - targetMean;
+    for (let a = 0; a < dims; a++) {
+      xty[a] += c[a] * t;
+      const ca = c[a];
+      if (ca === 0) continue;
+      for (let b = a; b < dims; b++) xtx[a * dims + b] += ca * c[b];
+    }
+  });
+  for (let a = 0; a < dims; a++) for (let b = 0; b < a; b++) xtx[a * dims + b] = xtx[b * dims + a];
+  return { dims, rows: xs.length, mean, targetMean, xtx, xty };
+}
+
+function fitPosition(
+  system: PositionSystem,
+  relativeLambda: number,
+): { weights: number[]; bias: number } {
+  const { dims, xtx, xty, mean, targetMean } = system;
+  let trace = 0;
+  for (let d = 0; d < dims; d++) trace += xtx[d * dims + d];
+  const ridge = (relativeLambda * trace) / dims;
+  const a = Array.from({ length: dims }, (_, i) =>
+    Array.from(xtx.subarray(i * dims, (i + 1) * dims), (x, j) => (i === j ? x + ridge : x)),
+  );
+  const weights = solveLinear(a, Array.from(xty));
+  const bias = targetMean - weights.reduce((sum, w, d) => sum + w * mean[d], 0);
+  return { weights, bias };
+}
+
+const openingsOf = (vectors: Float32Array[][], articles: Iterable<number>): Float32Array[][] =>
+  [...articles]
+    .sort((a, b) => a - b)
+    .map((a) => vectors[a].filter((v) => !isZero(v)).slice(0, OPENING_SENTENCES))
+    .filter((o) => o.length >= 3);
 
 function datasetOf(examples: Example[]): Dataset {
   const dims = examples[0].u.length;
@@ -194,10 +280,8 @@ async function train(
   const testRows = examples.filter((e) => heldOutArticles.has(e.article));
   const trainData = datasetOf(trainRows);
   const testData = datasetOf(testRows);
-  const openings = [...heldOutArticles]
-    .sort((a, b) => a - b)
-    .map((a) => vectors[a].filter((v) => !isZero(v)).slice(0, OPENING_SENTENCES))
-    .filter((o) => o.length >= 3);
+  const dims = examples[0].u.length;
+  const openings = openingsOf(vectors, heldOutArticles);
   let best:
     { lambda: number; held: HeldOut & { shuffle: number }; fit: StandardisedFit } | undefined;
   let start: Float64Array | undefined;
@@ -207,7 +291,10 @@ async function train(
   for (const lambda of LAMBDAS) {
     const fit = fitLogistic(trainData, { lambda, start });
     start = fit.theta;
-    const held = { ...evaluate(fit, testData, testRows), shuffle: heldOutShuffle(fit, openings) };
+    const held = {
+      ...evaluate(fit, testData, testRows),
+      shuffle: heldOutShuffle(modelOf(fit, dims), openings),
+    };
     console.log(
       `  λ=${lambda}: ${fit.iterations} iterations, held-out shuffle test ${held.shuffle.toFixed(3)}, rank accuracy ${held.rank.toFixed(3)}, balanced accuracy ${held.balanced.toFixed(3)}, log loss ${held.logLoss.toFixed(4)}`,
     );
@@ -220,6 +307,32 @@ async function train(
     }
   }
   if (!best) throw new Error('no λ tried');
+  const trainArticles = [...articles.keys()].filter((a) => !heldOutArticles.has(a));
+  const trainSystem = positionSystem(openingsOf(vectors, trainArticles));
+  let bestPosition: { lambda: number; alpha: number; shuffle: number } | undefined;
+  console.log(
+    `  position model (${trainSystem.rows} opening sentences of ${trainArticles.length} articles), held-out shuffle test of the mixed score:`,
+  );
+  for (const lambda of POSITION_LAMBDAS) {
+    const fit = fitPosition(trainSystem, lambda);
+    const shares = ALPHAS.map((alpha) => {
+      const position: PositionModel = { ...fit, alpha, training: {} as PositionModel['training'] };
+      return heldOutShuffle(modelOf(best.fit, dims, position), openings);
+    });
+    console.log(
+      `  λ=${lambda}: ${ALPHAS.map((alpha, i) => `α=${alpha} ${shares[i].toFixed(3)}`).join(', ')}`,
+    );
+    shares.forEach((shuffle, i) => {
+      if (!bestPosition || shuffle > bestPosition.shuffle)
+        bestPosition = { lambda, alpha: ALPHAS[i], shuffle };
+    });
+  }
+  if (!bestPosition) throw new Error('no position penalty tried');
+  const allSystem = positionSystem(openingsOf(vectors, articles.keys()));
+  const positionFit = fitPosition(allSystem, bestPosition.lambda);
+  console.log(
+    `  chosen position λ=${bestPosition.lambda}, α=${bestPosition.alpha} (held-out ${bestPosition.shuffle.toFixed(3)} against ${best.held.shuffle.toFixed(3)} for the pairs alone); refitted on ${allSystem.rows} sentences`,
+  );
   const all = datasetOf(examples);
   const final = fitLogistic(all, { lambda: best.lambda, start: best.fit.theta });
   const positives = examples.filter((e) => e.positive).length;
@@ -240,6 +353,16 @@ async function train(
       heldOutShuffleAccuracy: round6(best.held.shuffle),
       heldOutRankAccuracy: round6(best.held.rank),
       heldOutBalancedAccuracy: round6(best.held.balanced),
+    },
+    position: {
+      weights: positionFit.weights.map(round6),
+      bias: round6(positionFit.bias),
+      alpha: bestPosition.alpha,
+      training: {
+        openingSentences: OPENING_SENTENCES,
+        lambda: bestPosition.lambda,
+        heldOutShuffleAccuracy: round6(bestPosition.shuffle),
+      },
     },
   };
 }

@@ -294,6 +294,10 @@ const withModel: CoherenceDetails = {
     { a: 1, b: 2, probability: 0.42 },
   ],
   orderMean: 0.565,
+  positions: [0.1, 0.4, 0.9],
+  positionAgreement: 0.99,
+  positionAlpha: 0.1,
+  orderScore: 0.635,
   weakestPair: 1,
   pairs: [{ a: 0, b: 2, similarity: 0.3 }],
   n2Mean: 0.3,
@@ -316,8 +320,9 @@ describe('the coherence view', () => {
   it('lists P(follows) per adjacent pair and marks the weakest one', async () => {
     const html = await render(COHERENCE_VIEW, { details: withModel });
     expect(textOf(html)).toContain(
-      'mean P(next sentence follows) from the order model trained on use-lite · wasm',
+      'Score 0.635: mean P(next sentence follows) 0.565 from the order model trained on use-lite · wasm , mixed with weight 0.1',
     );
+    expect(textOf(html)).toContain('r = 0.99');
     expect(textOf(html)).toContain('n/n+1 mean cosine 0.550 · n/n+2 mean cosine 0.300');
     expect(textOf(html)).toMatch(/1→2 Rain fell\. Rivers rose\. 0\.710/);
     const weakest = html.match(/<tr[^>]*data-testid="coherence-weakest"[^]*?<\/tr>/)?.[0] ?? '';
@@ -334,6 +339,10 @@ describe('the coherence view', () => {
         orderModel: null,
         orderPairs: [],
         orderMean: null,
+        positions: [],
+        positionAgreement: null,
+        positionAlpha: null,
+        orderScore: null,
         weakestPair: null,
       },
     });

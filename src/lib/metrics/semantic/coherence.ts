@@ -1,10 +1,11 @@
 /**
  * Local coherence: does each sentence read as the one that follows the sentence before it?
  *
- * Main score: the mean, over adjacent summary sentences (n, n+1), of a learned sentence-order
- * model's P(n+1 follows n) (order-model.ts; trained on news articles by
- * scripts/train-order-model.ts, one model per encoder). Unlike a cosine of neighbours it sees
- * order: the same sentences shuffled score lower. Embedders without a trained model (transformer
+ * Main score: a learned sentence-order model (order-model.ts; trained on news articles by
+ * scripts/train-order-model.ts, one model per encoder) in two parts: the mean, over adjacent
+ * summary sentences (n, n+1), of its P(n+1 follows n), mixed with how well the sentences' order
+ * agrees with where its position model places each of them (openings first; from 3 sentences on).
+ * Unlike a cosine of neighbours it sees order: the same sentences shuffled score lower. Embedders without a trained model (transformer
  * models, provider embeddings) fall back to the mean cosine of adjacent sentences, and the result
  * says so (`details.main`, `details.range`). The cosine of n with n+1 and of n with n+2 (Parola et
  * al. 2023, as in Meta's Large Concept Model paper) are kept as details either way.
@@ -19,7 +20,14 @@ import { failed, notApplicable } from '../results.ts';
 import { type MetricResult } from '../types.ts';
 import { splitSentences, type Segment } from '../text/tokenize.ts';
 import { throwIfAborted, type SentenceEmbedder } from './backends.ts';
-import { followProbability, orderModelFor, type OrderModel } from './order-model.ts';
+import {
+  followProbability,
+  orderModelFor,
+  orderScore,
+  positionAgreement,
+  predictedPosition,
+  type OrderModel,
+} from './order-model.ts';
 import { ORDER_MODELS } from './order-models.ts';
 
 export interface CoherenceSentence {
@@ -63,6 +71,16 @@ export interface CoherenceDetails {
   orderPairs: OrderPair[];
   /** Mean over `orderPairs`; null without a model or a usable pair. */
   orderMean: number | null;
+  /** Per sentence, the position model's place for it (0 = an opening's first sentence, 1 = its
+   * last); null for a sentence without a vector, and all empty without a position model. */
+  positions: (number | null)[];
+  /** Pearson r of `positions` with the sentences' order; null under 3 usable sentences. */
+  positionAgreement: number | null;
+  /** The weight α of the agreement in the score; null without a position model. */
+  positionAlpha: number | null;
+  /** The main score under the order model: (orderMean + α·(r + 1)) / (1 + 2α), or orderMean
+   * when there is no agreement. */
+  orderScore: number | null;
   /** The adjacent pair the order model finds least in order; null without one. */
   weakestPair: number | null;
   /** Sentence n vs n+2. */
@@ -127,6 +145,21 @@ function orderPairsOf(model: OrderModel, vectors: Float32Array[], empty: boolean
   return out;
 }
 
+function positionLine(d: CoherenceDetails): string {
+  if (d.positionAlpha === null) return '';
+  if (d.positionAgreement === null) {
+    return ' Too few sentences to compare their order with where such sentences usually sit, so the score is that mean.';
+  }
+  const r = d.positionAgreement;
+  const lean =
+    r >= 0.3
+      ? 'opening-like sentences come first'
+      : r <= -0.3
+        ? 'sentences that usually come later are placed first'
+        : 'no clear lean';
+  return ` Their order agrees with where such sentences usually sit in a text with r = ${r.toFixed(2)} (${lean}); mixed in with weight ${d.positionAlpha}, the score is ${fmt(d.orderScore as number)}.`;
+}
+
 function weakestOf(pairs: OrderPair[]): number | null {
   let weakest: number | null = null;
   pairs.forEach((p, i) => {
@@ -153,6 +186,10 @@ export async function scoreCoherenceOfSentences(
     orderModel: model?.trainedOn ?? null,
     orderPairs: [],
     orderMean: null,
+    positions: [],
+    positionAgreement: null,
+    positionAlpha: model?.position?.alpha ?? null,
+    orderScore: null,
     weakestPair: null,
     pairs: [],
     n2Mean: null,
@@ -201,11 +238,26 @@ export async function scoreCoherenceOfSentences(
   const pairs = pairsAt(vectors, 2);
   const adjacentPairs = pairsAt(vectors, 1);
   const orderPairs = model ? orderPairsOf(model, vectors, empty) : [];
+  const position = model?.position;
+  const positions = position
+    ? vectors.map((v, i) => (empty[i] ? null : predictedPosition(position, v)))
+    : [];
+  const placed = positions.flatMap((p, i) => (p === null ? [] : [{ p, i }]));
+  const agreement = position
+    ? positionAgreement(
+        placed.map((x) => x.p),
+        placed.map((x) => x.i),
+      )
+    : null;
+  const orderMean = meanOf(orderPairs.map((p) => p.probability));
   const details: CoherenceDetails = {
     ...base,
     sentences: base.sentences.map((s, i) => ({ ...s, empty: empty[i] })),
     orderPairs,
-    orderMean: meanOf(orderPairs.map((p) => p.probability)),
+    orderMean,
+    positions,
+    positionAgreement: agreement,
+    orderScore: orderMean === null ? null : orderScore(orderMean, agreement, position?.alpha ?? 0),
     weakestPair: weakestOf(orderPairs),
     pairs,
     n2Mean: meanOf(pairs.map((p) => p.similarity)),
@@ -213,7 +265,7 @@ export async function scoreCoherenceOfSentences(
     adjacentMean: meanOf(adjacentPairs.map((p) => p.similarity)),
     skippedPairs: adjacentPairs.filter((p) => p.similarity === null).length,
   };
-  const score = model ? details.orderMean : details.adjacentMean;
+  const score = model ? details.orderScore : details.adjacentMean;
   const elapsedMs = performance.now() - t0;
   if (score === null) {
     return {
@@ -240,7 +292,7 @@ export async function scoreCoherenceOfSentences(
     .join(', ');
   const weakest = details.weakestPair === null ? null : orderPairs[details.weakestPair];
   const explanation = model
-    ? `Across ${segments.length} sentences, the sentence-order model gives each next sentence a mean probability of ${fmt(score)} of following the one before (over ${plural(used, 'pair')}; 0.5 = no lean)${weakest ? `; least in order: ${weakest.a + 1}→${weakest.b + 1} (${fmt(weakest.probability as number)})` : ''}${skipped}. Mean cosine: ${cosines}.`
+    ? `Across ${segments.length} sentences, the sentence-order model gives each next sentence a mean probability of ${fmt(details.orderMean as number)} of following the one before (over ${plural(used, 'pair')}; 0.5 = no lean)${weakest ? `; least in order: ${weakest.a + 1}→${weakest.b + 1} (${fmt(weakest.probability as number)})` : ''}${skipped}.${positionLine(details)} Mean cosine: ${cosines}.`
     : `No sentence-order model is trained for this embedding, so the score is the mean cosine similarity of adjacent sentences, ${fmt(score)} over ${plural(used, 'pair')} (range −1 to 1; it does not see order)${details.n2Mean === null ? '' : `; n/n+2: ${fmt(details.n2Mean)}`}${skipped}.`;
   return {
     id: 'coherence',

@@ -40,7 +40,7 @@ export const entityDensityMetric = {
 /** The shuffle test's share for one encoder and score, as `npm run measure:coherence` wrote it. */
 export function shuffleShare(
   encoder: (typeof shuffleReport.rows)[number]['encoder'],
-  score: 'order' | 'adjacent' | 'n2',
+  score: 'order' | 'pairs' | 'adjacent' | 'n2',
 ): number {
   const row = shuffleReport.rows.find((r) => r.encoder === encoder);
   if (!row) throw new Error(`shuffle-report.json has no row for ${encoder}`);
@@ -54,7 +54,7 @@ export const coherenceMetric = {
   info: {
     label: 'Local coherence',
     needs: 'embedding',
-    meaning: `Mean probability, from a sentence-order model trained on news articles, that each sentence follows the one before: it sees order, ranking an article opening above its shuffled copy ${percent(shuffleShare('use-lite', 'order'))} of the time with USE-lite and ${percent(shuffleShare('glove', 'order'))} with GloVe (neighbour cosines: ${percent(shuffleShare('glove', 'adjacent'))}), but on SummEval's mostly extractive summaries it does not track expert coherence (Spearman ≈ 0). Embeddings without an order model score the mean neighbour cosine (−1 to 1).`,
+    meaning: `A sentence-order model trained on news articles: the mean probability that each sentence follows the one before, mixed with how well the order agrees with where such sentences usually sit (openings first). It sees order, ranking an article opening above its shuffled copy ${percent(shuffleShare('use-lite', 'order'))} of the time with USE-lite and ${percent(shuffleShare('glove', 'order'))} with GloVe (neighbour cosines: ${percent(shuffleShare('glove', 'adjacent'))}), but on SummEval's mostly extractive summaries it does not track expert coherence (Spearman ≈ 0). Embeddings without an order model score the mean neighbour cosine (−1 to 1).`,
     citation:
       'Sentence-order logistic model (SumLens); cosine baselines: Parola et al. 2023, Meta LCM 2024',
     // Probabilities [0, 1] with an order model, cosines [−1, 1] without: the result's

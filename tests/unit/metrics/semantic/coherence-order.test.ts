@@ -38,22 +38,19 @@ async function orderScore(sentences: string[], embedder: SentenceEmbedder): Prom
   return r.score as number;
 }
 
-// The GloVe model hardly sees direction: on these openings the reversed order scores 0.5099 against
-// the original's 0.5102 (USE-lite: 0.509 against 0.517), so only USE-lite is held to reversal.
+// The pairs alone hardly see direction with GloVe (reversed 0.5099 against 0.5102); the position
+// model does, so both encoders are held to reversal (GloVe 0.5087 against 0.5015 reversed,
+// USE-lite 0.5334 against 0.4776, on these openings).
 describe.each([
-  {
-    name: 'GloVe SIF',
-    load: async () => (ensureEmbeddingAsset(), loadGloveEmbedder()),
-    reversal: false,
-  },
-  { name: 'USE-lite', load: async () => loadUseLiteEmbedder(), reversal: true },
-])('shuffling lowers the coherence score ($name)', ({ load, reversal }) => {
+  { name: 'GloVe SIF', load: async () => (ensureEmbeddingAsset(), loadGloveEmbedder()) },
+  { name: 'USE-lite', load: async () => loadUseLiteEmbedder() },
+])('shuffling lowers the coherence score ($name)', ({ load }) => {
   let embedder: SentenceEmbedder;
   beforeAll(async () => {
     embedder = await remembering(await load(), openings.flat());
   }, 120_000);
 
-  it('scores the openings above their shuffles (and, with USE-lite, their reversal), on average', async () => {
+  it('scores the openings above their shuffles and their reversal, on average', async () => {
     const rand = prng(7);
     let original = 0;
     let reversed = 0;
@@ -67,6 +64,6 @@ describe.each([
       }
     }
     expect(original).toBeGreaterThan(shuffledMean);
-    if (reversal) expect(original).toBeGreaterThan(reversed);
+    expect(original).toBeGreaterThan(reversed);
   });
 });

@@ -130,6 +130,61 @@ describe('scoreCoherence (toy embedder)', () => {
     expect(wrong.reason).toMatch(/takes 1-d vectors; this embedder returned 2-d/);
   });
 
+  it('mixes in the position agreement when the model has a position model (hand-computed)', async () => {
+    // P(v follows u) = σ(−|u − v|) as above; place = 0.5·v − 0.5, α = 0.25.
+    const model: OrderModel = {
+      backendPrefix: 'line',
+      trainedOn: 'line test',
+      dims: 1,
+      weights: [0, 0, 0, -1],
+      bias: 0,
+      training: {
+        articles: 1,
+        positives: 1,
+        negatives: 3,
+        lambda: 1,
+        heldOutShuffleAccuracy: 1,
+        heldOutRankAccuracy: 1,
+        heldOutBalancedAccuracy: 1,
+      },
+      position: {
+        weights: [0.5],
+        bias: -0.5,
+        alpha: 0.25,
+        training: { openingSentences: 12, lambda: 1, heldOutShuffleAccuracy: 1 },
+      },
+    };
+    const value: Record<string, number> = { 'One.': 1, 'Two.': 2, 'Four.': 4 };
+    const line: SentenceEmbedder = {
+      backend: 'line · test',
+      embed: async (s) => s.map((t) => Float32Array.of(value[t])),
+    };
+    const r = scored(await scoreCoherence('One. Two. Four.', line, undefined, { models: [model] }));
+    // Places 0, 0.5, 1.5 against order 0, 1, 2:
+    // mean place 2/3: dx = −2/3, −1/6, 5/6; dy = −1, 0, 1; Σdxdy = 1.5, Σdx² = 7/6, Σdy² = 2;
+    // r = 1.5 / √(7/3) = 0.9819805061. Score = (0.1940721717 + 0.25·1.9819805061) / 1.5.
+    expect(r.details.positions).toEqual([0, 0.5, 1.5]);
+    expect(r.details.positionAgreement).toBeCloseTo(0.9819805061, 9);
+    expect(r.details.positionAlpha).toBe(0.25);
+    expect(r.score).toBeCloseTo((0.1940721717 + 0.25 * 1.9819805061) / 1.5, 9);
+    expect(r.details.orderScore).toBe(r.score);
+    expect(r.details.orderMean).toBeCloseTo(0.1940721717, 9);
+    expect(r.explanation).toMatch(
+      /with r = 0\.98 \(opening-like sentences come first\); mixed in with weight 0\.25, the score is 0\.46\./,
+    );
+    // The reverse order disagrees with the places, so it scores lower on that part too.
+    const reversed = scored(
+      await scoreCoherence('Four. Two. One.', line, undefined, { models: [model] }),
+    );
+    expect(reversed.details.positionAgreement).toBeCloseTo(-0.9819805061, 9);
+    expect(reversed.score).toBeLessThan(r.score as number);
+    // Two sentences: r would only be a sign, so the score is the mean P alone.
+    const two = scored(await scoreCoherence('Two. One.', line, undefined, { models: [model] }));
+    expect(two.details.positionAgreement).toBeNull();
+    expect(two.score).toBeCloseTo(0.2689414214, 9);
+    expect(two.explanation).toMatch(/Too few sentences to compare their order/);
+  });
+
   it('skips pairs with a zero-vector sentence, and is n/a when none is left', async () => {
     const r = await scoreCoherence(
       'The cat sat. Nothing here. Then 42. The cat ran.',

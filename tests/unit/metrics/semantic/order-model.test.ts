@@ -5,6 +5,9 @@ import { metricInfo } from '../../../../src/lib/metrics/registry.ts';
 import {
   followProbability,
   orderModelFor,
+  orderScore,
+  positionAgreement,
+  predictedPosition,
   pairFeatures,
   sigmoid,
   type OrderModel,
@@ -72,7 +75,48 @@ describe('sentence-order model math', () => {
       expect(m.weights.every(Number.isFinite)).toBe(true);
       expect(m.trainedOn.startsWith(m.backendPrefix)).toBe(true);
       expect(m.training.heldOutRankAccuracy).toBeGreaterThan(0.5);
+      expect(m.position?.weights).toHaveLength(m.dims);
+      expect(m.position?.weights.every(Number.isFinite)).toBe(true);
+      expect(m.position?.alpha).toBeGreaterThan(0);
+      // Chosen on held-out articles: the mix must beat the pairs alone there, or it would not ship.
+      expect(m.position!.training.heldOutShuffleAccuracy).toBeGreaterThanOrEqual(
+        m.training.heldOutShuffleAccuracy,
+      );
     }
+  });
+});
+
+describe('position agreement', () => {
+  const position = {
+    weights: [2, -1],
+    bias: 0.25,
+    alpha: 0.5,
+    training: { openingSentences: 12, lambda: 1, heldOutShuffleAccuracy: 0.5 },
+  };
+
+  it('predicts a place linearly and refuses the wrong width', () => {
+    expect(predictedPosition(position, [1, 0.5])).toBeCloseTo(1.75, 12);
+    expect(() => predictedPosition(position, [1])).toThrow(/takes 2-d vectors, got 1-d/);
+  });
+
+  it('is Pearson r against the order, null under 3 sentences or without spread', () => {
+    expect(positionAgreement([0, 1, 2], [0, 1, 2])).toBeCloseTo(1, 12);
+    expect(positionAgreement([2, 1, 0], [0, 1, 2])).toBeCloseTo(-1, 12);
+    // dx = −1, 2, −1 against dy = −1, 0, 1: Σdxdy = 0.
+    expect(positionAgreement([0, 3, 0], [0, 1, 2])).toBeCloseTo(0, 12);
+    // Indices may skip a sentence without a vector.
+    expect(positionAgreement([0.1, 0.2, 0.4], [0, 2, 3])).toBeCloseTo(0.9285714286, 9);
+    expect(positionAgreement([0, 1], [0, 1])).toBeNull();
+    expect(positionAgreement([0.5, 0.5, 0.5], [0, 1, 2])).toBeNull();
+  });
+
+  it('mixes into [0, 1] and is the mean P alone without an agreement', () => {
+    expect(orderScore(0.6, 1, 0.5)).toBeCloseTo((0.6 + 1) / 2, 12);
+    expect(orderScore(0.6, -1, 0.5)).toBeCloseTo(0.3, 12);
+    expect(orderScore(0.5, 0, 0.1)).toBeCloseTo(0.5, 12);
+    expect(orderScore(0.6, null, 0.5)).toBe(0.6);
+    expect(orderScore(1, 1, 3)).toBeCloseTo(1, 12);
+    expect(orderScore(0, -1, 3)).toBeCloseTo(0, 12);
   });
 });
 
