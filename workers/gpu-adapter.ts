@@ -42,21 +42,20 @@ function probeAdapter(): Promise<GpuAdapterLike | null> {
 export async function resolveDevice(choice: DeviceChoice): Promise<DeviceResolution> {
   if (choice === 'wasm') return { device: 'wasm', fallbackAdapter: false };
   const adapter = await probeAdapter();
+  // With "auto", WASM without a GPU is the plan, not news: the backend line says WASM, and the
+  // settings say why once; a note would repeat it on every embedding card. A user who asked for
+  // WebGPU is told on each result that it did not run there.
   if (!adapter) {
     return {
       device: 'wasm',
       fallbackAdapter: false,
-      note: 'WebGPU is not available in this browser: using WASM.',
+      ...(choice === 'webgpu'
+        ? { note: 'WebGPU is not available in this browser: using WASM.' }
+        : {}),
     };
   }
   const fallbackAdapter = Boolean(adapter.info?.isFallbackAdapter ?? adapter.isFallbackAdapter);
-  if (fallbackAdapter && choice === 'auto') {
-    return {
-      device: 'wasm',
-      fallbackAdapter: false,
-      note: 'Only a software WebGPU adapter is available (slower than WASM): using WASM.',
-    };
-  }
+  if (fallbackAdapter && choice === 'auto') return { device: 'wasm', fallbackAdapter: false };
   return {
     device: 'webgpu',
     fallbackAdapter,

@@ -13,6 +13,7 @@ import {
   type AppPage,
 } from './support/browser.ts';
 import { configureProvider, type ProviderChoice } from './support/llm.ts';
+import { latestResults } from './support/stored-results.ts';
 import { fakeError, startFakeLlm, textReply } from '../helpers/fake-llm.ts';
 import type { FakeLlm } from '../helpers/fake-llm.ts';
 import { oracleHandler, promptOfWire } from '../helpers/judge-oracle.ts';
@@ -173,7 +174,7 @@ describe('the LLM judge from the page', () => {
     expect((await cardState(page, 'vagueness')).status).toBe('ok');
   });
 
-  it('says plainly when the key is wrong, and the offline metrics still score', async () => {
+  it('says once, plainly, when the key is wrong; the case keeps the errors; offline metrics still score', async () => {
     fake.setHandler((req) =>
       promptOfWire(req) ? fakeError('openai', 'bad-key') : textReply(req, '7'),
     );
@@ -181,14 +182,21 @@ describe('the LLM judge from the page', () => {
     await fillCase(page);
     await page.getByTestId('score-button').click();
     await waitForScores(page);
-    await waitForJudge(page);
-    const alignment = page.getByTestId('metric-alignment');
-    expect(await alignment.getAttribute('data-status')).toBe('error');
-    const reason = await alignment.getByTestId('reason').innerText();
-    expect(reason).toMatch(/API key/iu);
-    expect(reason).not.toContain('sk-e2e-wrong-key');
+    const notice = page.getByTestId('judge-notice');
+    await notice.waitFor({ timeout: 90_000 });
+    const text = await notice.innerText();
+    expect(text).toMatch(/^LLM metrics stopped: .*API key/iu);
+    expect(text).not.toContain('sk-e2e-wrong-key');
+    // One notice, not a red card per metric.
+    for (const id of LLM_IDS) expect(await page.getByTestId(`metric-${id}`).count()).toBe(0);
     expect((await cardState(page, 'rouge-1')).status).not.toBe('error');
     expect((await cardState(page, 'entity-density')).status).toBe('ok');
+    // The stored case still says why each LLM metric has no score.
+    await expect
+      .poll(async () => Object.keys(await latestResults(page)), { timeout: 30_000 })
+      .toEqual(expect.arrayContaining(LLM_IDS));
+    const stored = await latestResults(page);
+    expect(stored.alignment?.score ?? null).toBeNull();
   });
 
   it('cancels mid-run: no card keeps spinning and no request is sent after', async () => {

@@ -333,11 +333,12 @@ export async function scoreAndWait(
   await page.waitForFunction(
     (ids) => {
       const seen = (window as unknown as { __faultsSeen: Record<string, boolean> }).__faultsSeen;
+      // A run the provider refused as a whole hides its red cards behind one notice.
+      const stopped = document.querySelector('[data-testid="judge-notice"]') !== null;
       return ids.every((id) => {
-        const s = document
-          .querySelector(`[data-testid="metric-${id}"]`)
-          ?.getAttribute('data-status');
-        return seen[id] && (s === 'ok' || s === 'n/a' || s === 'error');
+        const card = document.querySelector(`[data-testid="metric-${id}"]`);
+        const s = card?.getAttribute('data-status');
+        return seen[id] && (s === 'ok' || s === 'n/a' || s === 'error' || (!card && stopped));
       });
     },
     ids,
@@ -351,6 +352,9 @@ export async function cardViews(page: Page, ids: readonly string[]): Promise<Car
     (ids) =>
       ids.map((id) => {
         const card = document.querySelector(`[data-testid="metric-${id}"]`);
+        const notice = document.querySelector<HTMLElement>('[data-testid="judge-notice"]');
+        // The notice stands for every card it hid: the same error, said once.
+        if (!card && notice) return { id, status: 'error', reason: notice.innerText };
         return {
           id,
           status: card?.getAttribute('data-status') ?? null,

@@ -6,6 +6,7 @@
  */
 import { APP_VERSION } from '../version.ts';
 import { messageOf } from '../errors.ts';
+import { LlmError, RUN_STOPPING_KINDS } from '../llm/types.ts';
 import { METRICS } from '../metrics/registry.ts';
 import { withDefaults } from '../metrics/settings.ts';
 import type { MetricSettings } from '../metrics/settings.ts';
@@ -47,6 +48,7 @@ import {
   type SettingsProblem,
 } from './settings-problems.ts';
 import { scoredCaseKey } from './scored-case.ts';
+import { notRunNotice, stoppedRunNotice, type JudgeNotice } from './judge-notice.ts';
 import { WorkerProgress } from './worker-progress.svelte.ts';
 
 export type { CardState, CardStatus } from './metric-cards.ts';
@@ -81,7 +83,7 @@ export class ScoringSession {
   /** Tokens, calls and cost of the judge run whose results are on screen. */
   judgeReport = $state.raw<ShownJudgeReport | undefined>();
   /** Why the LLM metrics were not run (no key, no model…): said once, not on each card. */
-  judgeNotice = $state<string | undefined>();
+  judgeNotice = $state<JudgeNotice | undefined>();
   /** The key (scored-case.ts) of the case whose results are on screen; undefined when none. */
   scoredKey = $state<string | undefined>();
   /** Bumped when a Score starts, so the page can bring the score board into view. */
@@ -250,7 +252,7 @@ export class ScoringSession {
     this.scoredSource = input.source;
     this.customCards = [];
     this.judgeReport = undefined;
-    this.judgeNotice = judgeProblems.length > 0 ? judgeProblems.join(' ') : undefined;
+    this.judgeNotice = notRunNotice(judgeProblems);
     this.cards = runningCards(runJudge ? new Set(this.judge.metrics) : new Set());
 
     const results: MetricResult[] = [];
@@ -349,11 +351,23 @@ export class ScoringSession {
         signal,
       );
       this.judgeReport = { ...report.summary, cost: report.cost };
+      const stopped = stoppedRunNotice(report.summary.failures);
+      if (stopped && !signal.aborted) {
+        this.judgeNotice = stopped;
+        // Their results stay in the case; on screen, the notice says it once. Every failure was
+        // this error, so every red card is (the combined summarization score included).
+        for (const id of ids)
+          if (this.cards[id].status === 'error') this.#setCard(id, { status: 'idle' });
+      }
       // A metric the run never reported (a bug, or a criterion list emptied mid-run) must not spin.
       fail('The judge run ended without a result for this metric.');
     } catch (error) {
       if (signal.aborted) return;
       fail(messageOf(error));
+      if (error instanceof LlmError && RUN_STOPPING_KINDS.has(error.kind)) {
+        this.judgeNotice = { kind: 'stopped', message: messageOf(error) };
+        for (const id of ids) this.#setCard(id, { status: 'idle' });
+      }
     }
   }
 

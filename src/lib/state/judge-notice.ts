@@ -1,0 +1,36 @@
+/**
+ * One notice instead of a red card per LLM metric. Two cases say the same thing for every metric:
+ * the judge was not asked at all (no key, no model: known before Score), or the provider turned
+ * the whole run away (a rejected key, an exhausted quota, an unknown model: known only from its
+ * answer). A failure that belongs to one metric (a malformed reply, a refusal) stays on its card.
+ */
+import type { JudgeFailure } from '../metrics/judge/run.ts';
+import { RUN_STOPPING_KINDS } from '../llm/types.ts';
+
+export interface JudgeNotice {
+  /** 'not-run': nothing was sent; 'stopped': the provider refused the run. */
+  kind: 'not-run' | 'stopped';
+  message: string;
+}
+
+export const notRunNotice = (problems: readonly string[]): JudgeNotice | undefined =>
+  problems.length > 0 ? { kind: 'not-run', message: problems.join(' ') } : undefined;
+
+/**
+ * The notice for a run whose every failure is one run-stopping provider error, else undefined
+ * (no failure, several different errors, or a failure of one metric's own).
+ */
+export function stoppedRunNotice(failures: readonly JudgeFailure[]): JudgeNotice | undefined {
+  if (failures.length === 0) return undefined;
+  if (!failures.every((f) => f.kind !== 'other' && RUN_STOPPING_KINDS.has(f.kind))) {
+    return undefined;
+  }
+  const messages = new Set(failures.map((f) => f.message));
+  if (messages.size !== 1) return undefined;
+  return { kind: 'stopped', message: failures[0].message };
+}
+
+export const noticeText = (notice: JudgeNotice): string =>
+  notice.kind === 'not-run'
+    ? `LLM metrics not run: ${notice.message}`
+    : `LLM metrics stopped: ${notice.message} The case keeps this error for each of them.`;

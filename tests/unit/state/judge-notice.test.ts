@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { noticeText, notRunNotice, stoppedRunNotice } from '../../../src/lib/state/judge-notice.ts';
+import type { JudgeFailure } from '../../../src/lib/metrics/judge/run.ts';
+
+const failure = (over: Partial<JudgeFailure>): JudgeFailure => ({
+  kind: 'auth',
+  message: 'OpenAI rejected the API key (401).',
+  stage: 'Vagueness: judge the summary',
+  metrics: ['vagueness'],
+  ...over,
+});
+
+describe('the judge notice', () => {
+  it('says once that nothing was sent when the judge has problems, and nothing without them', () => {
+    expect(notRunNotice([])).toBeUndefined();
+    const notice = notRunNotice(['No API key for openai.', 'Pick a model.']);
+    expect(notice).toEqual({ kind: 'not-run', message: 'No API key for openai. Pick a model.' });
+    expect(noticeText(notice!)).toBe('LLM metrics not run: No API key for openai. Pick a model.');
+  });
+
+  it('replaces the cards when every failure is the same run-stopping provider error', () => {
+    const notice = stoppedRunNotice([
+      failure({}),
+      failure({ stage: 'Repetitiveness: judge', metrics: ['repetitiveness'] }),
+    ]);
+    expect(notice).toEqual({ kind: 'stopped', message: 'OpenAI rejected the API key (401).' });
+    expect(noticeText(notice!)).toMatch(/^LLM metrics stopped: OpenAI rejected the API key/);
+    expect(stoppedRunNotice([failure({ kind: 'quota', message: 'Out of credit.' })])?.message).toBe(
+      'Out of credit.',
+    );
+  });
+
+  it('leaves failures on their cards when one metric failed on its own or the errors differ', () => {
+    expect(stoppedRunNotice([])).toBeUndefined();
+    expect(stoppedRunNotice([failure({}), failure({ kind: 'malformed-output' })])).toBeUndefined();
+    expect(stoppedRunNotice([failure({ kind: 'other' })])).toBeUndefined();
+    expect(stoppedRunNotice([failure({}), failure({ message: 'Another.' })])).toBeUndefined();
+    // A rate limit or an outage is retried and may clear: not a verdict on the whole run.
+    expect(stoppedRunNotice([failure({ kind: 'rate-limit' })])).toBeUndefined();
+  });
+});
