@@ -5,7 +5,15 @@
  * with GloVe and its note names the file.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { APP_ORIGIN, cardState, openApp, waitForScores, type App } from './support/browser.ts';
+import { mkdirSync } from 'node:fs';
+import {
+  APP_ORIGIN,
+  cardState,
+  openApp,
+  openCard,
+  waitForScores,
+  type App,
+} from './support/browser.ts';
 import { latestResults } from './support/stored-results.ts';
 
 const SOURCE =
@@ -37,6 +45,23 @@ describe('USE-lite, the default embedding backend', () => {
     const modelRequests = app.requests.urls.filter((u) => u.includes('/models/use-lite/'));
     expect(modelRequests.some((u) => u.endsWith('/models/use-lite/group1-shard7of7'))).toBe(true);
     expect(app.requests.urls.filter((u) => !u.startsWith(APP_ORIGIN))).toEqual([]);
+
+    // The score mixes in the order's agreement with each sentence's usual place; the detail
+    // lists those places, one per sentence of this summary.
+    await openCard(app.page, 'coherence');
+    const card = app.page.getByTestId('metric-coherence');
+    expect(await card.getByTestId('coherence-main').innerText()).toMatch(
+      /^Score \d\.\d{3}: mean P\(next sentence follows\) \d\.\d{3} .* r = -?\d\.\d{2}/su,
+    );
+    await card.getByRole('button', { name: 'Usual places' }).click();
+    const places = await card.getByTestId('coherence-place').allInnerTexts();
+    expect(places).toHaveLength(3);
+    for (const row of places) expect(row).toMatch(/-?\d\.\d{2}$/u);
+    mkdirSync('.tmp', { recursive: true });
+    for (const scheme of ['light', 'dark'] as const) {
+      await app.page.emulateMedia({ colorScheme: scheme });
+      await card.screenshot({ path: `.tmp/coherence-places-${scheme}.png` });
+    }
   }, 300_000);
 
   it('falls back to GloVe when a shard is missing, and the note names it', async () => {
