@@ -14,6 +14,8 @@
  * when neither leans.
  */
 
+import { pearson } from '../../stats/correlation.ts';
+
 export interface OrderModelTraining {
   articles: number;
   /** Consecutive (positive) pairs and contrasted (negative) pairs. */
@@ -131,22 +133,8 @@ export function positionAgreement(
   predicted: readonly number[],
   indices: readonly number[],
 ): number | null {
-  const n = predicted.length;
-  if (n < MIN_POSITION_SENTENCES || indices.length !== n) return null;
-  const mp = predicted.reduce((a, b) => a + b, 0) / n;
-  const mi = indices.reduce((a, b) => a + b, 0) / n;
-  let sxy = 0;
-  let sxx = 0;
-  let syy = 0;
-  for (let k = 0; k < n; k++) {
-    const dx = predicted[k] - mp;
-    const dy = indices[k] - mi;
-    sxy += dx * dy;
-    sxx += dx * dx;
-    syy += dy * dy;
-  }
-  if (sxx === 0 || syy === 0) return null;
-  return sxy / Math.sqrt(sxx * syy);
+  if (predicted.length < MIN_POSITION_SENTENCES || indices.length !== predicted.length) return null;
+  return pearson(predicted, indices);
 }
 
 /** The mixed order score, in [0, 1]; the mean P alone when there is no agreement to add. */

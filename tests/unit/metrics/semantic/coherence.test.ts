@@ -31,6 +31,29 @@ class TopicEmbedder implements SentenceEmbedder {
   }
 }
 
+/** 1-d sentence vectors; P(v follows u) = σ(−|u − v|): close neighbours read as in order. */
+const LINE_MODEL: OrderModel = {
+  backendPrefix: 'line',
+  trainedOn: 'line test',
+  dims: 1,
+  weights: [0, 0, 0, -1],
+  bias: 0,
+  training: {
+    articles: 1,
+    positives: 1,
+    negatives: 3,
+    lambda: 1,
+    heldOutShuffleAccuracy: 1,
+    heldOutRankAccuracy: 1,
+    heldOutBalancedAccuracy: 1,
+  },
+};
+const LINE_VALUES: Record<string, number> = { 'One.': 1, 'Two.': 2, 'Four.': 4 };
+const line: SentenceEmbedder = {
+  backend: 'line · test',
+  embed: async (s) => s.map((t) => Float32Array.of(LINE_VALUES[t])),
+};
+
 describe('scoreCoherence (toy embedder)', () => {
   it('is n/a below 2 sentences, without calling the embedder', async () => {
     const embedder = new TopicEmbedder();
@@ -76,28 +99,7 @@ describe('scoreCoherence (toy embedder)', () => {
   });
 
   it('with an order model, scores the mean P(next follows) over adjacent pairs (hand-computed)', async () => {
-    // 1-d sentence vectors; P(v follows u) = σ(−|u − v|): close neighbours read as in order.
-    const model: OrderModel = {
-      backendPrefix: 'line',
-      trainedOn: 'line test',
-      dims: 1,
-      weights: [0, 0, 0, -1],
-      bias: 0,
-      training: {
-        articles: 1,
-        positives: 1,
-        negatives: 3,
-        lambda: 1,
-        heldOutShuffleAccuracy: 1,
-        heldOutRankAccuracy: 1,
-        heldOutBalancedAccuracy: 1,
-      },
-    };
-    const value: Record<string, number> = { 'One.': 1, 'Two.': 2, 'Four.': 4 };
-    const line: SentenceEmbedder = {
-      backend: 'line · test',
-      embed: async (s) => s.map((t) => Float32Array.of(value[t])),
-    };
+    const model = LINE_MODEL;
     const r = scored(await scoreCoherence('One. Two. Four.', line, undefined, { models: [model] }));
     // σ(−1) = 0.2689414214, σ(−2) = 0.1192029220; mean 0.1940721717.
     expect(r.score).toBeCloseTo(0.1940721717, 9);
@@ -133,31 +135,13 @@ describe('scoreCoherence (toy embedder)', () => {
   it('mixes in the position agreement when the model has a position model (hand-computed)', async () => {
     // P(v follows u) = σ(−|u − v|) as above; place = 0.5·v − 0.5, α = 0.25.
     const model: OrderModel = {
-      backendPrefix: 'line',
-      trainedOn: 'line test',
-      dims: 1,
-      weights: [0, 0, 0, -1],
-      bias: 0,
-      training: {
-        articles: 1,
-        positives: 1,
-        negatives: 3,
-        lambda: 1,
-        heldOutShuffleAccuracy: 1,
-        heldOutRankAccuracy: 1,
-        heldOutBalancedAccuracy: 1,
-      },
+      ...LINE_MODEL,
       position: {
         weights: [0.5],
         bias: -0.5,
         alpha: 0.25,
         training: { openingSentences: 12, lambda: 1, heldOutShuffleAccuracy: 1 },
       },
-    };
-    const value: Record<string, number> = { 'One.': 1, 'Two.': 2, 'Four.': 4 };
-    const line: SentenceEmbedder = {
-      backend: 'line · test',
-      embed: async (s) => s.map((t) => Float32Array.of(value[t])),
     };
     const r = scored(await scoreCoherence('One. Two. Four.', line, undefined, { models: [model] }));
     // Places 0, 0.5, 1.5 against order 0, 1, 2:
