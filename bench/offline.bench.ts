@@ -4,9 +4,7 @@
  * dev pairs, and the USE-lite sentence encoder on that source (new source, then another summary of
  * the same source). Prints numbers; nothing here asserts a time.
  */
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { externalPath } from '../src/lib/node/external-data.ts';
 import { computeMetrics } from '../src/lib/metrics/offline.ts';
 import { DEFAULT_SETTINGS } from '../src/lib/metrics/settings.ts';
 import { METRICS } from '../src/lib/metrics/registry.ts';
@@ -18,47 +16,13 @@ import { loadGloveEmbedder } from '../src/lib/node/load-glove.ts';
 import { loadJiebaNode } from '../src/lib/metrics/lexical/jieba.ts';
 import { lazy } from '../src/lib/lazy.ts';
 import { countWords, splitSentences } from '../src/lib/metrics/text/tokenize.ts';
-import { loadUseLiteEmbedder, useOrtWebThreads } from '../src/lib/node/load-use.ts';
+import { benchTexts, readBenchRows } from './texts.ts';
+import { loadUseLiteEmbedder } from '../src/lib/node/load-use.ts';
 import { sourceSentencesForEmbedding } from '../src/lib/metrics/semantic/source-sentences.ts';
 import { SentenceVectorCache, cachedEmbedding } from '../src/lib/metrics/semantic/vector-cache.ts';
 
-const rows = readFileSync(externalPath('data/summeval/dev.jsonl'), 'utf8')
-  .split('\n')
-  .filter(Boolean)
-  .map((l) => JSON.parse(l) as { id: string; text: string; decoded: string; references: string[] });
-
-function takeWords(texts: Iterable<string>, words: number): string {
-  const out: string[] = [];
-  let n = 0;
-  for (const text of texts) {
-    for (const para of text.split(/\n+/u)) {
-      const count = countWords(para);
-      if (n + count > words) {
-        out.push(
-          para
-            .split(/\s+/u)
-            .slice(0, words - n)
-            .join(' ') + '.',
-        );
-        return out.join('\n');
-      }
-      out.push(para);
-      n += count;
-    }
-  }
-  return out.join('\n');
-}
-
-const articles = [...new Map(rows.map((r) => [r.id, r.text])).values()];
-const source = takeWords(articles, 2500);
-const summary = takeWords(
-  rows.map((r) => r.references[0] ?? ''),
-  500,
-);
-const reference = takeWords(
-  rows.slice(100).map((r) => r.references[1] ?? ''),
-  500,
-);
+const rows = readBenchRows();
+const { source, summary, reference, otherSummary } = benchTexts(rows);
 const input = { source, summary, reference };
 const ids = METRICS.map((m) => m.id);
 
@@ -124,17 +88,12 @@ throughput('All reference metrics (ROUGE + BLEU + token F1), stemmer on', (r) =>
   ),
 );
 
-// USE-lite, the default sentence encoder, on the page's WASM route (onnxruntime-web's WASM build,
-// threads as the worker takes them: the cores, at most 4) and on its fallback (TF.js WASM, one
-// thread): a new source (its sentences as the source metrics embed them, plus the summary's), then
-// another summary of the same source, whose source sentences come from the vector cache.
+// USE-lite, the default sentence encoder, on the page's WASM route (onnxruntime-web's WASM build;
+// one thread, as onnxruntime-web runs in Node: `npm run bench:use-browser` times the worker's
+// threads in Chromium) and on its fallback (TF.js WASM, one thread): a new source (its sentences as
+// the source metrics embed them, plus the summary's), then another summary of the same source,
+// whose source sentences come from the vector cache.
 const useLite = await loadUseLiteEmbedder();
-const useLiteThreads = await useOrtWebThreads();
-// Another writer's summaries (SummEval has 11 references per article): new summary sentences.
-const otherSummary = takeWords(
-  rows.map((r) => r.references[3] ?? ''),
-  500,
-);
 const sourceSentences = sourceSentencesForEmbedding(source).sentences.map((s) => s.text);
 const sentencesOf = (text: string) => splitSentences(text).map((s) => s.text);
 console.log(
@@ -143,7 +102,7 @@ console.log(
 const useLiteTfjs = await loadUseLiteEmbedder({ runtime: 'tfjs' });
 const useRoutes = [
   ...[1, 8, 32].map((batchSize) => ({
-    route: `onnxruntime-web WASM, ${useLiteThreads} thread${useLiteThreads === 1 ? '' : 's'}`,
+    route: 'onnxruntime-web WASM in Node, 1 thread',
     embedder: useLite,
     batchSize,
   })),

