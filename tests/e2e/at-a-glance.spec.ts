@@ -302,6 +302,8 @@ describe('the single-case page at a glance', () => {
             const box = el.getBoundingClientRect();
             return box.top >= -1 && box.top < window.innerHeight / 2;
           }),
+          // A smooth scroll on a loaded 2-core machine can outlast the default second.
+          { timeout: 10_000 },
         )
         .toBe(true);
       expect(await sideways()).toBeLessThanOrEqual(0);
