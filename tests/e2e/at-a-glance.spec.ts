@@ -17,6 +17,7 @@ import {
   waitForScores,
   type AppPage,
 } from './support/browser.ts';
+import { textContrast } from './support/contrast.ts';
 
 const SOURCE = `The city council voted on Monday to close the old bridge for repairs.
 Engineers found cracks in two of its supports during an inspection in March.
@@ -210,46 +211,17 @@ describe('the single-case page at a glance', () => {
 
     it('meets WCAG AA for links and body text in dark mode, with dark native controls', async () => {
       await page.emulateMedia({ colorScheme: 'dark' });
-      const ratios = await page.evaluate(() => {
-        const rgb = (colour: string) => {
-          const probe = document.createElement('canvas').getContext('2d')!;
-          probe.fillStyle = colour;
-          probe.fillRect(0, 0, 1, 1);
-          return [...probe.getImageData(0, 0, 1, 1).data.slice(0, 3)];
-        };
-        const luminance = (colour: string) => {
-          const [r, g, b] = rgb(colour).map((v) => {
-            const c = v / 255;
-            return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-          });
-          return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
-        };
-        const contrast = (a: string, b: string) => {
-          const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
-          return (hi! + 0.05) / (lo! + 0.05);
-        };
-        const background = (el: Element | null): string => {
-          for (; el; el = el.parentElement) {
-            const bg = getComputedStyle(el).backgroundColor;
-            if (bg !== 'rgba(0, 0, 0, 0)' && bg !== 'transparent') return bg;
-          }
-          return getComputedStyle(document.documentElement).backgroundColor;
-        };
-        const link = document.querySelector('[data-testid="validity-note"] a, main a')!;
-        const text = document.querySelector('.top p')!;
-        return {
-          link: contrast(getComputedStyle(link).color, background(link)),
-          text: contrast(getComputedStyle(text).color, background(text)),
-          body: contrast(
-            getComputedStyle(document.body).color,
-            getComputedStyle(document.documentElement).backgroundColor,
-          ),
-          scheme: getComputedStyle(document.documentElement).colorScheme,
-          textarea: luminance(
-            getComputedStyle(document.querySelector('textarea')!).backgroundColor,
-          ),
-        };
-      });
+      const link = await textContrast(page.locator('[data-testid="validity-note"] a, main a'));
+      const text = await textContrast(page.locator('.top p'));
+      const body = await textContrast(page.locator('body'));
+      const textarea = await textContrast(page.locator('textarea'));
+      const ratios = {
+        link: link.ratio,
+        text: text.ratio,
+        body: body.ratio,
+        scheme: await page.evaluate(() => getComputedStyle(document.documentElement).colorScheme),
+        textarea: textarea.backgroundLuminance,
+      };
       expect(ratios.link).toBeGreaterThanOrEqual(4.5);
       expect(ratios.text).toBeGreaterThanOrEqual(4.5);
       expect(ratios.body).toBeGreaterThanOrEqual(4.5);
