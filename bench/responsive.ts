@@ -1,16 +1,27 @@
 /**
  * `npm run bench:responsive`: does a 1,000-row batch run keep the page responsive? Issue 5 asks
  * that no main-thread task run over 50 ms while a data set of 1,000 rows is imported, scored with
- * the offline metrics and its finished run opened. This drives the built app (dist/, served by
- * `vite preview` on SUMLENS_BENCH_PORT, default 4174) in Debian's Chromium and records every
- * main-thread long task (PerformanceObserver 'longtask', buffered, installed before the app's own
- * scripts) and the time windows of each phase:
+ * the offline metrics and its finished run opened; issue 15 asks the same of a comparison of two
+ * 1,000-row runs. This drives the built app (dist/, served by `vite preview` on
+ * SUMLENS_BENCH_PORT, default 4174) in Debian's Chromium and records every main-thread long task
+ * (PerformanceObserver 'longtask', buffered, installed before the app's own scripts) and the time
+ * windows of each phase:
  *
- *   load          the page loading, up to the import
- *   import        the file given to the page → the data set listed
- *   run           "Run offline metrics" → the run's end (the app's `sumlens:open` mark)
- *   open (auto)   the view the page opens by itself when the run ends, until it is drawn
- *   open (click)  "Open" on the finished run, until its view is drawn again
+ *   load                   the page loading, up to the import
+ *   import                 the file given to the page → the data set listed
+ *   run                    "Run offline metrics" → the run's end (the app's `sumlens:open` mark)
+ *   open (auto)            the view the page opens by itself when the run ends, until it is drawn
+ *   open (click)           "Open" on the finished run, until its view is drawn again
+ *   import B, run B,       the same for data set B (below)
+ *   open B (auto)
+ *   compare (click)        "Compare" on run A, then B picked, until the comparison of A and B
+ *                          (its metric summary and its first rows) is drawn
+ *   sort (row order),      the per-row table sorted, until its rows are in that order
+ *   sort (regression)
+ *   only changed           "Only changed" ticked
+ *   pair diff (click)      the first pair clicked, until its two summaries' word diff is drawn
+ *   reload (page start)    the page reloaded on the comparison's hash, up to the app drawn
+ *   compare (hash reload)  then until the comparison of A and B is drawn again
  *
  * plus, across phases, the tasks that overlap the calibration (the app's `sumlens:calibration`
  * measure). It prints one table: per phase the wall time, the long tasks, the longest, their
@@ -21,13 +32,18 @@
  * while the page's thread waits for a core. A light Chrome trace (the 'toplevel' category) gives
  * each main-thread task's CPU time as well: the last two columns count the tasks that used more
  * than 50 ms of CPU, which is what the page asks of any machine. The load average is printed.
+ * The reload starts a new document with its own clock and long-task list: the bench keeps the
+ * first document's before it reloads, and ties each document's clock to the trace's by a mark.
  *
  * The data: SummEval's 600 dev rows (../shared/data/summeval/dev.jsonl) as a cases file with the
  * mean expert and turker ratings, plus 400 more rows made of the first 400 summaries compared
  * with another of their article's human references: the summary, its source and so its ratings
- * are unchanged, the reference-based scores differ. Options: `--rows N` (default 1000),
- * `--trace FILE` (a full Chrome trace with JS samples: DevTools' Performance panel or
- * ui.perfetto.dev show what each long task ran; it slows the page down), `--json FILE`.
+ * are unchanged, the reference-based scores differ. Data set B has the same rows' record ids,
+ * sources and references, each with another system's summary of the same article (the next of
+ * its 12 systems, rotated) and that summary's ratings, so the comparison pairs the runs by record
+ * id and its deltas are real. Options: `--rows N` (default 1000), `--trace FILE` (a full Chrome
+ * trace with JS samples: DevTools' Performance panel or ui.perfetto.dev show what each long task
+ * ran; it slows the page down), `--json FILE`.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -88,31 +104,63 @@ function meanRatings(
   );
 }
 
-function casesFile(dir: string): string {
-  const records = readFileSync(externalPath('data/summeval/dev.jsonl'), 'utf8')
+function readRecords(): SummEvalRecord[] {
+  return readFileSync(externalPath('data/summeval/dev.jsonl'), 'utf8')
     .split('\n')
     .filter(Boolean)
     .map((line) => JSON.parse(line) as SummEvalRecord);
-  const lines: string[] = [];
+}
+
+/**
+ * Per record, another system's summary of its article (the next of the article's systems in
+ * file order, rotated): what run B scores in place of run A's summary.
+ */
+function otherSystem(records: readonly SummEvalRecord[]): SummEvalRecord[] {
+  const byArticle = new Map<string, SummEvalRecord[]>();
+  for (const r of records) byArticle.set(r.id, [...(byArticle.get(r.id) ?? []), r]);
+  return records.map((r) => {
+    const same = byArticle.get(r.id)!;
+    return same[(same.indexOf(r) + 1) % same.length]!;
+  });
+}
+
+/**
+ * Data set A, and data set B over the same record ids (so the comparison pairs them by id) with
+ * another system's summary of each row's article and that summary's ratings.
+ */
+function casesFiles(dir: string): { a: string; b: string } {
+  const records = readRecords();
+  const others = otherSystem(records);
+  const lines: { a: string[]; b: string[] } = { a: [], b: [] };
   for (let i = 0; i < ROWS; i++) {
     const r = records[i % records.length]!;
     // The second pass compares the same summary with another reference of its article.
     const pass = Math.floor(i / records.length);
-    lines.push(
-      JSON.stringify({
-        source: r.text,
-        summary: r.decoded,
-        reference: r.references[pass % r.references.length],
-        doc_id: r.id,
-        model_id: r.model_id,
-        ...meanRatings('expert', r.expert_annotations),
-        ...meanRatings('turker', r.turker_annotations),
-      }),
-    );
+    const id = `${r.id}/${r.model_id}/${pass}`;
+    const reference = r.references[pass % r.references.length];
+    for (const [side, s] of [
+      ['a', r],
+      ['b', others[i % records.length]!],
+    ] as const) {
+      lines[side].push(
+        JSON.stringify({
+          id,
+          source: r.text,
+          summary: s.decoded,
+          reference,
+          doc_id: r.id,
+          model_id: s.model_id,
+          ...meanRatings('expert', s.expert_annotations),
+          ...meanRatings('turker', s.turker_annotations),
+        }),
+      );
+    }
   }
-  const file = join(dir, `summeval-${ROWS}.jsonl`);
-  writeFileSync(file, lines.join('\n') + '\n');
-  return file;
+  const a = join(dir, `summeval-${ROWS}.jsonl`);
+  const b = join(dir, `summeval-${ROWS}-other-system.jsonl`);
+  writeFileSync(a, lines.a.join('\n') + '\n');
+  writeFileSync(b, lines.b.join('\n') + '\n');
+  return { a, b };
 }
 
 // ---- In the page ----
@@ -246,18 +294,39 @@ interface TraceEvent {
   args?: { data?: { startTime?: number } };
 }
 
-/**
- * The page's main-thread tasks that used more than LONG_TASK_MS of CPU, on the page's clock. The
- * thread and the clock come from the app's first `sumlens:open` mark: its trace event carries
- * both the trace timestamp (µs) and `performance.now()` (ms).
- */
-function cpuLongTasks(trace: Buffer): CpuTask[] {
+function traceEvents(trace: Buffer): TraceEvent[] {
   const parsed = JSON.parse(trace.toString('utf8')) as TraceEvent[] | { traceEvents: TraceEvent[] };
-  const events = Array.isArray(parsed) ? parsed : parsed.traceEvents;
-  const mark = events.find((e) => e.name === 'sumlens:open' && e.args?.data?.startTime);
-  if (!mark) throw new Error('The trace has no sumlens:open mark: was the run opened?');
-  const offset = mark.ts / 1000 - mark.args!.data!.startTime!;
-  const onThread = events.filter((e) => e.pid === mark.pid && e.tid === mark.tid && e.ph === 'X');
+  return Array.isArray(parsed) ? parsed : parsed.traceEvents;
+}
+
+/** A document's main thread in the trace, and its clock: trace ms = page ms + offset. */
+interface PageClock {
+  pid: number;
+  tid: number;
+  offset: number;
+}
+
+/**
+ * The bench marks each document it loads (`bench:clock-N`, set from the page): the mark's trace
+ * event carries both the trace timestamp (µs) and `performance.now()` (ms), and names the thread.
+ */
+function clockOf(events: readonly TraceEvent[], mark: string): PageClock {
+  const event = events.find((e) => e.name === mark && e.args?.data?.startTime !== undefined);
+  if (!event) throw new Error(`The trace has no ${mark} mark.`);
+  return { pid: event.pid, tid: event.tid, offset: event.ts / 1000 - event.args!.data!.startTime! };
+}
+
+/**
+ * The tasks on a document's main thread that used more than LONG_TASK_MS of CPU and started
+ * within [from, to) on the trace's clock (ms), on the document's clock.
+ */
+function cpuLongTasks(
+  events: readonly TraceEvent[],
+  clock: PageClock,
+  from = -Infinity,
+  to = Infinity,
+): CpuTask[] {
+  const onThread = events.filter((e) => e.pid === clock.pid && e.tid === clock.tid && e.ph === 'X');
   // 'toplevel' names a task ThreadControllerImpl::RunTask; a full trace adds the same task as
   // RunTask (devtools.timeline): count each task once.
   const name = onThread.some((e) => e.name === 'ThreadControllerImpl::RunTask')
@@ -265,7 +334,75 @@ function cpuLongTasks(trace: Buffer): CpuTask[] {
     : 'RunTask';
   return onThread
     .filter((e) => e.name === name && (e.tdur ?? 0) / 1000 > LONG_TASK_MS)
-    .map((e) => ({ start: e.ts / 1000 - offset, duration: e.dur! / 1000, cpu: e.tdur! / 1000 }));
+    .filter((e) => e.ts / 1000 >= from && e.ts / 1000 < to)
+    .map((e) => ({
+      start: e.ts / 1000 - clock.offset,
+      duration: e.dur! / 1000,
+      cpu: e.tdur! / 1000,
+    }));
+}
+
+/** One document's life in the page (the bench reloads it once): its phases and what it saw. */
+interface PageLife {
+  phases: Phase[];
+  tasks: LongTask[];
+  timings: TimedEntry[];
+  /** The mark the bench set in it, which ties its clock to the trace's (clockOf). */
+  clockMark: string;
+}
+
+const timingsNamed = async (page: Page, name: string) =>
+  (await appTimings(page)).filter((t) => t.name === name).length;
+
+/** Picks a file and waits until the data set is listed (one more than before) and stored. */
+async function importFile(page: Page, file: string, datasets: number): Promise<void> {
+  await page.getByTestId('dataset-file').setInputFiles(file);
+  await page.waitForFunction(
+    (n) => document.querySelectorAll('[data-testid="dataset-item"]').length >= n,
+    datasets,
+    { timeout: 120_000, polling: 100 },
+  );
+  await page.waitForSelector('[data-testid="dataset-import"][data-done="true"]', {
+    timeout: 120_000,
+  });
+}
+
+/** The ids of the listed runs, newest first. */
+const runIds = (page: Page) =>
+  page
+    .getByTestId('run-item')
+    .evaluateAll((items) => items.map((item) => item.getAttribute('data-run-id') ?? ''));
+
+/**
+ * The comparison of runs a and b drawn: its metric summary and its first rows, in the compare
+ * view that names both runs (not an earlier answer's).
+ */
+async function comparisonDrawn(page: Page, a: string, b: string): Promise<void> {
+  const view = `[data-testid="compare-view"][data-a="${a}"][data-b="${b}"]`;
+  for (const drawn of [
+    `${view} [data-testid="compare-summary"] [data-testid="compare-metric"]`,
+    `${view} [data-testid="compare-rows"] [data-testid="compare-row"]`,
+  ]) {
+    await page.waitForSelector(drawn, { timeout: 120_000 });
+  }
+}
+
+/** The shown rows ordered as `sort` says (data-delta ascending, or row A ascending). */
+async function rowsSorted(page: Page, sort: 'regression' | 'row'): Promise<void> {
+  await page.waitForFunction(
+    (by) => {
+      if (!location.hash.includes(`sort=${by}`)) return false;
+      const rows = [...document.querySelectorAll('[data-testid="compare-row"]')];
+      const keys = rows.map((r) =>
+        by === 'row'
+          ? Number(r.querySelector('td:nth-child(2)')?.textContent)
+          : Number(r.getAttribute('data-delta') || Infinity),
+      );
+      return keys.length > 1 && keys.every((k, i) => i === 0 || keys[i - 1]! <= k);
+    },
+    sort,
+    { timeout: 60_000, polling: 'raf' },
+  );
 }
 
 async function main(): Promise<void> {
@@ -278,8 +415,8 @@ async function main(): Promise<void> {
     .map((l) => l.toFixed(1))
     .join(' ');
   const work = mkdtempSync(join(tmpdir(), 'sumlens-responsive-'));
-  const file = casesFile(work);
-  log(`${ROWS} rows in ${file}`);
+  const files = casesFiles(work);
+  log(`${ROWS} rows in ${files.a} and ${files.b}`);
 
   const server = await preview({
     root: repoRoot,
@@ -302,17 +439,15 @@ async function main(): Promise<void> {
     });
     await page.goto(ORIGIN);
     await page.getByTestId('dataset-file').waitFor();
-    const phases: Phase[] = [];
+    await page.evaluate(() => performance.mark('bench:clock-1'));
+    const first: PageLife = { phases: [], tasks: [], timings: [], clockMark: 'bench:clock-1' };
+    const phases = first.phases;
 
     // Import.
     await painted(page);
     let start = await now(page);
     phases.push({ name: 'load', start: 0, end: start });
-    await page.getByTestId('dataset-file').setInputFiles(file);
-    await page.getByTestId('dataset-item').first().waitFor({ timeout: 120_000 });
-    await page.waitForSelector('[data-testid="dataset-import"][data-done="true"]', {
-      timeout: 120_000,
-    });
+    await importFile(page, files.a, 1);
     let end = await settle(page);
     phases.push({ name: 'import', start, end });
     log(`imported: ${await page.getByTestId('dataset-import').innerText()}`);
@@ -325,6 +460,7 @@ async function main(): Promise<void> {
     const runEnd = (await appTimings(page)).find((t) => t.name === 'sumlens:open')!.start;
     phases.push({ name: 'run', start, end: runEnd });
     log(`run: ${await page.getByTestId('run-item').first().locator('span').first().innerText()}`);
+    const [runA] = await runIds(page);
 
     // The view the page opens by itself.
     await waitForAppTiming(page, 'sumlens:calibration', 1, 120_000);
@@ -333,9 +469,8 @@ async function main(): Promise<void> {
     phases.push({ name: 'open (auto)', start: runEnd, end });
 
     // Open again, as a user does from the list.
-    const before = await appTimings(page);
-    const opens = before.filter((t) => t.name === 'sumlens:open').length;
-    const calibrated = before.filter((t) => t.name === 'sumlens:calibration').length;
+    let opens = await timingsNamed(page, 'sumlens:open');
+    let calibrated = await timingsNamed(page, 'sumlens:calibration');
     start = await now(page);
     await page.getByTestId('run-open').first().click();
     await waitForAppTiming(page, 'sumlens:open', opens + 1, 120_000);
@@ -343,40 +478,173 @@ async function main(): Promise<void> {
     await page.getByTestId('calibration-matrix').waitFor({ timeout: 120_000 });
     end = await settle(page);
     phases.push({ name: 'open (click)', start, end });
+    const pairs = await page.getByTestId('calibration-row').count();
+
+    // Data set B (the same record ids, another system's summaries) and its run; the list is
+    // newest first, so B is the first data set and its run the first run.
+    start = await now(page);
+    await importFile(page, files.b, 2);
+    end = await settle(page);
+    phases.push({ name: 'import B', start, end });
+    opens = await timingsNamed(page, 'sumlens:open');
+    calibrated = await timingsNamed(page, 'sumlens:calibration');
+    start = await now(page);
+    await page.getByTestId('run-offline').first().click();
+    log('running the offline metrics on B…');
+    await waitForAppTiming(page, 'sumlens:open', opens + 1, RUN_TIMEOUT_MS);
+    const runBEnd = (await appTimings(page)).filter((t) => t.name === 'sumlens:open')[opens]!.start;
+    phases.push({ name: 'run B', start, end: runBEnd });
+    const [runB] = await runIds(page);
+    if (!runA || !runB || runA === runB) throw new Error(`Two runs expected, got ${runA}, ${runB}`);
+    await waitForAppTiming(page, 'sumlens:calibration', calibrated + 1, 120_000);
+    await page.getByTestId('calibration-matrix').waitFor({ timeout: 120_000 });
+    end = await settle(page);
+    phases.push({ name: 'open B (auto)', start: runBEnd, end });
+
+    // Compare as a user does: "Compare" on run A (A alone is read), then B picked.
+    start = await now(page);
+    await page
+      .locator(`[data-testid="run-item"][data-run-id="${runA}"] [data-testid="run-compare"]`)
+      .click();
+    const aAlone = `[data-testid="compare-view"][data-a="${runA}"][data-loading="false"]`;
+    await page.waitForSelector(aAlone, { timeout: 120_000 });
+    const optionB = await page
+      .locator('[data-testid="compare-b"] option')
+      .evaluateAll(
+        (options, id) =>
+          options.map((o) => (o as HTMLOptionElement).value).find((v) => v === `${id}\n`),
+        runB,
+      );
+    if (!optionB) throw new Error(`Run ${runB} is not offered as B.`);
+    await page.getByTestId('compare-b').selectOption(optionB);
+    await comparisonDrawn(page, runA, runB);
+    end = await settle(page);
+    phases.push({ name: 'compare (click)', start, end });
+    const pairing = await page.getByTestId('compare-pairing').innerText();
+    log(`compared: ${pairing.split('.')[0]}`);
+
+    start = await now(page);
+    await page.getByTestId('compare-sort').selectOption('row');
+    await rowsSorted(page, 'row');
+    end = await settle(page);
+    phases.push({ name: 'sort (row order)', start, end });
+
+    start = await now(page);
+    await page.getByTestId('compare-sort').selectOption('regression');
+    await rowsSorted(page, 'regression');
+    end = await settle(page);
+    phases.push({ name: 'sort (regression)', start, end });
+
+    start = await now(page);
+    await page.getByTestId('compare-changed').check();
+    await page.waitForFunction(() => location.hash.includes('changed=1'), undefined, {
+      timeout: 60_000,
+      polling: 'raf',
+    });
+    end = await settle(page);
+    phases.push({ name: 'only changed', start, end });
+    const changed = await page.getByTestId('compare-row-count').innerText();
+
+    start = await now(page);
+    await page.getByTestId('compare-row').first().click();
+    await page.getByTestId('compare-diff').waitFor({ timeout: 60_000 });
+    end = await settle(page);
+    phases.push({ name: 'pair diff (click)', start, end });
+
+    // A reload on the comparison's hash (a bookmark): the page starts again, reads the hash and
+    // asks the worker for both runs. A document's long tasks and marks go with it: keep them.
+    first.tasks = await page.evaluate(() => window.__sumlensLongTasks ?? []);
+    first.timings = await appTimings(page);
+    const leftAt = await now(page);
+    const hash = await page.evaluate(() => location.hash);
+    await page.reload();
+    await page.getByTestId('dataset-file').waitFor();
+    await painted(page);
+    await page.evaluate(() => performance.mark('bench:clock-2'));
+    const second: PageLife = { phases: [], tasks: [], timings: [], clockMark: 'bench:clock-2' };
+    start = await now(page);
+    second.phases.push({ name: 'reload (page start)', start: 0, end: start });
+    await comparisonDrawn(page, runA, runB);
+    end = await settle(page);
+    second.phases.push({ name: 'compare (hash reload)', start, end });
+    if ((await page.evaluate(() => location.hash)) !== hash) {
+      throw new Error('The reload did not keep the comparison hash.');
+    }
+    second.tasks = await page.evaluate(() => window.__sumlensLongTasks ?? []);
+    second.timings = await appTimings(page);
 
     const trace = await browser.stopTracing();
     if (args.trace) log(`trace: ${args.trace}`);
-    const tasks = await page.evaluate(() => window.__sumlensLongTasks ?? []);
-    const cpuTasks = cpuLongTasks(trace);
-    const timings = await appTimings(page);
-    const calibrations = timings.filter((t) => t.name === 'sumlens:calibration');
+    const events = traceEvents(trace);
+    const lives = [first, second];
+    const clocks = lives.map((life) => clockOf(events, life.clockMark));
+    // Each document's tasks: from its start on the trace's clock (the first's is the trace's
+    // start) to the next document's.
+    const reloadAt = leftAt + clocks[0]!.offset;
+    const cpuByLife = [
+      cpuLongTasks(events, clocks[0]!, -Infinity, reloadAt),
+      cpuLongTasks(events, clocks[1]!, reloadAt),
+    ];
 
     const within = (p: Phase) => (t: LongTask) => t.start >= p.start && t.start < p.end;
-    const rows = phases.map((p) =>
-      report(p.name, p.end - p.start, tasks.filter(within(p)), cpuTasks.filter(within(p))),
-    );
-    const outside = (t: LongTask) => !phases.some((p) => within(p)(t));
-    if (tasks.some(outside) || cpuTasks.some(outside)) {
-      rows.push(report('between phases', 0, tasks.filter(outside), cpuTasks.filter(outside)));
+    const rows: PhaseReport[] = [];
+    const outside = { tasks: [] as LongTask[], cpu: [] as CpuTask[] };
+    const duringCalibration = { wall: 0, tasks: [] as LongTask[], cpu: [] as CpuTask[] };
+    let calibrations = 0;
+    lives.forEach((life, i) => {
+      const cpu = cpuByLife[i]!;
+      for (const p of life.phases) {
+        rows.push(
+          report(p.name, p.end - p.start, life.tasks.filter(within(p)), cpu.filter(within(p))),
+        );
+      }
+      const between = (t: LongTask) => !life.phases.some((p) => within(p)(t));
+      outside.tasks.push(...life.tasks.filter(between));
+      outside.cpu.push(...cpu.filter(between));
+      const measured = life.timings.filter((t) => t.name === 'sumlens:calibration');
+      calibrations += measured.length;
+      const overlaps = (t: LongTask) =>
+        measured.some((c) => t.start < c.end && t.start + t.duration > c.start);
+      duringCalibration.wall += measured.reduce((sum, c) => sum + (c.end - c.start), 0);
+      duringCalibration.tasks.push(...life.tasks.filter(overlaps));
+      duringCalibration.cpu.push(...cpu.filter(overlaps));
+    });
+    if (outside.tasks.length > 0 || outside.cpu.length > 0) {
+      rows.push(report('between phases', 0, outside.tasks, outside.cpu));
     }
-    const overlaps = (t: LongTask) =>
-      calibrations.some((c) => t.start < c.end && t.start + t.duration > c.start);
     rows.push(
       report(
         'of which during calibration',
-        calibrations.reduce((sum, c) => sum + (c.end - c.start), 0),
-        tasks.filter(overlaps),
-        cpuTasks.filter(overlaps),
+        duringCalibration.wall,
+        duringCalibration.tasks,
+        duringCalibration.cpu,
       ),
     );
 
-    const row = await page.getByTestId('calibration-row').count();
-    printTable(rows, calibrations.length, row, startLoad);
+    printTable(
+      rows,
+      calibrations,
+      pairs,
+      startLoad,
+      `${pairing.split('.')[0]}; only changed: ${changed}`,
+    );
     if (errors.length > 0) log(`page errors: ${errors.join(' | ')}`);
     if (args.json) {
       writeFileSync(
         args.json,
-        JSON.stringify({ rows: ROWS, phases: rows, tasks, cpuTasks }, null, 2),
+        JSON.stringify(
+          {
+            rows: ROWS,
+            phases: rows,
+            pages: lives.map((life, i) => ({
+              phases: life.phases,
+              tasks: life.tasks,
+              cpuTasks: cpuByLife[i],
+            })),
+          },
+          null,
+          2,
+        ),
       );
     }
   } finally {
@@ -391,6 +659,7 @@ function printTable(
   calibrations: number,
   pairs: number,
   startLoad: string,
+  comparison: string,
 ): void {
   const ms = (v: number) => v.toFixed(0);
   const header = [
@@ -421,6 +690,7 @@ function printTable(
     .join(' ');
   console.log(`\nMain-thread long tasks (> ${LONG_TASK_MS} ms), ${ROWS} rows, offline metrics`);
   console.log(`Chromium ${CHROMIUM_PATH}, calibration computed ${calibrations}× (${pairs} pairs)`);
+  console.log(`Run B against run A: ${comparison}`);
   console.log(
     `${cpus().length} CPUs, load average (1, 5, 15 min) ${startLoad} at the start, ${load} at the end\n`,
   );

@@ -134,6 +134,11 @@ describe('compare runs', () => {
     await page.getByTestId('compare-b').selectOption((await optionValue('M2'))!);
     const metric = page.locator('[data-testid="compare-metric"][data-column="rouge-l"]');
     await metric.waitFor();
+    // The view names the runs of the comparison it draws (bench:responsive waits on them).
+    const view = page.getByTestId('compare-view');
+    expect(await view.getAttribute('data-a')).toBe(runId);
+    expect(await view.getAttribute('data-b')).toBe(runId);
+    expect(await view.getAttribute('data-loading')).toBe('false');
     expect(Number(await metric.getAttribute('data-diff'))).toBeCloseTo(interval.mean, 12);
     expect(Number(await metric.getAttribute('data-low'))).toBeCloseTo(interval.low, 12);
     expect(Number(await metric.getAttribute('data-high'))).toBeCloseTo(interval.high, 12);
