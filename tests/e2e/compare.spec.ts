@@ -2,8 +2,8 @@
  * Compare runs end to end: a SummEval-shaped data set with two systems per article, scored with
  * two lexical metrics, then system M1 against M2: the delta, its interval and p-value computed
  * here from the stored rows, sort by regression, only changed, the word diff, the hash surviving
- * a reload, the leaderboard; the JSON, CSV and Markdown exports read back; and the HTML export
- * opened from file:// with the network blocked.
+ * a reload, the leaderboard; no sideways page scroll on a phone; the JSON, CSV and Markdown
+ * exports read back; and the HTML export opened from file:// with the network blocked.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -181,8 +181,11 @@ describe('compare runs', () => {
     await expect.poll(async () => (await deltas()).length).toBe(3);
     await page.getByTestId('compare-diff').waitFor();
 
-    const shots = join(process.cwd(), '.tmp');
+    // Screenshots for a person to look at (SUMLENS_SHOTS, else .tmp/): the viewport and the
+    // whole comparison. On a phone the page never scrolls sideways: wide tables scroll in their box.
+    const shots = process.env.SUMLENS_SHOTS ?? join(process.cwd(), '.tmp');
     mkdirSync(shots, { recursive: true });
+    const view = page.getByTestId('compare-view');
     for (const [w, h] of [
       [1280, 800],
       [390, 844],
@@ -190,8 +193,21 @@ describe('compare runs', () => {
       for (const scheme of ['light', 'dark'] as const) {
         await page.setViewportSize({ width: w, height: h });
         await page.emulateMedia({ colorScheme: scheme });
-        await page.getByTestId('compare-view').scrollIntoViewIfNeeded();
+        await view.scrollIntoViewIfNeeded();
         await page.screenshot({ path: join(shots, `compare-${w}-${scheme}.png`) });
+        await view.screenshot({ path: join(shots, `compare-${w}-${scheme}-whole.png`) });
+        // The data-set view above it (with the open run) shares its styles.
+        await page
+          .getByTestId('datasets')
+          .screenshot({ path: join(shots, `datasets-${w}-${scheme}-whole.png`) });
+        if (w === 390) {
+          const sideways = await page.evaluate(
+            () => document.scrollingElement!.scrollWidth - window.innerWidth,
+          );
+          expect(sideways).toBeLessThanOrEqual(0);
+          const box = (await view.boundingBox())!;
+          expect(box.x + box.width).toBeLessThanOrEqual(390);
+        }
       }
     }
     await page.setViewportSize({ width: 1280, height: 800 });

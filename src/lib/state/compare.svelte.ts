@@ -40,10 +40,10 @@ function textOf(row: DatasetRow | undefined): string {
   return isCaseRow(row) ? row.input.summary : row.input.prediction;
 }
 
-/** A side as the view names it: data set, date, and the system when it is one. */
+/** A side as the view's pickers name it: the system when it is one, data set and date. */
 function sideLabel(spec: SideSpec, info: SideInfo | undefined): string {
   const run = info ? `${info.datasetName} · ${formatTime(info.createdAt)}` : spec.runId;
-  return spec.system ? `${run} · system ${spec.system}` : run;
+  return spec.system ? `system ${spec.system} · ${run}` : run;
 }
 
 function sameSide(x: SideSpec | undefined, y: SideSpec | undefined): boolean {
