@@ -103,12 +103,6 @@ async function runRow(config: UseRowConfig): Promise<UseRowResult> {
   const sourceMs = await fastest(config.repeats, () => source.embed(config.sourceSentences));
   // The embedder keeps no vectors, so each repeat computes every sentence again.
   const summaryMs = await fastest(config.repeats, () => source.embed(config.summarySentences));
-  const summaryMsAt = await Promise.all([]);
-  for (const b of [4, 16]) {
-    const e = embedder({ batchSize: b });
-    summaryMsAt.push(await fastest(config.repeats, () => e.embed(config.summarySentences)));
-  }
-  console.log('summary at batch 4, 16:', summaryMsAt.join(', '));
   return {
     loadMs,
     perSecond,

@@ -269,11 +269,12 @@ describe('the single-case page at a glance', () => {
       await score(page);
       const board = page.getByTestId('score-board');
       await expect
-        .poll(() =>
-          board.evaluate((el) => {
-            const box = el.getBoundingClientRect();
-            return box.top >= -1 && box.top < window.innerHeight / 2;
-          }),
+        .poll(
+          () =>
+            board.evaluate((el) => {
+              const box = el.getBoundingClientRect();
+              return box.top >= -1 && box.top < window.innerHeight / 2;
+            }),
           // A smooth scroll on a loaded 2-core machine can outlast the default second.
           { timeout: 10_000 },
         )

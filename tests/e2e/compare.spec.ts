@@ -2,7 +2,8 @@
  * Compare runs end to end: a SummEval-shaped data set with two systems per article, scored with
  * two lexical metrics, then system M1 against M2: the delta, its interval and p-value computed
  * here from the stored rows, sort by regression, only changed, the word diff, the hash surviving
- * a reload, the leaderboard; and the HTML export opened from file:// with the network blocked.
+ * a reload, the leaderboard; no sideways page scroll on a phone; the JSON, CSV and Markdown
+ * exports read back; and the HTML export opened from file:// with the network blocked.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,7 +12,9 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { openApp, type App } from './support/browser.ts';
 import { importDataset } from './support/datasets.ts';
+import Papa from 'papaparse';
 import { OFFLINE_METRIC_IDS } from '../../src/lib/metrics/types.ts';
+import type { ComparisonExport } from '../../src/lib/datasets/export/compare-json.ts';
 import { bootstrapMean } from '../../src/lib/stats/paired-bootstrap.ts';
 import { wilcoxon } from '../../src/lib/stats/wilcoxon.ts';
 
@@ -183,7 +186,9 @@ describe('compare runs', () => {
     await expect.poll(async () => (await deltas()).length).toBe(3);
     await page.getByTestId('compare-diff').waitFor();
 
-    const shots = join(process.cwd(), '.tmp');
+    // Screenshots for a person to look at (SUMLENS_SHOTS, else .tmp/): the viewport and the
+    // whole comparison. On a phone the page never scrolls sideways: wide tables scroll in their box.
+    const shots = process.env.SUMLENS_SHOTS ?? join(process.cwd(), '.tmp');
     mkdirSync(shots, { recursive: true });
     for (const [w, h] of [
       [1280, 800],
@@ -192,12 +197,89 @@ describe('compare runs', () => {
       for (const scheme of ['light', 'dark'] as const) {
         await page.setViewportSize({ width: w, height: h });
         await page.emulateMedia({ colorScheme: scheme });
-        await page.getByTestId('compare-view').scrollIntoViewIfNeeded();
+        await view.scrollIntoViewIfNeeded();
         await page.screenshot({ path: join(shots, `compare-${w}-${scheme}.png`) });
+        await view.screenshot({ path: join(shots, `compare-${w}-${scheme}-whole.png`) });
+        // The data-set view above it (with the open run) shares its styles.
+        await page
+          .getByTestId('datasets')
+          .screenshot({ path: join(shots, `datasets-${w}-${scheme}-whole.png`) });
+        if (w === 390) {
+          const sideways = await page.evaluate(
+            () => document.scrollingElement!.scrollWidth - window.innerWidth,
+          );
+          expect(sideways).toBeLessThanOrEqual(0);
+          const box = (await view.boundingBox())!;
+          expect(box.x + box.width).toBeLessThanOrEqual(390);
+        }
       }
     }
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.emulateMedia({ colorScheme: 'light' });
+
+    // Each export as the browser downloads it.
+    const exported = async (format: string) => {
+      const [file] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByTestId(`compare-export-${format}`).click(),
+      ]);
+      const path = join(dir, file.suggestedFilename());
+      await file.saveAs(path);
+      return { name: file.suggestedFilename(), text: readFileSync(path, 'utf8') };
+    };
+    const round6 = (v: number) => Number(v.toFixed(6));
+    const doc2 = rougeL['doc-2']!;
+
+    const json = await exported('json');
+    expect(json.name).toMatch(/^sumlens-comparison-.+-M1-vs-M2-\d{4}-\d{2}-\d{2}\.json$/u);
+    const report = JSON.parse(json.text) as ComparisonExport;
+    expect(report).toMatchObject({
+      format: 'sumlens-comparison',
+      pairing: 'source',
+      pairs: 4,
+      unpaired: { a: 0, b: 0 },
+    });
+    expect([report.a.system, report.b.system]).toEqual(['M1', 'M2']);
+    expect(report.a.datasetName).toBe('two-systems');
+    const jsonL = report.metrics.find((m) => m.column === 'rouge-l')!;
+    expect(jsonL).toMatchObject({ label: 'ROUGE-L', comparable: true, n: 4 });
+    expect(jsonL.meanDiff).toBeCloseTo(interval.mean, 6);
+    expect(jsonL.low).toBeCloseTo(interval.low, 6);
+    expect(jsonL.high).toBeCloseTo(interval.high, 6);
+    expect(jsonL.pValue).toBeCloseTo(test.pValue, 5);
+    expect(jsonL.losses).toBe(d.filter((v) => v < 0).length);
+    expect(report.rows.map((r) => r.key).sort()).toEqual(groups);
+    const jsonDoc2 = report.rows.find((r) => r.key === 'doc-2')!.scores['rouge-l']!;
+    expect(jsonDoc2).toEqual({
+      a: round6(doc2.M1!),
+      b: round6(doc2.M2!),
+      delta: round6(doc2.M2! - doc2.M1!),
+    });
+
+    const csv = await exported('csv');
+    expect(csv.name).toMatch(/\.csv$/u);
+    const pairs = Papa.parse<Record<string, string>>(csv.text, { header: true }).data;
+    expect(pairs).toHaveLength(4);
+    const csvDoc2 = pairs.find((r) => r.pair === 'doc-2')!;
+    expect(Number(csvDoc2['ROUGE-L: A [a:rouge-l]'])).toBe(round6(doc2.M1!));
+    expect(Number(csvDoc2['ROUGE-L: B - A [delta:rouge-l]'])).toBe(round6(doc2.M2! - doc2.M1!));
+
+    const summary = await exported('summary-csv');
+    expect(summary.name).toMatch(/\.summary\.csv$/u);
+    const perMetric = Papa.parse<Record<string, string>>(summary.text, { header: true }).data;
+    expect(perMetric.map((r) => r['metric id']).sort()).toEqual(['rouge-1', 'rouge-l']);
+    const summaryL = perMetric.find((r) => r['metric id'] === 'rouge-l')!;
+    expect(summaryL).toMatchObject({ metric: 'ROUGE-L', comparable: 'yes', n: '4' });
+    expect(Number(summaryL['Wilcoxon p'])).toBeCloseTo(test.pValue, 5);
+
+    const md = await exported('md');
+    expect(md.name).toMatch(/\.md$/u);
+    expect(md.text).toContain('- Pairs: 4 by source');
+    expect(md.text).toMatch(/^\| ROUGE-L \| .+ \| 4 \|$/mu);
+    // The worst ROUGE-L pair heads its regressions, as it heads the view's rows.
+    const regressions = md.text.slice(md.text.indexOf('### ROUGE-L:'));
+    expect(regressions).toMatch(/^### ROUGE-L: \d of 4 pairs lower in B/u);
+    expect(regressions.split('\n')[4]).toMatch(/^\| doc-2 \| 5 \| 6 \|/u);
 
     const [download] = await Promise.all([
       page.waitForEvent('download'),

@@ -1,4 +1,2 @@
-/** A score as the run view's tables print it: three decimals, a dash when there is none. */
-export function fmt(value: number | null | undefined): string {
-  return value === null || value === undefined || !Number.isFinite(value) ? '—' : value.toFixed(3);
-}
+/** A score as the data-set views' tables print it: the exports' three decimals, so both agree. */
+export { fixed as fmt } from '../../lib/datasets/export/format.ts';

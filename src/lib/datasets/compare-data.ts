@@ -15,6 +15,7 @@ import {
   type SideSpec,
 } from './compare.ts';
 import { leaderboard, type Leaderboard } from './leaderboard.ts';
+import { runLabel } from './names.ts';
 import { loadRunRecords, RUN_READ_BATCH } from './run-data.ts';
 import { scoreColumns } from './run-view.ts';
 
@@ -27,6 +28,8 @@ export interface SideInfo {
   runId: string;
   datasetId: string;
   datasetName: string;
+  /** The run's name as the runs list shows it ("dev · run 2"). */
+  runName: string;
   createdAt: number;
   /** The systems of its data set's rows (none for most data sets). */
   systems: string[];
@@ -71,6 +74,7 @@ export async function loadComparison(
     runId: side.run.id,
     datasetId: side.dataset.id,
     datasetName: side.dataset.name,
+    runName: runLabel(side.run),
     createdAt: side.run.createdAt,
     systems: systemsOf(side.rows),
   });

@@ -13,6 +13,10 @@
  * - Markdown: the data set, date and status, the metrics with their backends, a summary table
  *   (mean, median, n per metric) and the calibration table (calibration.ts).
  *
+ * A comparison of two runs (or two systems of one) exports as JSON, a pairs CSV and a summary CSV,
+ * Markdown and HTML (export/compare-*.ts, export/html.ts), built on the page from the numbers the
+ * compare view holds, after the page's keys are redacted from every text (comparison-report.ts).
+ *
  * One module per format in export/; this is the entry the page and the calibration worker (which
  * builds the CSV and Markdown files next to the run's rows, `exportFile`) import. The run view's tables live in
  * run-view.ts, the loading of a run in run-data.ts.
@@ -22,17 +26,24 @@ import type { RunData } from './run-data.ts';
 import { runToCsv } from './export/csv.ts';
 import { runToJson } from './export/json.ts';
 import { runToMarkdown } from './export/markdown.ts';
+import { redactReport, type ComparisonReport } from './export/comparison-report.ts';
+import { comparisonToJson } from './export/compare-json.ts';
+import { comparisonPairsCsv, comparisonSummaryCsv } from './export/compare-csv.ts';
+import { comparisonToMarkdown } from './export/compare-markdown.ts';
+import { comparisonToHtml } from './export/html.ts';
 
-export { runToCsv, spreadsheetSafe, type CsvOptions } from './export/csv.ts';
+export { runToCsv, type CsvOptions } from './export/csv.ts';
+export { spreadsheetSafe } from './export/spreadsheet.ts';
 export * from './export/json.ts';
 export { runToMarkdown, type MarkdownOptions } from './export/markdown.ts';
 
 export type ExportFormat = 'json' | 'csv' | 'md';
 
-const MIME_TYPES: Record<ExportFormat, string> = {
+const MIME_TYPES: Record<ExportFormat | 'html', string> = {
   json: 'application/json',
   csv: 'text/csv',
   md: 'text/markdown',
+  html: 'text/html',
 };
 
 export interface ExportFileOptions {
@@ -61,16 +72,63 @@ export function exportFile(
   };
 }
 
+/** A name safe on every OS: letters, digits, `.`, `_` and `-`, at most `max` characters. */
+function fileStem(text: string, max = 60): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[^\w.-]+/gu, '-')
+    .replace(/^-+|-+$/gu, '')
+    .slice(0, max);
+}
+
 /** A file name for an export: `sumlens-<data set>-<date>.<ext>`, safe on every OS. */
 export function exportFileName(
   data: Pick<RunData, 'dataset' | 'run'>,
   ext: ExportFormat | 'html',
 ): string {
-  const name = data.dataset.name
-    .normalize('NFKD')
-    .replace(/[^\w.-]+/gu, '-')
-    .replace(/^-+|-+$/gu, '')
-    .slice(0, 60);
   const day = new Date(data.run.createdAt).toISOString().slice(0, 10);
-  return `sumlens-${name || 'run'}-${day}.${ext}`;
+  return `sumlens-${fileStem(data.dataset.name) || 'run'}-${day}.${ext}`;
+}
+
+/** The comparison's files: the pairs and the summary are two CSV files (export/compare-csv.ts). */
+export const COMPARISON_FORMATS = ['json', 'csv', 'summary-csv', 'md', 'html'] as const;
+export type ComparisonFormat = (typeof COMPARISON_FORMATS)[number];
+
+/**
+ * A comparison's file name: `sumlens-comparison-<run A>[-<system>]-vs-<run B>[-<system>]-<date>`,
+ * B's run left out when both sides are systems of one run.
+ */
+export function comparisonFileName(report: ComparisonReport, format: ComparisonFormat): string {
+  const { a, b } = report;
+  const sideA = [a.runName, a.system];
+  const sideB = b.runId === a.runId ? [b.system] : [b.runName, b.system];
+  const stem = (parts: (string | undefined)[]) =>
+    fileStem(parts.filter((p) => p !== undefined).join('-'), 40) || 'run';
+  const day = new Date(report.createdAt).toISOString().slice(0, 10);
+  const ext = format === 'summary-csv' ? 'summary.csv' : format;
+  return `sumlens-comparison-${stem(sideA)}-vs-${stem(sideB)}-${day}.${ext}`;
+}
+
+/**
+ * A comparison exported as one file. `secrets`: the keys the page holds, redacted with the key
+ * shapes from every text the file carries (names, labels, pair keys, backends).
+ */
+export function comparisonFile(
+  report: ComparisonReport,
+  format: ComparisonFormat,
+  options: { secrets?: readonly string[] } = {},
+): { text: string; fileName: string; type: string } {
+  const clean = redactReport(report, options.secrets ?? []);
+  const text =
+    format === 'json'
+      ? comparisonToJson(clean)
+      : format === 'csv'
+        ? comparisonPairsCsv(clean)
+        : format === 'summary-csv'
+          ? comparisonSummaryCsv(clean)
+          : format === 'md'
+            ? comparisonToMarkdown(clean)
+            : comparisonToHtml(clean);
+  const mime = MIME_TYPES[format === 'summary-csv' ? 'csv' : format];
+  return { text, fileName: comparisonFileName(clean, format), type: `${mime};charset=utf-8` };
 }

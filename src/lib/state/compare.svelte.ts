@@ -2,11 +2,12 @@
  * The page's side of the compare view: its state lives in the URL hash (compare-view.ts), so a
  * reload or a bookmark opens the same comparison; the calibration worker reads both sides and
  * answers the numbers (compare-data.ts); the two summaries of the chosen pair are read from
- * storage on their own and diffed word by word (jsdiff).
+ * storage on their own and diffed word by word (jsdiff). Its exports (JSON, pairs and summary CSV,
+ * Markdown, HTML) are built here from the numbers the view holds (datasets/export.ts).
  */
 import { diffWords, type ChangeObject } from 'diff';
 import { messageOf } from '../errors.ts';
-import type { CompareAnswer } from '../datasets/compare-data.ts';
+import type { CompareAnswer, SideInfo } from '../datasets/compare-data.ts';
 import type { SideSpec } from '../datasets/compare.ts';
 import {
   formatCompareHash,
@@ -14,7 +15,12 @@ import {
   parseCompareHash,
   type CompareState,
 } from '../datasets/compare-view.ts';
-import { comparisonToHtml } from '../datasets/export/html.ts';
+import { comparisonFile, type ComparisonFormat } from '../datasets/export.ts';
+import {
+  comparisonTitle,
+  type ComparisonReport,
+  type ComparisonSide,
+} from '../datasets/export/comparison-report.ts';
 import { isCaseRow, type DatasetRow } from '../rows/formats.ts';
 import { getDatasetRow } from '../storage/datasets.ts';
 import { formatTime } from '../ui/format.ts';
@@ -34,8 +40,19 @@ function textOf(row: DatasetRow | undefined): string {
   return isCaseRow(row) ? row.input.summary : row.input.prediction;
 }
 
+/** A side as the view's pickers name it: the system when it is one, data set and date. */
+function sideLabel(spec: SideSpec, info: SideInfo | undefined): string {
+  const run = info ? `${info.datasetName} · ${formatTime(info.createdAt)}` : spec.runId;
+  return spec.system ? `system ${spec.system} · ${run}` : run;
+}
+
 function sameSide(x: SideSpec | undefined, y: SideSpec | undefined): boolean {
   return x?.runId === y?.runId && x?.system === y?.system;
+}
+
+export interface CompareSessionOptions {
+  /** The keys the page holds: redacted from the exports wherever they appear. */
+  secrets?: () => readonly string[];
 }
 
 export class CompareSession {
@@ -49,6 +66,11 @@ export class CompareSession {
   #job: AbortController | undefined;
   #loaded: { a: SideSpec; b: SideSpec | undefined } | undefined;
   #textsFor = 0;
+  readonly #secrets: () => readonly string[];
+
+  constructor(options: CompareSessionOptions = {}) {
+    this.#secrets = options.secrets ?? (() => []);
+  }
 
   /** Reads the hash, and follows it when the user goes back or forward. */
   init(): void {
@@ -157,36 +179,48 @@ export class CompareSession {
     }
   }
 
-  /** A side as the view names it: data set, date, and the system when it is one. */
-  label(which: 'a' | 'b'): string {
-    const spec = which === 'a' ? this.state?.a : this.state?.b;
-    const sides = this.answer?.sides ?? [];
-    const info = sides.find((s) => s.runId === spec?.runId);
-    if (!spec) return '—';
-    const run = info ? `${info.datasetName} · ${formatTime(info.createdAt)}` : spec.runId;
-    return spec.system ? `${run} · system ${spec.system}` : run;
+  /** The comparison as its exports read it: the sides the numbers were read for, or undefined. */
+  report(): ComparisonReport | undefined {
+    const answer = this.answer;
+    const loaded = this.#loaded;
+    if (!answer?.comparison || !loaded?.b) return undefined;
+    const side = (spec: SideSpec): ComparisonSide | undefined => {
+      const info = answer.sides.find((s) => s.runId === spec.runId);
+      if (!info) return undefined;
+      return {
+        label: sideLabel(spec, info),
+        runId: info.runId,
+        runName: info.runName,
+        datasetId: info.datasetId,
+        datasetName: info.datasetName,
+        runCreatedAt: info.createdAt,
+        ...(spec.system === undefined ? {} : { system: spec.system }),
+      };
+    };
+    const a = side(loaded.a);
+    const b = side(loaded.b);
+    if (!a || !b) return undefined;
+    const metric = this.state?.metric;
+    return {
+      title: comparisonTitle(a.label, b.label),
+      a,
+      b,
+      comparison: answer.comparison,
+      leaderboard: answer.leaderboard,
+      ...(metric ? { metric } : {}),
+      createdAt: Date.now(),
+    };
   }
 
-  downloadHtml(): void {
-    const comparison = this.answer?.comparison;
-    const state = this.state;
-    if (!comparison || !state) return;
-    const labelA = this.label('a');
-    const labelB = this.label('b');
-    const day = new Date().toISOString().slice(0, 10);
-    saveFile({
-      text: comparisonToHtml({
-        title: `SumLens comparison: ${labelB} against ${labelA}`,
-        labelA,
-        labelB,
-        comparison,
-        leaderboard: this.answer?.leaderboard ?? null,
-        ...(state.metric ? { metric: state.metric } : {}),
-        createdAt: Date.now(),
-      }),
-      fileName: `sumlens-comparison-${day}.html`,
-      type: 'text/html;charset=utf-8',
-    });
+  /** Downloads the comparison as JSON, the pairs or the summary as CSV, Markdown or HTML. */
+  download(format: ComparisonFormat): void {
+    const report = this.report();
+    if (!report) return;
+    try {
+      saveFile(comparisonFile(report, format, { secrets: this.#secrets() }));
+    } catch (error) {
+      this.error = messageOf(error);
+    }
   }
 }
 

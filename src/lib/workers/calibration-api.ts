@@ -76,6 +76,7 @@ export const compareAnswerSchema = z.object({
       runId,
       datasetId: z.string(),
       datasetName: z.string(),
+      runName: z.string(),
       createdAt: z.number(),
       systems: z.array(z.string()),
     }),

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { compareSides, type SideData } from '../../../src/lib/datasets/compare.ts';
-import { comparisonToHtml, escapeHtml, formatP } from '../../../src/lib/datasets/export/html.ts';
+import { comparisonToHtml, escapeHtml } from '../../../src/lib/datasets/export/html.ts';
+import { formatP } from '../../../src/lib/datasets/export/format.ts';
+import { handReport } from './_comparison.ts';
 import type { StoredRun, StoredRunResult } from '../../../src/lib/storage/schema.ts';
 import { fakeResult } from '../metrics/scored.ts';
 
@@ -24,13 +26,13 @@ function side(runId: string, values: number[]): SideData {
 }
 
 describe('comparisonToHtml', () => {
+  const base = handReport();
   const html = comparisonToHtml({
+    ...base,
     title: 'A <b>vs</b> B',
-    labelA: 'prompt "one"',
-    labelB: 'prompt <two>',
+    a: { ...base.a, label: 'prompt "one"' },
+    b: { ...base.b, label: 'prompt <two>' },
     comparison: compareSides(side('a', [0.1, 0.2, 0.3]), side('b', [0.2, 0.2, 0.5])),
-    leaderboard: null,
-    createdAt: 0,
   });
 
   it('is self-contained: no script, no external URL, a CSP that forbids loads', () => {

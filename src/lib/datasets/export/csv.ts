@@ -1,15 +1,13 @@
 /**
- * The CSV run export: one line per row, one column per score. Spreadsheet-safe: a text cell
- * starting with = + - @ (or a tab or carriage return) is prefixed with ' so that no spreadsheet
- * runs it as a formula (OWASP "CSV injection"); numbers are written as numbers.
+ * The CSV run export: one line per row, one column per score, spreadsheet-safe (spreadsheet.ts).
  */
-import Papa from 'papaparse';
 import type { StoredRunResult } from '../../storage/schema.ts';
 import { scoreKey } from '../calibration.ts';
 import { isCaseRow } from '../../rows/formats.ts';
 import type { RunData } from '../run-data.ts';
 import { scoreColumns, taskColumn } from '../run-view.ts';
 import { humanColumnLabel, labelledHeader, scoreColumnLabel } from '../column-labels.ts';
+import { csvText } from './spreadsheet.ts';
 
 /** A row's scores by column (null: n/a, error or missing). */
 function rowScores(result: StoredRunResult | undefined): Map<string, number | null> {
@@ -24,14 +22,6 @@ function humanColumnsOf(data: Pick<RunData, 'dataset' | 'rows'>): string[] {
   const seen = new Set(data.dataset.humanColumns);
   for (const r of data.rows) for (const k of Object.keys(r.human)) seen.add(k);
   return [...seen];
-}
-
-/** Cells a spreadsheet would read as a formula (OWASP: = + - @, tab, carriage return). */
-const FORMULA_START = /^[=+\-@\t\r]/u;
-
-/** A text cell made safe for spreadsheets: a leading ' stops formula evaluation. */
-export function spreadsheetSafe(text: string): string {
-  return FORMULA_START.test(text) ? `'${text}` : text;
 }
 
 export interface CsvOptions {
@@ -82,14 +72,5 @@ export function runToCsv(data: RunData, options: CsvOptions = {}): string {
       errors.join('; '),
     ]);
   }
-  return Papa.unparse(
-    {
-      fields: fields.map(spreadsheetSafe),
-      data: lines.map((cells) =>
-        cells.map((c) => (typeof c === 'string' ? spreadsheetSafe(c) : c)),
-      ),
-    },
-    // Formula cells are escaped above (papaparse's own `escapeFormulae` misses multi-line cells).
-    { newline: '\r\n', quotes: false },
-  );
+  return csvText(fields, lines);
 }

@@ -5,10 +5,12 @@
  * names, system names, row ids) is escaped: it is shown as text, never read as HTML.
  */
 import type { Calibration } from '../calibration.ts';
-import type { Comparison, MetricComparison } from '../compare.ts';
+import type { MetricComparison } from '../compare.ts';
 import type { Leaderboard } from '../leaderboard.ts';
 import type { ScoreTable } from '../run-view.ts';
 import { scoreColumnLabel as metricLabel } from '../column-labels.ts';
+import { pairScores, type ComparisonReport } from './comparison-report.ts';
+import { fixed as num, formatP, signed } from './format.ts';
 
 export function escapeHtml(text: string): string {
   return text
@@ -17,23 +19,6 @@ export function escapeHtml(text: string): string {
     .replace(/>/gu, '&gt;')
     .replace(/"/gu, '&quot;')
     .replace(/'/gu, '&#39;');
-}
-
-function num(value: number | null | undefined, digits = 3): string {
-  return value === null || value === undefined || !Number.isFinite(value)
-    ? '—'
-    : value.toFixed(digits);
-}
-
-function signed(value: number | null | undefined, digits = 3): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return '—';
-  return `${value > 0 ? '+' : value < 0 ? '−' : '±'}${Math.abs(value).toFixed(digits)}`;
-}
-
-/** A p-value as people read one: three significant digits, "< 0.001" below that. */
-export function formatP(p: number | null | undefined): string {
-  if (p === null || p === undefined || !Number.isFinite(p)) return '—';
-  return p < 0.001 ? '< 0.001' : p.toFixed(3);
 }
 
 const STYLE = `
@@ -156,17 +141,6 @@ function metricRow(m: MetricComparison): string {
   return `<tr><td>${label}</td><td class="n">${num(m.meanA)}</td><td class="n">${num(m.meanB)}</td><td class="n ${cls}">${signed(m.meanDiff)} [${signed(m.low)}, ${signed(m.high)}]</td><td class="n">${formatP(m.pValue)}</td><td class="n">${m.wins}/${m.ties}/${m.losses}</td><td class="n">${m.n}</td></tr>`;
 }
 
-export interface ComparisonReport {
-  title: string;
-  labelA: string;
-  labelB: string;
-  comparison: Comparison;
-  leaderboard: Leaderboard | null;
-  /** The column the leaderboard is shown for. */
-  metric?: string;
-  createdAt: number;
-}
-
 export function comparisonToHtml(report: ComparisonReport): string {
   const c = report.comparison;
   const comparable = c.metrics.filter((m) => m.comparable && m.meanDiff !== null);
@@ -181,7 +155,7 @@ export function comparisonToHtml(report: ComparisonReport): string {
     .map((key, i) => {
       const cells = comparable
         .map((m) => {
-          const d = c.valuesB.get(m.column)![i] - c.valuesA.get(m.column)![i];
+          const d = pairScores(c, m, i).delta ?? Number.NaN;
           return `<td class="n ${d > 0 ? 'up' : d < 0 ? 'down' : ''}">${signed(d)}</td>`;
         })
         .join('');
@@ -189,7 +163,7 @@ export function comparisonToHtml(report: ComparisonReport): string {
     })
     .join('\n');
   const body = `<section><h1>${escapeHtml(report.title)}</h1>
-<p>A (baseline): ${escapeHtml(report.labelA)}</p><p>B (candidate): ${escapeHtml(report.labelB)}</p>
+<p>A (baseline): ${escapeHtml(report.a.label)}</p><p>B (candidate): ${escapeHtml(report.b.label)}</p>
 <p class="muted">${c.keys.length} pairs by ${c.pairing}; unpaired rows: A ${c.unpaired.a}, B ${c.unpaired.b}. Exported ${escapeHtml(new Date(report.createdAt).toISOString())}.</p></section>
 <section><h2>Per metric: B − A</h2><p class="muted">Mean difference with a paired bootstrap 95% interval (2,000 resamples, seed 2024), Wilcoxon signed-rank p-value (two-sided), wins/ties/losses of B.</p>
 ${intervalSvg(plotted, 'Mean difference B − A with 95% intervals')}

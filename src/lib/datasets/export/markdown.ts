@@ -8,16 +8,7 @@ import { scoreKey, type Calibration } from '../calibration.ts';
 import { humanColumnLabel, scoreColumnLabel } from '../column-labels.ts';
 import type { RunData } from '../run-data.ts';
 import { runCalibration, summarizeScores } from '../run-view.ts';
-
-function cell(text: string): string {
-  return text.replace(/\\/gu, '\\\\').replace(/\|/gu, '\\|').replace(/\r?\n/gu, ' ');
-}
-
-function num(value: number | null | undefined, digits = 3): string {
-  return value === null || value === undefined || !Number.isFinite(value)
-    ? '—'
-    : value.toFixed(digits);
-}
+import { fixed as num, markdownCell as cell, utcMinute as date } from './format.ts';
 
 function backendsOf(run: StoredRun, results: readonly StoredRunResult[], column: string): string {
   const seen = new Set<string>();
@@ -45,7 +36,6 @@ export interface MarkdownOptions {
 export function runToMarkdown(data: RunData, options: MarkdownOptions = {}): string {
   const { dataset, run, results } = data;
   const lines: string[] = [];
-  const date = (t: number) => new Date(t).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
   lines.push(`# SumLens run report: ${cell(dataset.name)}`, '');
   lines.push(`- Data set: ${cell(dataset.name)} (${dataset.kind}, ${dataset.rowCount} rows)`);
   lines.push(`- Run: ${run.id}, started ${date(run.createdAt)}, ${run.status}`);
