@@ -7,7 +7,7 @@
  * p-values six significant digits (format.ts). No API key: the entry (export.ts) redacts the
  * page's keys and key shapes from every text first, as the run export does.
  */
-import { COMPARE_BOOTSTRAP } from '../compare.ts';
+import { COMPARE_BOOTSTRAP, type MetricComparison } from '../compare.ts';
 import { scoreColumnLabel } from '../column-labels.ts';
 import { pairScores, type ComparisonReport, type ComparisonSide } from './comparison-report.ts';
 import { rounded, roundedP } from './format.ts';
@@ -26,22 +26,10 @@ export interface ComparisonExportSide {
   system: string | null;
 }
 
-export interface ComparisonExportMetric {
-  column: string;
+/** A metric's comparison as computed, with its label; wins, ties and losses are null when the
+ * backends differ (then no difference, interval or p-value is given either). */
+export interface ComparisonExportMetric extends Omit<MetricComparison, 'wins' | 'ties' | 'losses'> {
   label: string;
-  backendA: string;
-  backendB: string;
-  /** False when the backends differ: then no difference, interval, p-value or wins are given. */
-  comparable: boolean;
-  n: number;
-  meanA: number | null;
-  meanB: number | null;
-  meanDiff: number | null;
-  low: number | null;
-  high: number | null;
-  pValue: number | null;
-  pMethod: 'exact' | 'approx' | null;
-  /** B's wins, ties and losses against A; null when not comparable. */
   wins: number | null;
   ties: number | null;
   losses: number | null;
