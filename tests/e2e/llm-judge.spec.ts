@@ -3,6 +3,7 @@
  * provider's real wire format (tests/helpers/fake-llm.ts) and answers like a sensible judge
  * (tests/helpers/judge-oracle.ts). Never a real provider.
  */
+import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
@@ -191,6 +192,19 @@ describe('the LLM judge from the page', () => {
     for (const id of LLM_IDS) expect(await page.getByTestId(`metric-${id}`).count()).toBe(0);
     expect((await cardState(page, 'rouge-1')).status).not.toBe('error');
     expect((await cardState(page, 'entity-density')).status).toBe('ok');
+    // For a person to look at: the notice above the board, at both widths and in both schemes.
+    mkdirSync('.tmp', { recursive: true });
+    for (const [width, height] of [
+      [1280, 800],
+      [390, 844],
+    ] as const) {
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.setViewportSize({ width, height });
+        await page.emulateMedia({ colorScheme: scheme });
+        await notice.scrollIntoViewIfNeeded();
+        await page.screenshot({ path: `.tmp/judge-stopped-${width}-${scheme}.png` });
+      }
+    }
     // The stored case still says why each LLM metric has no score.
     await expect
       .poll(async () => Object.keys(await latestResults(page)), { timeout: 30_000 })
