@@ -16,12 +16,13 @@ import { loadGloveEmbedder } from '../src/lib/node/load-glove.ts';
 import { loadJiebaNode } from '../src/lib/metrics/lexical/jieba.ts';
 import { lazy } from '../src/lib/lazy.ts';
 import { countWords, splitSentences } from '../src/lib/metrics/text/tokenize.ts';
-import { benchTexts, readBenchRows } from './texts.ts';
+import { benchTexts } from './texts.ts';
+import { readDevRows } from '../src/lib/node/validity/summeval.ts';
 import { loadUseLiteEmbedder } from '../src/lib/node/load-use.ts';
 import { sourceSentencesForEmbedding } from '../src/lib/metrics/semantic/source-sentences.ts';
 import { SentenceVectorCache, cachedEmbedding } from '../src/lib/metrics/semantic/vector-cache.ts';
 
-const rows = readBenchRows();
+const rows = readDevRows();
 const { source, summary, reference, otherSummary } = benchTexts(rows);
 const input = { source, summary, reference };
 const ids = METRICS.map((m) => m.id);

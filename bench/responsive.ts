@@ -45,14 +45,14 @@
  * trace with JS samples: DevTools' Performance panel or ui.perfetto.dev show what each long task
  * ran; it slows the page down), `--json FILE`.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
 import { preview } from 'vite';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../src/lib/node/chromium.ts';
-import { externalPath } from '../src/lib/node/external-data.ts';
+import { readDevRows, type DevRow } from '../src/lib/node/validity/summeval.ts';
 
 const repoRoot = resolve(import.meta.dirname, '..');
 const PORT = Number(process.env.SUMLENS_BENCH_PORT ?? 4174);
@@ -83,15 +83,8 @@ function log(message: string): void {
 
 // ---- The cases file ----
 
-interface SummEvalRecord {
-  id: string;
-  model_id: string;
-  text: string;
-  decoded: string;
-  references: string[];
-  expert_annotations: Record<string, number>[];
-  turker_annotations: Record<string, number>[];
-}
+/** The dev file's records carry the turkers' ratings too, which the cases file keeps. */
+type SummEvalRecord = DevRow & { turker_annotations: Record<string, number>[] };
 
 function meanRatings(
   prefix: string,
@@ -102,13 +95,6 @@ function meanRatings(
   return Object.fromEntries(
     Object.entries(sums).map(([k, v]) => [`${prefix}_${k}`, v / annotations.length]),
   );
-}
-
-function readRecords(): SummEvalRecord[] {
-  return readFileSync(externalPath('data/summeval/dev.jsonl'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as SummEvalRecord);
 }
 
 /**
@@ -129,7 +115,7 @@ function otherSystem(records: readonly SummEvalRecord[]): SummEvalRecord[] {
  * another system's summary of each row's article and that summary's ratings.
  */
 function casesFiles(dir: string): { a: string; b: string } {
-  const records = readRecords();
+  const records = readDevRows() as SummEvalRecord[];
   const others = otherSystem(records);
   const lines: { a: string[]; b: string[] } = { a: [], b: [] };
   for (let i = 0; i < ROWS; i++) {

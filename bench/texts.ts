@@ -5,22 +5,8 @@
  * encoder that has seen the first. Shared so that the Node and the Chromium benches time the same
  * sentences.
  */
-import { readFileSync } from 'node:fs';
-import { externalPath } from '../src/lib/node/external-data.ts';
 import { countWords } from '../src/lib/metrics/text/tokenize.ts';
-
-export interface DevRow {
-  id: string;
-  text: string;
-  decoded: string;
-  references: string[];
-}
-
-export const readBenchRows = (): DevRow[] =>
-  readFileSync(externalPath('data/summeval/dev.jsonl'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as DevRow);
+import { readDevRows, type DevRow } from '../src/lib/node/validity/summeval.ts';
 
 /** Whole paragraphs of `texts` up to `words` words, the last one cut (and closed with a period). */
 export function takeWords(texts: Iterable<string>, words: number): string {
@@ -52,7 +38,7 @@ export interface BenchTexts {
   otherSummary: string;
 }
 
-export function benchTexts(rows: readonly DevRow[] = readBenchRows()): BenchTexts {
+export function benchTexts(rows: readonly DevRow[] = readDevRows()): BenchTexts {
   const articles = [...new Map(rows.map((r) => [r.id, r.text])).values()];
   return {
     source: takeWords(articles, 2500),

@@ -15,15 +15,7 @@ import { fillCase, openApp, openCard, waitForScores, type App } from './support/
 import { textContrast } from './support/contrast.ts';
 import { importDataset, startedRun } from './support/datasets.ts';
 import { OFFLINE_METRIC_IDS } from '../../src/lib/metrics/types.ts';
-import { readJsonl } from '../helpers/shared.ts';
-
-interface SummEvalRecord {
-  id: string;
-  model_id: string;
-  text: string;
-  decoded: string;
-  references: string[];
-}
+import { readDevRows, type DevRow } from '../../src/lib/node/validity/summeval.ts';
 
 const SIZES = [
   [1280, 800],
@@ -33,11 +25,9 @@ const SCHEMES = ['light', 'dark'] as const;
 const SHOTS = join(process.cwd(), '.tmp', 'views');
 
 /** Three SummEval dev articles with two of their systems each: real texts, a small run. */
-function summevalSlice(): SummEvalRecord[] {
-  const records = readJsonl<SummEvalRecord>('data/summeval/dev.jsonl');
-  const articles = [...new Set(records.map((r) => r.id))].slice(0, 3);
+function summevalSlice(): DevRow[] {
   const systems = ['M11', 'M17'];
-  return records.filter((r) => articles.includes(r.id) && systems.includes(r.model_id));
+  return readDevRows(3).filter((r) => systems.includes(r.model_id));
 }
 
 /**
