@@ -4,6 +4,7 @@ import { mount } from 'svelte';
 import App from './App.svelte';
 import { registerServiceWorker } from './lib/pwa/service-worker.svelte.ts';
 import { watchCspViolations } from './lib/ui/csp-blocked.svelte.ts';
+import { initLocale } from './lib/i18n/i18n.svelte.ts';
 import './app.css';
 
 const target = document.getElementById('app');
@@ -14,5 +15,9 @@ watchCspViolations();
 
 // Offline after the first visit (production builds only; see pwa.config.ts).
 registerServiceWorker();
+
+// The reader's language is in before the first paint (English is bundled; another language is
+// one small chunk), so the page never flashes English first.
+await initLocale();
 
 export default mount(App, { target });

@@ -4,32 +4,55 @@
  * from types.ts would close an import cycle.
  */
 import type { MetricId, MetricResult, ScoredResult, UnscoredResult } from './types.ts';
+import { englishRef, type MessageRef } from '../i18n/message.ts';
+
+/** A reason given as a message is stored as English text plus its ref (worded by the page). */
+function reasonFields(reason: string | MessageRef) {
+  if (typeof reason === 'string') return { explanation: reason, reason };
+  const text = englishRef(reason);
+  return { explanation: text, explanationRef: reason, reason: text, reasonRef: reason };
+}
 
 export function notApplicable<K extends MetricId>(
   id: K,
   backend: string,
-  reason: string,
+  reason: string | MessageRef,
   details: unknown,
 ): UnscoredResult<K> {
-  return { id, status: 'n/a', score: null, explanation: reason, reason, backend, details };
+  return { id, status: 'n/a', score: null, ...reasonFields(reason), backend, details };
 }
 
 export function failed<K extends MetricId>(
   id: K,
   backend: string,
-  reason: string,
+  reason: string | MessageRef,
   details: unknown,
 ): UnscoredResult<K> {
-  return { id, status: 'error', score: null, explanation: reason, reason, backend, details };
+  return { id, status: 'error', score: null, ...reasonFields(reason), backend, details };
 }
 
 /** `result` with the backend's notes appended (none: unchanged). */
 export function withNotes<R extends MetricResult>(
   result: R,
-  notes: readonly string[] | undefined,
+  notes: readonly (string | MessageRef)[] | undefined,
 ): R {
   if (!notes || notes.length === 0) return result;
-  return { ...result, notes: [...(result.notes ?? []), ...notes] };
+  const texts = notes.map((n) => (typeof n === 'string' ? n : englishRef(n)));
+  const hasRefs = notes.some((n) => typeof n !== 'string') || result.noteRefs !== undefined;
+  const before = result.notes ?? [];
+  const refsBefore = result.noteRefs ?? before.map((text) => literalRef(text));
+  return {
+    ...result,
+    notes: [...before, ...texts],
+    ...(hasRefs
+      ? { noteRefs: [...refsBefore, ...notes.map((n) => (typeof n === 'string' ? literalRef(n) : n))] }
+      : {}),
+  };
+}
+
+/** A note that has no message (worded elsewhere, e.g. by a library): shown as it is. */
+function literalRef(text: string): MessageRef {
+  return { key: 'common.literal', values: { text } };
 }
 
 export function isAbort(error: unknown): boolean {

@@ -20,6 +20,8 @@ export type OfflineMetricId = keyof OfflineMetricDetails & string;
 export type JudgeMetricId = keyof JudgeMetricDetails & string;
 export type MetricId = OfflineMetricId | JudgeMetricId;
 
+import type { MessageRef } from '../i18n/message.ts';
+
 /** The id lists, in display order; the worker protocol validates against METRIC_IDS. */
 export { JUDGE_METRIC_IDS, METRIC_IDS, OFFLINE_METRIC_IDS } from './registry.ts';
 export { failed, notApplicable } from './results.ts';
@@ -51,16 +53,21 @@ interface MetricResultFields<K extends MetricId> {
   score: number | null;
   /** A raw value behind the score where it differs (e.g. entities per token). */
   raw?: number;
-  /** One human sentence: what this number says for this case. */
+  /** One human sentence: what this number says for this case (English; the CLI and logs read it). */
   explanation: string;
+  /** The same sentence as a message, which the page words in the reader's language. */
+  explanationRef?: MessageRef;
   /** Why there is no score (status 'n/a' or 'error'). */
   reason?: string;
+  reasonRef?: MessageRef;
   /** Which method or model produced the score; scores of different backends never compare. */
   backend: string;
   /** Wall time of the computation in milliseconds. */
   elapsedMs?: number;
   /** How the backend ran, when the user should know (e.g. "WebGPU is not available: using WASM"). */
   notes?: string[];
+  /** The notes as messages, index for index with `notes`. */
+  noteRefs?: MessageRef[];
 }
 
 /** A result with a score: its details are the metric's own type. */
