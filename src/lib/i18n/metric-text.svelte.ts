@@ -1,10 +1,9 @@
 /**
- * A metric's name, meaning and citation in the page's language. The registry keeps English (the CLI
- * and exports read it); the page asks here. A metric id without messages (a stale stored id) falls
- * back to the registry's English.
+ * A metric's name, meaning and citation in the page's language, from the messages
+ * `card.metric.<id>.label/meaning/citation` (the registry keeps English for the CLI and exports; a
+ * unit test keeps the two in step). i18n sits below metrics/, so this takes the id as a string and
+ * an unknown id shows as itself.
  */
-import type { MetricId } from '../metrics/types.ts';
-import { metricInfo } from '../metrics/registry.ts';
 import { en, type MessageKey } from './catalog-en.ts';
 import { t } from './i18n.svelte.ts';
 
@@ -12,17 +11,17 @@ function has(key: string): key is MessageKey {
   return key in en;
 }
 
-export function metricLabel(id: MetricId): string {
+export function metricLabel(id: string): string {
   const key = `card.metric.${id}.label`;
-  return has(key) ? t(key) : metricInfo(id).label;
+  return has(key) ? t(key) : id;
 }
 
-export function metricMeaning(id: MetricId): string {
+export function metricMeaning(id: string): string {
   const key = `card.metric.${id}.meaning`;
-  return has(key) ? t(key) : metricInfo(id).meaning;
+  return has(key) ? t(key) : '';
 }
 
-export function metricCitation(id: MetricId): string | undefined {
+export function metricCitation(id: string): string | undefined {
   const key = `card.metric.${id}.citation`;
-  return has(key) ? t(key) : metricInfo(id).citation;
+  return has(key) ? t(key) : undefined;
 }
