@@ -247,7 +247,7 @@ describe('models from a hub (a loopback mirror), with consent', () => {
     await page.getByRole('button', { name: 'Refresh' }).click();
     await expect
       .poll(() => page.getByTestId('cached-models').innerText())
-      .toMatch(/KB in \d+ files/u);
+      .toMatch(/[kKM]B in \d+ files/u);
     expect(await page.getByTestId('cached-models').innerText()).toContain(EMBEDDING);
 
     // A fresh worker (reload) loads from the browser cache, not the hub.

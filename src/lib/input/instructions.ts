@@ -11,6 +11,7 @@
 import { messageOf } from '../errors.ts';
 import { z } from 'zod';
 import type { SummarySection } from '../metrics/types.ts';
+import { english, ref, type MessageRef } from '../i18n/message.ts';
 
 const sectionSchema = z.object({
   name: z.string().trim().min(1),
@@ -20,41 +21,51 @@ const sectionSchema = z.object({
 
 export interface InstructionsParse {
   sections: SummarySection[];
-  /** One message per line that could not be read, naming the line. */
+  /** One message per line that could not be read, naming the line (English). */
   problems: string[];
+  /** The same problems as refs, index-aligned, for the page to word in the reader's language. */
+  problemRefs: MessageRef[];
+}
+
+function parsed(sections: SummarySection[], problemRefs: MessageRef[]): InstructionsParse {
+  return {
+    sections,
+    problems: problemRefs.map((r) => english(r.key, r.values)),
+    problemRefs,
+  };
 }
 
 export function parseInstructions(text: string): InstructionsParse {
   const trimmed = text.trim();
-  if (trimmed === '') return { sections: [], problems: [] };
+  if (trimmed === '') return parsed([], []);
   if (trimmed.startsWith('[')) {
     try {
-      const parsed = z.array(sectionSchema).safeParse(JSON.parse(trimmed));
-      if (parsed.success) return { sections: parsed.data, problems: [] };
-      const issue = parsed.error.issues[0];
-      return {
-        sections: [],
-        problems: [
-          `Instructions JSON: item ${issue?.path.join('.') ?? ''} ${issue?.message ?? 'is invalid'}.`,
+      const checked = z.array(sectionSchema).safeParse(JSON.parse(trimmed));
+      if (checked.success) return parsed(checked.data, []);
+      const issue = checked.error.issues[0];
+      return parsed(
+        [],
+        [
+          issue
+            ? ref('input.instructions.jsonItem', {
+                path: issue.path.join('.'),
+                detail: issue.message,
+              })
+            : ref('input.instructions.jsonInvalid'),
         ],
-      };
+      );
     } catch (error) {
-      return {
-        sections: [],
-        problems: [`Instructions look like JSON but do not parse: ${messageOf(error)}.`],
-      };
+      return parsed([], [ref('input.instructions.jsonParse', { error: messageOf(error) })]);
     }
   }
   const sections: SummarySection[] = [];
-  const problems: string[] = [];
+  const problems: MessageRef[] = [];
   text.split(/\r?\n/u).forEach((line, index) => {
     const content = line.trim();
     if (content === '' || content.startsWith('#')) return;
     const match = /^([^:]{1,80}):\s*(.+)$/u.exec(content);
     if (!match) {
-      problems.push(
-        `Instructions line ${index + 1}: write it as "Name: what the summary should say".`,
-      );
+      problems.push(ref('input.instructions.lineFormat', { line: index + 1 }));
       return;
     }
     let instruction = match[2]!.trim();
@@ -67,19 +78,17 @@ export function parseInstructions(text: string): InstructionsParse {
         .filter(Boolean);
       instruction = instruction.slice(0, options.index).trim();
       if (categories.length < 2) {
-        problems.push(
-          `Instructions line ${index + 1}: a categorical section needs at least two values, as in [yes | no].`,
-        );
+        problems.push(ref('input.instructions.lineCategories', { line: index + 1 }));
         return;
       }
     }
     if (instruction === '') {
       problems.push(
-        `Instructions line ${index + 1}: the instruction after "${match[1]!.trim()}:" is empty.`,
+        ref('input.instructions.lineEmpty', { line: index + 1, name: match[1]!.trim() }),
       );
       return;
     }
     sections.push({ name: match[1]!.trim(), instruction, ...(categories ? { categories } : {}) });
   });
-  return { sections, problems };
+  return parsed(sections, problems);
 }

@@ -3,12 +3,15 @@
  * instead of a crash or a meaningless score.
  */
 import type { CaseInput } from '../metrics/types.ts';
+import { english, ref, type MessageKey, type MessageRef } from '../i18n/message.ts';
 
 export type CaseField = 'source' | 'summary' | 'reference' | 'settings' | 'instructions';
 
 export interface InputProblem {
   field: CaseField;
+  /** English, for logs and tests; the page words `messageRef` in the reader's language. */
   message: string;
+  messageRef?: MessageRef;
   /** Blocking problems stop scoring; the others are shown as warnings. */
   blocking: boolean;
 }
@@ -16,11 +19,20 @@ export interface InputProblem {
 /** Large enough for a book chapter or a long transcript; a 1 MB paste must work. */
 export const MAX_TEXT_CHARS = 2_000_000;
 
-const LABELS: Record<Exclude<CaseField, 'settings' | 'instructions'>, string> = {
-  source: 'The source',
-  summary: 'The summary',
-  reference: 'The reference summary',
+const LABELS: Record<Exclude<CaseField, 'settings' | 'instructions'>, MessageKey> = {
+  source: 'input.field.source',
+  summary: 'input.field.summary',
+  reference: 'input.field.reference',
 };
+
+/** A problem whose message is the English wording of `key`, with the ref the page words. */
+export function problemOf(
+  field: CaseField,
+  blocking: boolean,
+  messageRef: MessageRef,
+): InputProblem {
+  return { field, blocking, message: english(messageRef.key, messageRef.values), messageRef };
+}
 
 export function validateCase(input: CaseInput): InputProblem[] {
   const problems: InputProblem[] = [];
@@ -32,34 +44,32 @@ export function validateCase(input: CaseInput): InputProblem[] {
   for (const [field, text] of fields) {
     if (text === undefined || text.trim() === '') {
       if (field === 'source')
-        problems.push({
-          field,
-          blocking: true,
-          message: 'Paste the source text to score against.',
-        });
+        problems.push(problemOf(field, true, ref('input.problem.sourceMissing')));
       if (field === 'summary')
-        problems.push({ field, blocking: true, message: 'Paste the summary to score.' });
+        problems.push(problemOf(field, true, ref('input.problem.summaryMissing')));
       continue;
     }
     if (text.length > MAX_TEXT_CHARS) {
-      problems.push({
-        field,
-        blocking: true,
-        message: `${LABELS[field]} has ${formatChars(text.length)} characters; SumLens scores texts up to ${formatChars(MAX_TEXT_CHARS)}. Cut it, or split it into several cases.`,
-      });
+      problems.push(
+        problemOf(
+          field,
+          true,
+          ref('input.problem.tooLong', {
+            field: ref(LABELS[field]),
+            count: text.length,
+            max: MAX_TEXT_CHARS,
+          }),
+        ),
+      );
       continue;
     }
     const binary = binaryReason(text);
-    if (binary) problems.push({ field, blocking: true, message: `${LABELS[field]} ${binary}` });
+    if (binary) problems.push(problemOf(field, true, ref(binary, { field: ref(LABELS[field]) })));
   }
   const summary = input.summary.trim();
   const source = input.source.trim();
   if (summary && source && summary.length > source.length * 1.2 && source.length > 0) {
-    problems.push({
-      field: 'summary',
-      blocking: false,
-      message: 'The summary is longer than its source: check that the two boxes are not swapped.',
-    });
+    problems.push(problemOf('summary', false, ref('input.problem.longerThanSource')));
   }
   return problems;
 }
@@ -68,22 +78,18 @@ export function validateCase(input: CaseInput): InputProblem[] {
  * Text decoded from a PDF, image or archive is full of NULs, control characters and U+FFFD; real
  * prose in any script has almost none.
  */
-function binaryReason(text: string): string | undefined {
+function binaryReason(text: string): MessageKey | undefined {
   const sample = text.length > 200_000 ? text.slice(0, 200_000) : text;
   let control = 0;
   let replacement = 0;
   for (let i = 0; i < sample.length; i++) {
     const code = sample.charCodeAt(i);
-    if (code === 0) return 'contains NUL bytes: it looks like a binary file, not text.';
+    if (code === 0) return 'input.problem.nulBytes';
     if (code < 32 && code !== 9 && code !== 10 && code !== 13) control++;
     else if (code === 0xfffd) replacement++;
   }
   if ((control + replacement) / sample.length > 0.02) {
-    return 'is full of control or undecodable characters: it looks like a binary file (PDF, image, archive). Paste plain text.';
+    return 'input.problem.binary';
   }
   return undefined;
-}
-
-function formatChars(n: number): string {
-  return n.toLocaleString('en-US');
 }

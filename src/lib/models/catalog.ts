@@ -8,6 +8,8 @@
  * only supplies the defaults and the sizes.
  */
 
+import type { MessageKey } from '../i18n/message.ts';
+
 export type ModelTask = 'feature-extraction' | 'token-classification';
 
 /** transformers.js dtypes we let people pick; each maps to one ONNX file. */
@@ -25,8 +27,10 @@ export interface CatalogModel {
   id: string;
   task: ModelTask;
   label: string;
-  /** One line: what it is and what it is good for. */
+  /** One line: what it is and what it is good for (English, for logs and the CLI). */
   description: string;
+  /** The same line as a message, which Settings shows in the page's language. */
+  descriptionKey: MessageKey;
   languages: 'English' | 'multilingual';
   /** Weight file sizes in bytes, per dtype the repository provides. */
   sizes: Partial<Record<ModelDtype, number>>;
@@ -53,6 +57,7 @@ const GENERATED_TEST_MODEL = {
 export const MODEL_CATALOG: readonly CatalogModel[] = [
   {
     id: 'Xenova/all-MiniLM-L6-v2',
+    descriptionKey: 'models.catalog.miniLm',
     task: 'feature-extraction',
     label: 'all-MiniLM-L6-v2',
     description:
@@ -64,6 +69,7 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
   },
   {
     id: 'Xenova/paraphrase-multilingual-MiniLM-L12-v2',
+    descriptionKey: 'models.catalog.multilingualMiniLm',
     task: 'feature-extraction',
     label: 'paraphrase-multilingual-MiniLM-L12-v2',
     description:
@@ -75,6 +81,7 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
   },
   {
     id: 'Xenova/bert-base-NER',
+    descriptionKey: 'models.catalog.bertNer',
     task: 'token-classification',
     label: 'bert-base-NER',
     description:
@@ -87,6 +94,7 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
   },
   {
     id: 'Xenova/bert-base-multilingual-cased-ner-hrl',
+    descriptionKey: 'models.catalog.multilingualNer',
     task: 'token-classification',
     label: 'bert-base-multilingual-cased-ner-hrl',
     description:
@@ -99,6 +107,7 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
   },
   {
     id: 'sumlens-test/tiny-embedding',
+    descriptionKey: 'models.catalog.tinyEmbedding',
     task: 'feature-extraction',
     label: 'tiny test embedding (generated)',
     description:
@@ -107,6 +116,7 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
   },
   {
     id: 'sumlens-test/tiny-ner',
+    descriptionKey: 'models.catalog.tinyNer',
     task: 'token-classification',
     label: 'tiny test NER (generated)',
     description:

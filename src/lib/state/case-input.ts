@@ -6,6 +6,7 @@
 import type { InputProblem } from '../input/validate-case.ts';
 import { validateCase } from '../input/validate-case.ts';
 import type { CaseInput, CaseTexts, SummarySection } from '../metrics/types.ts';
+import type { MessageRef } from '../i18n/message.ts';
 
 /** The case the metrics get: an empty reference and empty instructions are left out. */
 export function caseInputOf(texts: CaseTexts, sections: readonly SummarySection[]): CaseInput {
@@ -23,11 +24,19 @@ export function caseInputOf(texts: CaseTexts, sections: readonly SummarySection[
 export function caseProblems(
   texts: CaseTexts,
   instructionProblems: readonly string[],
+  /** The same problems as refs, index-aligned (parseInstructions' problemRefs). */
+  instructionProblemRefs: readonly MessageRef[] = [],
 ): InputProblem[] {
   const problems = validateCase(texts);
-  for (const message of instructionProblems) {
-    problems.push({ field: 'instructions', blocking: true, message });
-  }
+  instructionProblems.forEach((message, i) => {
+    const messageRef = instructionProblemRefs[i];
+    problems.push({
+      field: 'instructions',
+      blocking: true,
+      message,
+      ...(messageRef ? { messageRef } : {}),
+    });
+  });
   return problems;
 }
 

@@ -7,6 +7,7 @@
 import { METRICS } from '../metrics/registry.ts';
 import type { MetricId, MetricResult } from '../metrics/types.ts';
 import type { StoredJudgeRun } from '../storage/schema.ts';
+import type { MessageRef } from '../i18n/message.ts';
 import type { JudgeRunReport } from './judge.svelte.ts';
 
 export type CardStatus = 'idle' | 'running' | 'ok' | 'n/a' | 'error';
@@ -47,13 +48,19 @@ export function cardsOf(results: readonly MetricResult[]): {
 }
 
 /** A metric that could not be computed: an error card with the reason, never a lost case. */
-export function errorResult(id: MetricId, message: string, backend: string): MetricResult {
+export function errorResult(
+  id: MetricId,
+  message: string,
+  backend: string,
+  reasonRef?: MessageRef,
+): MetricResult {
   return {
     id,
     status: 'error',
     score: null,
     reason: message,
     explanation: message,
+    ...(reasonRef ? { reasonRef, explanationRef: reasonRef } : {}),
     backend,
     details: {},
   };

@@ -7,6 +7,8 @@ import type { MetricInfo } from '../metrics/registry.ts';
 import type { MetricId, MetricResult } from '../metrics/types.ts';
 import type { CardState, CardStatus } from './metric-cards.ts';
 import { formatScore } from '../ui/format.ts';
+import { t } from '../i18n/i18n.svelte.ts';
+import { metricLabel } from '../i18n/metric-text.svelte.ts';
 
 export interface BoardRow {
   /** Unique on the board (user-defined G-Eval criteria share the id 'geval-custom'). */
@@ -22,13 +24,12 @@ export interface BoardRow {
   backend?: string;
 }
 
-const NO_SCORE: Record<CardStatus, string> = {
-  idle: '—',
-  running: '…',
-  ok: '—',
-  'n/a': 'n/a',
-  error: 'error',
-};
+/** The status in the page's language where there is no score (board rows re-derive on a switch). */
+function noScore(status: CardStatus): string {
+  if (status === 'n/a') return t('common.na');
+  if (status === 'error') return t('common.error');
+  return status === 'running' ? '…' : '—';
+}
 
 function rowOf(info: MetricInfo, key: string, label: string, card: CardState): BoardRow {
   const result = card.result;
@@ -40,7 +41,7 @@ function rowOf(info: MetricInfo, key: string, label: string, card: CardState): B
     label,
     status: card.status,
     score:
-      score === null || score === undefined ? NO_SCORE[card.status] : formatScore(info.id, score),
+      score === null || score === undefined ? noScore(card.status) : formatScore(info.id, score),
     range: info.range,
   };
   if (score !== null && score !== undefined && Number.isFinite(score) && high > low) {
@@ -57,10 +58,11 @@ export function boardRows(
   custom: readonly MetricResult[],
   customInfo: MetricInfo,
 ): BoardRow[] {
-  const rows = metrics.map((info) => rowOf(info, info.id, info.label, cards[info.id]));
+  const rows = metrics.map((info) => rowOf(info, info.id, metricLabel(info.id), cards[info.id]));
   custom.forEach((result, i) => {
     const criterion = (result.details as { criterion?: unknown }).criterion;
-    const label = typeof criterion === 'string' && criterion ? criterion : `${customInfo.label}`;
+    const label =
+      typeof criterion === 'string' && criterion ? criterion : metricLabel(customInfo.id);
     rows.push(rowOf(customInfo, `custom-${i}`, label, { status: result.status, result }));
   });
   return rows;

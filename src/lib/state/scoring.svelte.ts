@@ -31,8 +31,10 @@ import { loadPreferences, savePreferences } from './preferences.ts';
 import { JudgeSession } from './judge.svelte.ts';
 import { caseInputOf, caseProblems, instructionsTextOf } from './case-input.ts';
 import { DraftSaver } from './draft-saver.ts';
+import { english, ref, type MessageRef } from '../i18n/message.ts';
 import {
   cardsOf,
+  errorResult,
   idleCards,
   runningCards,
   shownJudgeReport,
@@ -42,7 +44,7 @@ import {
 } from './metric-cards.ts';
 import { failMissing, providerEmbeddingMetrics, workerGroups } from './metric-jobs.ts';
 import {
-  blockedMetrics,
+  blockedMetricReasons,
   runnableSettings,
   settingsProblems,
   type SettingsProblem,
@@ -69,6 +71,8 @@ export class ScoringSession {
   running = $state(false);
   history = $state.raw<HistoryEntry[]>([]);
   storageError = $state<string | undefined>();
+  /** The storage error as a message, where it has one (else the page shows the text as is). */
+  storageErrorRef = $state.raw<MessageRef | undefined>();
   /** The summary the cards' results were computed on: highlights use offsets into it. */
   scoredSummary = $state('');
   /** The saved case whose results are on screen, if any. */
@@ -103,7 +107,7 @@ export class ScoringSession {
   );
 
   readonly #progress = new WorkerProgress();
-  readonly #draft = new DraftSaver((message) => (this.storageError = message));
+  readonly #draft = new DraftSaver((message) => this.#setStorageError(message));
   #workers: MetricWorkers | undefined;
   /** What the judge is asked for, as part of a case's key: another model is another result. */
   #judgeAsked(): unknown {
@@ -135,7 +139,7 @@ export class ScoringSession {
       }
       this.history = await listHistory();
     } catch (error) {
-      this.storageError = messageOf(error);
+      this.#setStorageError(messageOf(error));
     }
   }
 
@@ -228,7 +232,7 @@ export class ScoringSession {
     const settings = $state.snapshot(this.settings);
     const models = $state.snapshot(this.models);
     const instructions = parseInstructions(this.instructionsText);
-    this.problems = caseProblems(input, instructions.problems);
+    this.problems = caseProblems(input, instructions.problems, instructions.problemRefs);
     if (this.problems.some((p) => p.blocking)) return;
 
     const caseInput = caseInputOf(input, instructions.sections);
@@ -236,7 +240,7 @@ export class ScoringSession {
     // An identical re-score replaces the entry on screen instead of adding one to the history.
     const sameCaseId = key === this.scoredKey ? this.openCaseId : undefined;
     const wrongSettings = settingsProblems(settings);
-    const blocked = blockedMetrics(wrongSettings);
+    const blocked = blockedMetricReasons(wrongSettings);
     const workerSettings = runnableSettings(settings, wrongSettings);
     const judgeProblems = this.judge.enabled ? this.judge.problems() : [];
     const runJudge = this.judge.enabled && judgeProblems.length === 0;
@@ -256,9 +260,9 @@ export class ScoringSession {
     this.cards = runningCards(runJudge ? new Set(this.judge.metrics) : new Set());
 
     const results: MetricResult[] = [];
-    for (const [id, message] of blocked) {
+    for (const [id, reason] of blocked) {
       if (this.cards[id].status !== 'running') continue;
-      const [failure] = failMissing([id], results, message, 'none');
+      const [failure] = failMissingWith([id], results, reason, 'none');
       if (failure) this.#setCard(id, { status: 'error', result: failure });
     }
     const providerEmbedding = settings.backends.embedding.kind === 'provider';
@@ -321,21 +325,25 @@ export class ScoringSession {
       this.openCaseId = entry.id;
       this.history = [entry, ...this.history.filter((h) => h.id !== entry.id)];
       // The last case's failure is over once a case is stored (space was freed, as it said).
-      if (this.storageError === this.#unsavedMessage) this.storageError = undefined;
+      if (this.storageError === this.#unsavedMessage) this.#setStorageError(undefined);
     } catch (error) {
       // The cards keep their scores; only the history entry is missing, and the message says why.
       const estimate = isQuotaExceeded(error) ? await storageEstimate() : undefined;
       this.#unsavedMessage = unsavedCaseMessage(error, estimate);
-      this.storageError = this.#unsavedMessage;
+      this.#setStorageError(this.#unsavedMessage);
     }
   }
 
   /** The LLM metrics, from the page; their failures become error cards, never a lost case. */
   async #runJudge(input: CaseInput, signal: AbortSignal, results: MetricResult[]): Promise<void> {
     const ids = [...this.judge.metrics];
-    const fail = (message: string) => {
+    const fail = (message: string | MessageRef) => {
       const backend = `judge:${this.judge.provider.kind}/${this.judge.provider.model}`;
-      for (const failure of failMissing(ids, results, message, backend)) {
+      const failures =
+        typeof message === 'string'
+          ? failMissing(ids, results, message, backend)
+          : failMissingWith(ids, results, message, backend);
+      for (const failure of failures) {
         this.#setCard(failure.id, { status: 'error', result: failure });
       }
     };
@@ -360,7 +368,7 @@ export class ScoringSession {
           if (this.cards[id].status === 'error') this.#setCard(id, { status: 'idle' });
       }
       // A metric the run never reported (a bug, or a criterion list emptied mid-run) must not spin.
-      fail('The judge run ended without a result for this metric.');
+      fail(ref('card.judgeNoResult'));
     } catch (error) {
       if (signal.aborted) return;
       fail(messageOf(error));
@@ -408,10 +416,21 @@ export class ScoringSession {
     this.judgeNotice = undefined;
   }
 
+  /** One place sets the storage error, so its text and its message never disagree. */
+  #setStorageError(error: string | MessageRef | undefined): void {
+    if (error === undefined || typeof error === 'string') {
+      this.storageError = error;
+      this.storageErrorRef = undefined;
+    } else {
+      this.storageError = english(error.key, error.values);
+      this.storageErrorRef = error;
+    }
+  }
+
   async open(id: string): Promise<void> {
     const stored = await getCase(id);
     if (!stored) {
-      this.storageError = 'That case is no longer stored (deleted in another tab?).';
+      this.#setStorageError(ref('runs.history.caseGone'));
       this.history = await listHistory();
       return;
     }
@@ -473,4 +492,21 @@ export class ScoringSession {
   #setCard(id: MetricId, state: CardState): void {
     this.cards = { ...this.cards, [id]: state };
   }
+}
+
+/** failMissing with a reason the page words in the reader's language (English kept as text). */
+function failMissingWith(
+  ids: readonly MetricId[],
+  results: MetricResult[],
+  reason: MessageRef,
+  backend: string,
+): MetricResult[] {
+  const failures: MetricResult[] = [];
+  for (const id of ids) {
+    if (results.some((r) => r.id === id)) continue;
+    const failure = errorResult(id, english(reason.key, reason.values), backend, reason);
+    results.push(failure);
+    failures.push(failure);
+  }
+  return failures;
 }

@@ -12,25 +12,28 @@ import {
   type MetricSettings,
 } from '../metrics/settings.ts';
 import type { MetricId } from '../metrics/types.ts';
+import { english, ref, type MessageKey, type MessageRef } from '../i18n/message.ts';
 
 export interface SettingsProblem {
   /** The setting's path, e.g. "density.target": the panel shows the message next to that field. */
   path: string;
   /** The field as the panel labels it, for the cards it blocks. */
   field: string;
+  /** English, for tests and logs; the page words `messageRef`. */
   message: string;
+  messageRef: MessageRef;
   /** The metrics that read this setting and so are not scored while it is wrong. */
   metrics: readonly MetricId[];
 }
 
-const FIELDS: Record<string, string> = {
-  'density.target': 'Entity density target',
-  'density.width': 'Entity density width',
-  'rouge.useStemmer': 'ROUGE stemmer',
-  'rouge.lsumSplitSentences': 'ROUGE-Lsum sentences',
-  'rouge.tokenizer': 'ROUGE/BLEU tokens',
-  'backends.embedding': 'Sentence encoder',
-  'backends.ner': 'Entity recogniser',
+const FIELDS: Record<string, MessageKey> = {
+  'density.target': 'settings.field.densityTarget',
+  'density.width': 'settings.field.densityWidth',
+  'rouge.useStemmer': 'settings.field.rougeStemmer',
+  'rouge.lsumSplitSentences': 'settings.field.rougeLsum',
+  'rouge.tokenizer': 'settings.field.rougeTokenizer',
+  'backends.embedding': 'settings.field.embedding',
+  'backends.ner': 'settings.field.ner',
 };
 
 /** The metrics that read the setting at `path`. */
@@ -52,22 +55,32 @@ function metricsReading(path: readonly PropertyKey[]): MetricId[] {
   return METRICS.filter((m) => m.needs !== 'llm').map((m) => m.id);
 }
 
-function fieldOf(path: readonly PropertyKey[]): string {
+function fieldOf(path: readonly PropertyKey[]): MessageRef {
   const parts = path.map(String);
-  return FIELDS[parts.join('.')] ?? FIELDS[parts.slice(0, 2).join('.')] ?? parts.join('.');
+  const key = FIELDS[parts.join('.')] ?? FIELDS[parts.slice(0, 2).join('.')];
+  return key ? ref(key) : ref('common.literal', { text: parts.join('.') });
 }
 
 /** zod's issue as a person reads it: "must be at least 0", not "Too small: expected number…". */
-function messageOf(issue: z.core.$ZodIssue): string {
+function messageOf(issue: z.core.$ZodIssue, field: MessageRef): MessageRef {
   if (issue.code === 'too_small') {
-    return `must be ${issue.inclusive === false ? 'more than' : 'at least'} ${String(issue.minimum)}`;
+    const key =
+      issue.inclusive === false ? 'settings.problem.moreThan' : 'settings.problem.atLeast';
+    return ref(key, { field, limit: Number(issue.minimum) });
   }
   if (issue.code === 'too_big') {
-    return `must be ${issue.inclusive === false ? 'less than' : 'at most'} ${String(issue.maximum)}`;
+    const key = issue.inclusive === false ? 'settings.problem.lessThan' : 'settings.problem.atMost';
+    return ref(key, { field, limit: Number(issue.maximum) });
   }
-  if (issue.code === 'invalid_type') return 'must be filled in';
-  if (issue.code === 'invalid_value' || issue.code === 'invalid_union') return 'is not a choice';
-  return issue.message.replace(/^\w/u, (c) => c.toLowerCase());
+  if (issue.code === 'invalid_type') return ref('settings.problem.required', { field });
+  if (issue.code === 'invalid_value' || issue.code === 'invalid_union') {
+    return ref('settings.problem.notChoice', { field });
+  }
+  // zod's own wording (English): rare, and kept as it says it.
+  return ref('settings.problem.other', {
+    field,
+    detail: issue.message.replace(/^\w/u, (c) => c.toLowerCase()),
+  });
 }
 
 export function settingsProblems(settings: MetricSettings): SettingsProblem[] {
@@ -78,29 +91,47 @@ export function settingsProblems(settings: MetricSettings): SettingsProblem[] {
     const path = issue.path.map(String).join('.');
     if (byPath.has(path)) continue;
     const field = fieldOf(issue.path);
+    const messageRef = messageOf(issue, field);
     byPath.set(path, {
       path,
-      field,
-      message: `${field} ${messageOf(issue)}.`,
+      field: english(field.key, field.values),
+      message: english(messageRef.key, messageRef.values),
+      messageRef,
       metrics: metricsReading(issue.path),
     });
   }
   return [...byPath.values()];
 }
 
-/** Each blocked metric with the message its card shows instead of a score. */
-export function blockedMetrics(problems: readonly SettingsProblem[]): Map<MetricId, string> {
-  const blocked = new Map<MetricId, string>();
+/** Each blocked metric with the reason its card shows instead of a score, as a ref. */
+export function blockedMetricReasons(
+  problems: readonly SettingsProblem[],
+): Map<MetricId, MessageRef> {
+  const joined = new Map<MetricId, MessageRef>();
   for (const problem of problems) {
     for (const id of problem.metrics) {
-      const before = blocked.get(id);
-      blocked.set(id, before ? `${before} ${problem.message}` : problem.message);
+      const before = joined.get(id);
+      joined.set(
+        id,
+        before
+          ? ref('settings.problem.join', { first: before, next: problem.messageRef })
+          : problem.messageRef,
+      );
     }
   }
-  for (const [id, messages] of blocked) {
-    blocked.set(id, `Not scored: ${messages} Fix it in Metric settings.`);
-  }
-  return blocked;
+  return new Map(
+    [...joined].map(([id, messages]) => [id, ref('settings.blocked', { problems: messages })]),
+  );
+}
+
+/** Each blocked metric with the message its card shows instead of a score (English). */
+export function blockedMetrics(problems: readonly SettingsProblem[]): Map<MetricId, string> {
+  return new Map(
+    [...blockedMetricReasons(problems)].map(([id, reason]) => [
+      id,
+      english(reason.key, reason.values),
+    ]),
+  );
 }
 
 /**

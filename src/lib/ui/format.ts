@@ -1,10 +1,13 @@
-/** Number formatting shared by cards, history and exports. */
+/**
+ * Number formatting shared by cards, history and the data-set views. Scores, counts and times go
+ * through Intl in the page's language (English output equals toFixed, which tests parse).
+ */
 import type { MetricId } from '../metrics/types.ts';
+import { formatDateTime, formatInteger, formatNumber } from '../i18n/format.svelte.ts';
 
 export function formatScore(id: MetricId, score: number | null | undefined): string {
   if (score === null || score === undefined || !Number.isFinite(score)) return '—';
-  if (id === 'bleu') return score.toFixed(1);
-  return score.toFixed(3);
+  return formatNumber(score, id === 'bleu' ? 1 : 3);
 }
 
 export function formatPercent(value: number): string {
@@ -18,14 +21,11 @@ export function formatBytes(bytes: number): string {
 }
 
 export function formatCount(n: number): string {
-  return n.toLocaleString('en-US');
+  return formatInteger(n);
 }
 
 export function formatTime(timestamp: number): string {
-  return new Date(timestamp).toLocaleString(undefined, {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-  });
+  return formatDateTime(timestamp);
 }
 
 /**

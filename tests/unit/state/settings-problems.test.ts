@@ -26,6 +26,11 @@ describe('settings problems', () => {
         path: 'density.target',
         field: 'Entity density target',
         message: 'Entity density target must be at least 0.',
+        // The page words the ref in the reader's language; `message` is its English.
+        messageRef: {
+          key: 'settings.problem.atLeast',
+          values: { field: { key: 'settings.field.densityTarget' }, limit: 0 },
+        },
         metrics: ['entity-density'],
       },
     ]);
