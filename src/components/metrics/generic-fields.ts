@@ -3,11 +3,15 @@
  * (numbers, strings, booleans) as label/value lines, lists as their length. Nested objects are left
  * out: a metric whose details need more than a few lines asks for its own view in its record.
  */
+import { english, ref, type MessageRef } from '../../lib/i18n/message.ts';
 
 export interface GenericField {
   /** The field name in words ("wordCount" → "word count"). */
   label: string;
+  /** The value in English (tests, logs). */
   value: string;
+  /** Where the value is words rather than data (yes/no, a count of items): the page words it. */
+  valueRef?: MessageRef;
 }
 
 const MAX_TEXT = 300;
@@ -19,17 +23,23 @@ function words(name: string): string {
     .toLowerCase();
 }
 
-function shown(value: unknown): string | undefined {
+function worded(message: MessageRef): Pick<GenericField, 'value' | 'valueRef'> {
+  return { value: english(message.key, message.values), valueRef: message };
+}
+
+function shown(value: unknown): Pick<GenericField, 'value' | 'valueRef'> | undefined {
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) return String(value);
-    return Number.isInteger(value) ? String(value) : value.toFixed(3);
+    if (!Number.isFinite(value)) return { value: String(value) };
+    return { value: Number.isInteger(value) ? String(value) : value.toFixed(3) };
   }
   if (typeof value === 'string') {
-    return value.length > MAX_TEXT ? `${value.slice(0, MAX_TEXT - 1)}…` : value;
+    return { value: value.length > MAX_TEXT ? `${value.slice(0, MAX_TEXT - 1)}…` : value };
   }
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  if (value === null) return '—';
-  if (Array.isArray(value)) return `${value.length} item${value.length === 1 ? '' : 's'}`;
+  if (typeof value === 'boolean') {
+    return worded(ref(value ? 'details.generic.yes' : 'details.generic.no'));
+  }
+  if (value === null) return { value: '—' };
+  if (Array.isArray(value)) return worded(ref('details.generic.items', { count: value.length }));
   return undefined;
 }
 
@@ -39,7 +49,7 @@ export function genericFields(details: unknown): GenericField[] {
   const fields: GenericField[] = [];
   for (const [name, value] of Object.entries(details)) {
     const text = shown(value);
-    if (text !== undefined) fields.push({ label: words(name), value: text });
+    if (text !== undefined) fields.push({ label: words(name), ...text });
   }
   return fields;
 }

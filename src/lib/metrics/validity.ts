@@ -4,6 +4,7 @@
  * table, rendered by `validityMarkdown` from the same JSON, so the three cannot drift apart.
  */
 import report from './validity-summeval.json';
+import { englishRef, ref, type MessageKey, type MessageRef } from '../i18n/message.ts';
 import type { MetricId } from './types.ts';
 
 export const HUMAN_DIMENSIONS = ['coherence', 'consistency', 'fluency', 'relevance'] as const;
@@ -110,15 +111,76 @@ export function formatCorrelation(value: number | null): string {
   return value === null ? '—' : value.toFixed(3);
 }
 
-const DIMENSION_TITLES: Record<HumanDimension, string> = {
-  coherence: 'Coherence',
-  consistency: 'Consistency',
-  fluency: 'Fluency',
-  relevance: 'Relevance',
+const DIMENSION_KEYS = {
+  coherence: 'validity.dimension.coherence',
+  consistency: 'validity.dimension.consistency',
+  fluency: 'validity.dimension.fluency',
+  relevance: 'validity.dimension.relevance',
+} as const satisfies Record<HumanDimension, MessageKey>;
+
+const DIMENSION_NAME_KEYS = {
+  coherence: 'validity.dimensionName.coherence',
+  consistency: 'validity.dimensionName.consistency',
+  fluency: 'validity.dimensionName.fluency',
+  relevance: 'validity.dimensionName.relevance',
+} as const satisfies Record<HumanDimension, MessageKey>;
+
+export function dimensionTitleRef(dimension: HumanDimension): MessageRef {
+  return ref(DIMENSION_KEYS[dimension]);
+}
+
+/** English, for the README's table and the CLI. */
+export function dimensionTitle(dimension: HumanDimension): string {
+  return englishRef(dimensionTitleRef(dimension));
+}
+
+/**
+ * The report's texts are written by `npm run validity` in English; the page words the ones it
+ * knows (matched on that English, so rows measured later with other backends are worded too) and
+ * shows any other as stored.
+ */
+const ROW_LABEL_KEYS: Readonly<Record<string, MessageKey>> = {
+  'Entity density': 'validity.row.entityDensity',
+  'Local coherence': 'validity.row.coherence',
+  'Source order': 'validity.row.sourceOrder',
+  'Source support': 'validity.row.support',
+  'Redundancy (encoder)': 'validity.row.redundancy',
+  'Repetition (offline)': 'validity.row.repetition',
+  Extractiveness: 'validity.row.extractiveness',
+  'Source coverage': 'validity.row.sourceCoverage',
+  'Quality estimate (offline)': 'validity.row.quality',
+  'Quality estimate (offline): coherence and consistency columns their own estimate, the others the mean':
+    'validity.row.qualityCv',
+  'G-Eval, each column its own criterion': 'validity.row.geval',
 };
 
-export function dimensionTitle(dimension: HumanDimension): string {
-  return DIMENSION_TITLES[dimension];
+const DATASET_TEXT_KEYS: Readonly<Record<string, MessageKey>> = {
+  'mean of 3 expert ratings, 1–5': 'validity.dataset.summevalRaters',
+  'Fabbri et al. 2021, CNN/DailyMail test articles': 'validity.dataset.summevalOrigin',
+};
+
+const FIT_KEYS = {
+  'in-sample': 'validity.fit.inSample',
+  'cross-validated': 'validity.fit.crossValidated',
+} as const satisfies Record<NonNullable<ValidityRow['fit']>, MessageKey>;
+
+function storedText(text: string, keys: Readonly<Record<string, MessageKey>>): MessageRef {
+  const key = Object.hasOwn(keys, text) ? keys[text] : undefined;
+  return key ? ref(key) : ref('common.literal', { text });
+}
+
+/** A row's name in words the page can translate (ROUGE-1, BLEU… are names in every language). */
+export function rowLabelRef(row: ValidityRow): MessageRef {
+  return storedText(row.label, ROW_LABEL_KEYS);
+}
+
+export function fitRef(fit: NonNullable<ValidityRow['fit']>): MessageRef {
+  return ref(FIT_KEYS[fit]);
+}
+
+/** The data set's raters and origin as the report stores them, translated where known. */
+export function datasetTextRef(text: string): MessageRef {
+  return storedText(text, DATASET_TEXT_KEYS);
 }
 
 /** Below this the agreement is called weak. */
@@ -134,20 +196,40 @@ export function agreementOf(row: ValidityRow): Agreement {
 }
 
 /** One line a card can show: the strongest figure and on what data, or that it is near zero. */
-export function agreementSummary(row: ValidityRow): string {
+export function agreementSummaryRef(row: ValidityRow): MessageRef {
   const best = strongest(row);
-  const data = `${VALIDITY.dataset.name} (${VALIDITY.dataset.summaries} summaries of ${VALIDITY.dataset.articles} English news articles)`;
-  if (!best) return `Not enough scored summaries on ${data} to measure agreement with people.`;
-  const figure = `summary-level Spearman ${formatCorrelation(best.value)} with expert ${best.dimension}`;
-  const inverse = `${best.value < 0 ? ': higher scores went with lower ratings' : ''}${row.fit === 'in-sample' ? ' (in-sample: chosen or fit on these summaries)' : ''}`;
+  const data = ref('validity.summary.data', {
+    name: VALIDITY.dataset.name,
+    summaries: VALIDITY.dataset.summaries,
+    articles: VALIDITY.dataset.articles,
+  });
+  if (!best) return ref('validity.summary.notEnough', { data });
+  const figure = ref('validity.summary.figure', {
+    value: best.value,
+    dimension: ref(DIMENSION_NAME_KEYS[best.dimension]),
+  });
+  const caveat = ref(
+    best.value < 0
+      ? row.fit === 'in-sample'
+        ? 'validity.summary.caveatInverseInSample'
+        : 'validity.summary.caveatInverse'
+      : row.fit === 'in-sample'
+        ? 'validity.summary.caveatInSample'
+        : 'validity.summary.caveatNone',
+  );
   switch (agreementOf(row)) {
     case 'near-zero':
-      return `Near zero agreement with people: on ${data} its strongest figure is ${figure}. Read the score as what it computes, not as a quality rating.`;
+      return ref('validity.summary.nearZero', { data, figure });
     case 'weak':
-      return `Weak agreement with people: on ${data} its strongest figure is ${figure}${inverse}.`;
+      return ref('validity.summary.weak', { data, figure, caveat });
     default:
-      return `On ${data} it reaches ${figure}${inverse}; other data may differ.`;
+      return ref('validity.summary.measured', { data, figure, caveat });
   }
+}
+
+/** The card's line in English (the CLI, tests). */
+export function agreementSummary(row: ValidityRow): string {
+  return englishRef(agreementSummaryRef(row));
 }
 
 /** The README's table (between its validity markers) and what `npm run validity` prints. */
@@ -155,7 +237,7 @@ export function validityMarkdown(r: ValidityReport = VALIDITY): string {
   const head = [
     'Metric',
     'Backend',
-    ...HUMAN_DIMENSIONS.map((d) => `${DIMENSION_TITLES[d]} ρ · τ-b · pooled ρ`),
+    ...HUMAN_DIMENSIONS.map((d) => `${dimensionTitle(d)} ρ · τ-b · pooled ρ`),
     'Scored',
   ];
   const lines = [

@@ -361,9 +361,13 @@ describe('genericFields', () => {
     ).toEqual([
       { label: 'word count', value: '3' },
       { label: 'ratio', value: '0.123' },
-      { label: 'ok', value: 'no' },
+      { label: 'ok', value: 'no', valueRef: { key: 'details.generic.no' } },
       { label: 'none', value: '—' },
-      { label: 'list', value: '2 items' },
+      {
+        label: 'list',
+        value: '2 items',
+        valueRef: { key: 'details.generic.items', values: { count: 2 } },
+      },
     ]);
     expect(genericFields(null)).toEqual([]);
     expect(genericFields([1, 2])).toEqual([]);
