@@ -3,6 +3,7 @@
  * Shared by transformers.js (pipelines.ts) and the TF.js sentence encoder, apart from both so that
  * neither library is bundled for the other's sake. The adapter is probed once per worker.
  */
+import { ref, type MessageRef } from '../src/lib/i18n/message.ts';
 import type { DeviceChoice } from '../src/lib/metrics/settings.ts';
 
 export type ResolvedDevice = 'webgpu' | 'wasm';
@@ -12,7 +13,7 @@ export interface DeviceResolution {
   /** Set when the adapter is software (SwiftShader): correct but slower than WASM. */
   fallbackAdapter: boolean;
   /** What the user should know ("WebGPU is not available here: using WASM."). */
-  note?: string;
+  note?: MessageRef;
 }
 
 interface GpuAdapterLike {
@@ -50,7 +51,7 @@ export async function resolveDevice(choice: DeviceChoice): Promise<DeviceResolut
       device: 'wasm',
       fallbackAdapter: false,
       ...(choice === 'webgpu'
-        ? { note: 'WebGPU is not available in this browser: using WASM.' }
+        ? { note: ref('semantic.device.webgpuMissing') }
         : {}),
     };
   }
@@ -60,7 +61,7 @@ export async function resolveDevice(choice: DeviceChoice): Promise<DeviceResolut
     device: 'webgpu',
     fallbackAdapter,
     ...(fallbackAdapter
-      ? { note: 'WebGPU runs on a software adapter here: correct, but slower than WASM.' }
+      ? { note: ref('semantic.device.softwareAdapter') }
       : {}),
   };
 }
