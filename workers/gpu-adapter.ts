@@ -50,9 +50,7 @@ export async function resolveDevice(choice: DeviceChoice): Promise<DeviceResolut
     return {
       device: 'wasm',
       fallbackAdapter: false,
-      ...(choice === 'webgpu'
-        ? { note: ref('semantic.device.webgpuMissing') }
-        : {}),
+      ...(choice === 'webgpu' ? { note: ref('semantic.device.webgpuMissing') } : {}),
     };
   }
   const fallbackAdapter = Boolean(adapter.info?.isFallbackAdapter ?? adapter.isFallbackAdapter);
@@ -60,9 +58,7 @@ export async function resolveDevice(choice: DeviceChoice): Promise<DeviceResolut
   return {
     device: 'webgpu',
     fallbackAdapter,
-    ...(fallbackAdapter
-      ? { note: ref('semantic.device.softwareAdapter') }
-      : {}),
+    ...(fallbackAdapter ? { note: ref('semantic.device.softwareAdapter') } : {}),
   };
 }
 

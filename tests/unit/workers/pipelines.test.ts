@@ -21,7 +21,10 @@ describe('resolveDevice', () => {
     // "auto" planned on WASM here: a note would repeat the backend line on every card.
     expect(await resolveDevice('auto')).toEqual({ device: 'wasm', fallbackAdapter: false });
     const forced = await resolveDevice('webgpu');
-    expect(forced).toMatchObject({ device: 'wasm', note: { key: 'semantic.device.webgpuMissing' } });
+    expect(forced).toMatchObject({
+      device: 'wasm',
+      note: { key: 'semantic.device.webgpuMissing' },
+    });
     expect(englishRef(forced.note!)).toBe('WebGPU is not available in this browser: using WASM.');
   });
 

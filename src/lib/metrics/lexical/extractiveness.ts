@@ -301,7 +301,12 @@ export function scoreExtractiveness(
   summary: string,
 ): MetricResult<'extractiveness'> {
   if (source.trim() === '') {
-    return notApplicable('extractiveness', EXTRACTIVENESS_BACKEND, ref('lexical.reason.needsSource'), {});
+    return notApplicable(
+      'extractiveness',
+      EXTRACTIVENESS_BACKEND,
+      ref('lexical.reason.needsSource'),
+      {},
+    );
   }
   const analysis = analyseExtractiveness(source, summary);
   const { summaryTokens, sourceKeys, stats } = analysis;
@@ -314,7 +319,12 @@ export function scoreExtractiveness(
     );
   }
   if (sourceKeys.length === 0) {
-    return notApplicable('extractiveness', EXTRACTIVENESS_BACKEND, ref('lexical.reason.sourceNoWords'), {});
+    return notApplicable(
+      'extractiveness',
+      EXTRACTIVENESS_BACKEND,
+      ref('lexical.reason.sourceNoWords'),
+      {},
+    );
   }
   const keys = summaryTokens.map((t) => t.key);
   const copied = analysis.fragments

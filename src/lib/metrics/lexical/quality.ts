@@ -190,10 +190,20 @@ export function scoreQuality(source: string, summary: string): MetricResult<'qua
   }
   const analysis = analyseExtractiveness(source, summary);
   if (analysis.summaryTokens.length === 0) {
-    return notApplicable('quality-offline', QUALITY_BACKEND, ref('lexical.reason.summaryNoWords'), {});
+    return notApplicable(
+      'quality-offline',
+      QUALITY_BACKEND,
+      ref('lexical.reason.summaryNoWords'),
+      {},
+    );
   }
   if (analysis.sourceKeys.length === 0) {
-    return notApplicable('quality-offline', QUALITY_BACKEND, ref('lexical.reason.sourceNoWords'), {});
+    return notApplicable(
+      'quality-offline',
+      QUALITY_BACKEND,
+      ref('lexical.reason.sourceNoWords'),
+      {},
+    );
   }
   const features = qualityFeatures(source, summary, analysis);
   const estimates = QUALITY_DIMENSIONS.map((d) =>

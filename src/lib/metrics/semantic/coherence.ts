@@ -322,7 +322,10 @@ export async function scoreCoherenceOfSentences(
   };
   const explanation = model
     ? positionSentence
-      ? explained('semantic.coherence.modelPosition', { ...modelValues, position: positionSentence })
+      ? explained('semantic.coherence.modelPosition', {
+          ...modelValues,
+          position: positionSentence,
+        })
       : explained('semantic.coherence.model', modelValues)
     : explained('semantic.coherence.cosine', {
         ...counts,

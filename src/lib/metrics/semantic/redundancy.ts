@@ -124,12 +124,7 @@ export async function scoreRedundancy(
   const notes = threshold === null ? [ref('semantic.redundancy.uncalibrated', { backend })] : [];
   if (all.length === 0) {
     return {
-      ...notApplicable(
-        'redundancy',
-        backend,
-        ref('semantic.redundancy.noKnownWords'),
-        details,
-      ),
+      ...notApplicable('redundancy', backend, ref('semantic.redundancy.noKnownWords'), details),
       elapsedMs,
     };
   }

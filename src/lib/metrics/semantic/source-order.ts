@@ -106,7 +106,12 @@ export async function scoreSourceOrder(
     );
   }
   if (sentences.source.sentences.length === 0) {
-    return notApplicable('source-order', backend, ref('semantic.sourceOrder.sourceNoSentences'), base);
+    return notApplicable(
+      'source-order',
+      backend,
+      ref('semantic.sourceOrder.sourceNoSentences'),
+      base,
+    );
   }
   const vectors = await embedCase(sentences, embedder, signal);
   if ('error' in vectors) return failed('source-order', backend, vectors.error, base);

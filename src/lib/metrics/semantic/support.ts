@@ -104,12 +104,7 @@ export async function scoreSupport(
   ];
   if (similarities.length === 0) {
     return {
-      ...notApplicable(
-        'support',
-        backend,
-        ref('semantic.support.noKnownWords'),
-        details,
-      ),
+      ...notApplicable('support', backend, ref('semantic.support.noKnownWords'), details),
       elapsedMs,
     };
   }
