@@ -6,6 +6,7 @@
  * copy, so the lazy singletons here are per worker.
  */
 import { messageOf } from '../src/lib/errors.ts';
+import { ref } from '../src/lib/i18n/message.ts';
 import { GloveSifEmbedder, parseGloveAsset } from '../src/lib/metrics/semantic/glove-sif.ts';
 import { TransformerEmbedder } from '../src/lib/metrics/semantic/transformer-embedder.ts';
 import { CompromiseRecognizer } from '../src/lib/metrics/semantic/compromise-ner.ts';
@@ -133,8 +134,7 @@ export function embedderFor(
       withFallback(
         () => useLiteEmbedder(choice.device),
         glove,
-        (error) =>
-          `The sentence encoder USE-lite could not be used (${messageOf(error)}); scored with the built-in GloVe vectors instead.`,
+        (error) => ref('semantic.fallback.useLite', { error: messageOf(error) }),
       );
   }
   if (choice.kind !== 'transformer') return glove;
@@ -143,7 +143,7 @@ export function embedderFor(
       () => transformerEmbedder(settings, models),
       glove,
       (error) =>
-        `The embedding model ${choice.model} could not be used (${messageOf(error)}); scored with the built-in GloVe vectors instead.`,
+        ref('semantic.fallback.embeddingModel', { model: choice.model, error: messageOf(error) }),
     );
 }
 

@@ -2,12 +2,16 @@
  * A model that fails to load must not cost the user their case: the metric is computed with the
  * built-in backend, and the result carries a note saying which model failed and why.
  */
-import type { EntityRecognizer, SentenceEmbedder } from '../src/lib/metrics/semantic/backends.ts';
+import type {
+  BackendNote,
+  EntityRecognizer,
+  SentenceEmbedder,
+} from '../src/lib/metrics/semantic/backends.ts';
 
 export async function withFallback<B extends SentenceEmbedder | EntityRecognizer>(
   preferred: () => Promise<B>,
   builtIn: () => Promise<B>,
-  describe: (error: unknown) => string,
+  describe: (error: unknown) => BackendNote,
 ): Promise<B> {
   try {
     return await preferred();

@@ -3,6 +3,7 @@
  * Shared by transformers.js (pipelines.ts) and the TF.js sentence encoder, apart from both so that
  * neither library is bundled for the other's sake. The adapter is probed once per worker.
  */
+import { ref, type MessageRef } from '../src/lib/i18n/message.ts';
 import type { DeviceChoice } from '../src/lib/metrics/settings.ts';
 
 export type ResolvedDevice = 'webgpu' | 'wasm';
@@ -12,7 +13,7 @@ export interface DeviceResolution {
   /** Set when the adapter is software (SwiftShader): correct but slower than WASM. */
   fallbackAdapter: boolean;
   /** What the user should know ("WebGPU is not available here: using WASM."). */
-  note?: string;
+  note?: MessageRef;
 }
 
 interface GpuAdapterLike {
@@ -49,9 +50,7 @@ export async function resolveDevice(choice: DeviceChoice): Promise<DeviceResolut
     return {
       device: 'wasm',
       fallbackAdapter: false,
-      ...(choice === 'webgpu'
-        ? { note: 'WebGPU is not available in this browser: using WASM.' }
-        : {}),
+      ...(choice === 'webgpu' ? { note: ref('semantic.device.webgpuMissing') } : {}),
     };
   }
   const fallbackAdapter = Boolean(adapter.info?.isFallbackAdapter ?? adapter.isFallbackAdapter);
@@ -59,9 +58,7 @@ export async function resolveDevice(choice: DeviceChoice): Promise<DeviceResolut
   return {
     device: 'webgpu',
     fallbackAdapter,
-    ...(fallbackAdapter
-      ? { note: 'WebGPU runs on a software adapter here: correct, but slower than WASM.' }
-      : {}),
+    ...(fallbackAdapter ? { note: ref('semantic.device.softwareAdapter') } : {}),
   };
 }
 

@@ -4,6 +4,8 @@
  * when the user picks another (a model holds hundreds of MB of GPU or WASM memory).
  */
 import { messageOf } from '../src/lib/errors.ts';
+import { ref } from '../src/lib/i18n/message.ts';
+import type { BackendNote } from '../src/lib/metrics/semantic/backends.ts';
 import { env, pipeline } from '@huggingface/transformers';
 import type { ModelSource } from '../src/lib/models/source.ts';
 import { isDownloadApproved } from '../src/lib/models/source.ts';
@@ -55,7 +57,7 @@ export interface LoadedPipeline<P> {
   dtype: ModelDtype;
   /** "transformers.js Xenova/all-MiniLM-L6-v2 · q8 · WASM" */
   backend: string;
-  notes: string[];
+  notes: BackendNote[];
 }
 
 interface Slot {
@@ -139,11 +141,9 @@ export async function loadPipeline<P>(
     const label = deviceLabel(device);
     report({ stage: `warming up ${choice.model} on ${label}` });
     await warmUp(pipe);
-    const notes = device.note ? [device.note] : [];
+    const notes: BackendNote[] = device.note ? [device.note] : [];
     if (catalogModel(choice.model)?.testOnly) {
-      notes.push(
-        `${choice.model} is a generated test model: its scores show the pipeline works, nothing more.`,
-      );
+      notes.push(ref('semantic.model.testOnly', { model: choice.model }));
     }
     return {
       pipe,

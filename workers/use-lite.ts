@@ -13,6 +13,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { Tokenizer } from '@tensorflow-models/universal-sentence-encoder';
 import { messageOf } from '../src/lib/errors.ts';
+import { ref } from '../src/lib/i18n/message.ts';
 import { lazy } from '../src/lib/lazy.ts';
 import type { DeviceChoice } from '../src/lib/metrics/settings.ts';
 import {
@@ -33,7 +34,7 @@ import {
   USE_LITE_GRAPH_FILE,
 } from '../src/lib/metrics/semantic/use-lite-onnx.ts';
 import { cachedEmbedding, SentenceVectorCache } from '../src/lib/metrics/semantic/vector-cache.ts';
-import type { SentenceEmbedder } from '../src/lib/metrics/semantic/backends.ts';
+import type { BackendNote, SentenceEmbedder } from '../src/lib/metrics/semantic/backends.ts';
 import { fetchWithProgress } from './fetch-progress.ts';
 import { deviceLabel, resolveDevice, type DeviceResolution } from './gpu-adapter.ts';
 import type { ProgressReporter } from './host.ts';
@@ -57,7 +58,7 @@ const MAX_WASM_THREADS = 4;
 
 export interface LoadedUseLite {
   embedder: UseLiteEmbedder;
-  notes: string[];
+  notes: BackendNote[];
   /** Which runtime runs the graph, and with how many WASM threads (0 on WebGPU). */
   runtime: 'onnxruntime-web' | 'tfjs';
   threads: number;
@@ -186,7 +187,7 @@ export async function loadUseLite(
   options: UseLiteLoadOptions = {},
 ): Promise<LoadedUseLite> {
   const resolution = await resolveDevice(choice);
-  const notes = [...(resolution.note ? [resolution.note] : [])];
+  const notes: BackendNote[] = resolution.note ? [resolution.note] : [];
   const vocabulary = parseJson(
     USE_LITE_VOCAB_FILE,
     await fetchNamed(USE_LITE_DIR, USE_LITE_VOCAB_FILE, report),
@@ -229,7 +230,7 @@ export async function loadUseLite(
       notes.splice(
         0,
         notes.length,
-        `WebGPU could not run the encoder (${messageOf(error)}): using WASM.`,
+        ref('semantic.useLite.webgpuFailed', { error: messageOf(error) }),
       );
     }
   }
@@ -241,7 +242,7 @@ export async function loadUseLite(
       return { embedder: await start(wasm, run), notes, runtime: 'onnxruntime-web', threads };
     } catch (error) {
       // Same vectors (within 1e-6), slower: the user keeps the encoder and its scores.
-      notes.push(`ONNX Runtime could not run the encoder (${messageOf(error)}): using TF.js.`);
+      notes.push(ref('semantic.useLite.onnxFailed', { error: messageOf(error) }));
     }
   }
   const run = await startTfjsWasm(weights, modelJson);
@@ -268,8 +269,13 @@ export function caseEmbedder(loaded: LoadedUseLite): SentenceEmbedder {
     async embed(sentences, signal) {
       const { vectors, windowed } = await embed(sentences, signal);
       const note = windowedNote(windowed);
-      if (note && !notes.includes(note)) notes.push(note);
+      if (note && !notes.some((n) => sameNote(n, note))) notes.push(note);
       return vectors;
     },
   };
+}
+
+/** Two notes say the same: the windowed-sentence note is re-made for every batch. */
+function sameNote(a: BackendNote, b: BackendNote): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }

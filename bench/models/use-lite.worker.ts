@@ -5,6 +5,7 @@
  * their WASM thread count when they first start. Measures load and sentences/s per batch size (`npm run bench:models`), or returns
  * the vectors (the e2e parity test).
  */
+import { englishRef } from '../../src/lib/i18n/message.ts';
 import { loadUseLite } from '../../workers/use-lite.ts';
 import type { CellResult, UseLiteRequest, UseLiteResponse, UseLiteResult } from './protocol.ts';
 
@@ -18,7 +19,8 @@ async function run(request: UseLiteRequest): Promise<UseLiteResult> {
   });
   const loadMs = performance.now() - loadStart;
   const { embedder, runtime, threads } = loaded;
-  const base = { backend: embedder.backend, notes: loaded.notes, loadMs, threads, runtime };
+  const notes = loaded.notes.map((n) => (typeof n === 'string' ? n : englishRef(n)));
+  const base = { backend: embedder.backend, notes, loadMs, threads, runtime };
   if (request.vectors) {
     const vectors = await embedder.embed(request.sentences);
     return { ...base, cells: [], vectors: vectors.map((v) => Array.from(v)) };

@@ -6,6 +6,7 @@
  */
 import { messageOf } from '../errors.ts';
 import type { OfflineRun, SharedOfflineCalculator } from './record.ts';
+import { ref } from '../i18n/message.ts';
 import { metricRecord } from './registry.ts';
 import { failed, isAbort } from './results.ts';
 import type { CaseInput, MetricId, MetricResult } from './types.ts';
@@ -93,7 +94,7 @@ async function computeOwn(
   compute: OwnCompute | undefined,
   run: OfflineRun,
 ): Promise<MetricResult> {
-  if (!compute) return failed(id, 'none', `Metric ${id} is not an offline model metric.`, {});
+  if (!compute) return failed(id, 'none', ref('semantic.notOfflineMetric', { id }), {});
   try {
     return await compute(run);
   } catch (error) {

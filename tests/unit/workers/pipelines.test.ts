@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { withFallback } from '../../../workers/fallback.ts';
+import { englishRef } from '../../../src/lib/i18n/message.ts';
 import type { SentenceEmbedder } from '../../../src/lib/metrics/semantic/backends.ts';
 
 async function freshPipelines(gpu: unknown) {
@@ -19,10 +20,12 @@ describe('resolveDevice', () => {
     const { resolveDevice } = await freshPipelines(undefined);
     // "auto" planned on WASM here: a note would repeat the backend line on every card.
     expect(await resolveDevice('auto')).toEqual({ device: 'wasm', fallbackAdapter: false });
-    expect(await resolveDevice('webgpu')).toMatchObject({
+    const forced = await resolveDevice('webgpu');
+    expect(forced).toMatchObject({
       device: 'wasm',
-      note: expect.stringMatching(/WebGPU is not available in this browser: using WASM/u),
+      note: { key: 'semantic.device.webgpuMissing' },
     });
+    expect(englishRef(forced.note!)).toBe('WebGPU is not available in this browser: using WASM.');
   });
 
   it('uses a hardware adapter for auto and webgpu', async () => {

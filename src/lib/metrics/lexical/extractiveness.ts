@@ -12,6 +12,7 @@
  * sentences scores 1, so it is never a quality rating. The pure functions are exported for the
  * offline quality estimate, which reads the same signals.
  */
+import { explained, ref } from '../../i18n/message.ts';
 import { notApplicable } from '../results.ts';
 import type { MetricResult, TextSpan } from '../types.ts';
 import { splitSentences, splitWords, type Segment } from '../text/tokenize.ts';
@@ -295,22 +296,35 @@ export function extractivenessSpans(details: ExtractivenessDetails): TextSpan[] 
   return [...sentences, ...fragments].sort((a, b) => a.start - b.start);
 }
 
-const percent = (x: number) => `${Math.round(x * 100)}%`;
-
 export function scoreExtractiveness(
   source: string,
   summary: string,
 ): MetricResult<'extractiveness'> {
   if (source.trim() === '') {
-    return notApplicable('extractiveness', EXTRACTIVENESS_BACKEND, 'needs the source text', {});
+    return notApplicable(
+      'extractiveness',
+      EXTRACTIVENESS_BACKEND,
+      ref('lexical.reason.needsSource'),
+      {},
+    );
   }
   const analysis = analyseExtractiveness(source, summary);
   const { summaryTokens, sourceKeys, stats } = analysis;
   if (summaryTokens.length === 0) {
-    return notApplicable('extractiveness', EXTRACTIVENESS_BACKEND, 'the summary has no words', {});
+    return notApplicable(
+      'extractiveness',
+      EXTRACTIVENESS_BACKEND,
+      ref('lexical.reason.summaryNoWords'),
+      {},
+    );
   }
   if (sourceKeys.length === 0) {
-    return notApplicable('extractiveness', EXTRACTIVENESS_BACKEND, 'the source has no words', {});
+    return notApplicable(
+      'extractiveness',
+      EXTRACTIVENESS_BACKEND,
+      ref('lexical.reason.sourceNoWords'),
+      {},
+    );
   }
   const keys = summaryTokens.map((t) => t.key);
   const copied = analysis.fragments
@@ -331,16 +345,19 @@ export function scoreExtractiveness(
     verbatim: analysis.verbatim,
     longestFragment: longest ? copiedFragment(summary, summaryTokens, longest) : null,
   };
-  const verbatimNote =
-    details.verbatim.length > 0
-      ? ` ${details.verbatim.length} of ${details.sentences} sentences are copied whole.`
-      : '';
   return {
     id: 'extractiveness',
     status: 'ok',
     score: stats.coverage,
     raw: stats.density,
-    explanation: `${percent(stats.coverage)} of the summary's ${keys.length} words lie in fragments copied from the source (density ${stats.density.toFixed(2)}, longest ${stats.longest} words).${verbatimNote} This measures copying, not quality.`,
+    ...explained('lexical.extractiveness.explanation', {
+      coverage: stats.coverage,
+      words: keys.length,
+      density: stats.density,
+      longest: stats.longest,
+      verbatim: details.verbatim.length,
+      sentences: details.sentences,
+    }),
     backend: EXTRACTIVENESS_BACKEND,
     details,
   };

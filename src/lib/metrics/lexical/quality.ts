@@ -11,6 +11,7 @@
  * (a copied lead, one sentence, reversed order, a cut-off ending, a repeated sentence); they are
  * flags on the card, the score itself is left as the model computes it.
  */
+import { english, explained, ref, type MessageRef } from '../../i18n/message.ts';
 import { notApplicable } from '../results.ts';
 import type { MetricResult } from '../types.ts';
 import { firstSentences } from '../text/source-prefix.ts';
@@ -41,7 +42,14 @@ export type GamingFlagId =
 
 export interface GamingFlag {
   id: GamingFlagId;
+  /** English, for the CLI and exports. */
   message: string;
+  /** The same sentence, worded by the page in the reader's language. */
+  messageRef: MessageRef;
+}
+
+function flag(id: GamingFlagId, message: MessageRef): GamingFlag {
+  return { id, message: english(message.key, message.values), messageRef: message };
 }
 
 export interface QualityDetails {
@@ -115,17 +123,13 @@ export function gamingFlags(source: string, analysis: ExtractiveAnalysis): Gamin
 
   const opening = copiedOpening(keys, analysis.sourceKeys);
   if (opening >= MIN_VERBATIM_WORDS && opening / keys.length >= LEAD_COPY_SHARE) {
-    flags.push({
-      id: 'lead-copy',
-      message: `The first ${opening} of its ${keys.length} words are the source's opening, copied word for word.`,
-    });
+    flags.push(
+      flag('lead-copy', ref('lexical.quality.flag.leadCopy', { opening, words: keys.length })),
+    );
   }
 
   if (sentences.length === 1) {
-    flags.push({
-      id: 'one-sentence',
-      message: 'The summary is one sentence; the estimate was fit on summaries of several.',
-    });
+    flags.push(flag('one-sentence', ref('lexical.quality.flag.oneSentence')));
   }
 
   const aligned = alignSentences(sentences, firstSentences(source, ALIGN_SCAN).sentences).filter(
@@ -133,10 +137,15 @@ export function gamingFlags(source: string, analysis: ExtractiveAnalysis): Gamin
   );
   const decreasing = aligned.every((x, i) => i === 0 || x < aligned[i - 1]);
   if (aligned.length >= MIN_ALIGNED_FOR_ORDER && decreasing) {
-    flags.push({
-      id: 'reversed-order',
-      message: `Its ${aligned.length} sentences that follow source sentences come in reverse source order (${aligned.map((i) => i + 1).join(' → ')}).`,
-    });
+    flags.push(
+      flag(
+        'reversed-order',
+        ref('lexical.quality.flag.reversedOrder', {
+          count: aligned.length,
+          order: aligned.map((i) => i + 1).join(' → '),
+        }),
+      ),
+    );
   }
 
   const last = sentences[sentences.length - 1];
@@ -145,12 +154,14 @@ export function gamingFlags(source: string, analysis: ExtractiveAnalysis): Gamin
     const midWord =
       !analysis.sourceKeys.includes(lastWord) &&
       analysis.sourceKeys.some((w) => w.length > lastWord.length && w.startsWith(lastWord));
-    flags.push({
-      id: 'cut-mid-sentence',
-      message: midWord
-        ? `It ends mid-word (“${lastWord}” begins a source word) with no full stop.`
-        : 'Its last sentence has no terminal punctuation: the text may be cut off.',
-    });
+    flags.push(
+      flag(
+        'cut-mid-sentence',
+        midWord
+          ? ref('lexical.quality.flag.cutMidWord', { word: lastWord })
+          : ref('lexical.quality.flag.noTerminalPunctuation'),
+      ),
+    );
   }
 
   const ranges = sentenceWordRanges(sentences, analysis.summaryTokens);
@@ -160,10 +171,12 @@ export function gamingFlags(source: string, analysis: ExtractiveAnalysis): Gamin
     const key = keys.slice(from, to).join(' ');
     const first = seen.get(key);
     if (first !== undefined) {
-      flags.push({
-        id: 'repeated-sentence',
-        message: `Sentence ${index + 1} repeats sentence ${first + 1} word for word.`,
-      });
+      flags.push(
+        flag(
+          'repeated-sentence',
+          ref('lexical.quality.flag.repeatedSentence', { later: index + 1, earlier: first + 1 }),
+        ),
+      );
       break;
     }
     seen.set(key, index);
@@ -173,14 +186,24 @@ export function gamingFlags(source: string, analysis: ExtractiveAnalysis): Gamin
 
 export function scoreQuality(source: string, summary: string): MetricResult<'quality-offline'> {
   if (source.trim() === '') {
-    return notApplicable('quality-offline', QUALITY_BACKEND, 'needs the source text', {});
+    return notApplicable('quality-offline', QUALITY_BACKEND, ref('lexical.reason.needsSource'), {});
   }
   const analysis = analyseExtractiveness(source, summary);
   if (analysis.summaryTokens.length === 0) {
-    return notApplicable('quality-offline', QUALITY_BACKEND, 'the summary has no words', {});
+    return notApplicable(
+      'quality-offline',
+      QUALITY_BACKEND,
+      ref('lexical.reason.summaryNoWords'),
+      {},
+    );
   }
   if (analysis.sourceKeys.length === 0) {
-    return notApplicable('quality-offline', QUALITY_BACKEND, 'the source has no words', {});
+    return notApplicable(
+      'quality-offline',
+      QUALITY_BACKEND,
+      ref('lexical.reason.sourceNoWords'),
+      {},
+    );
   }
   const features = qualityFeatures(source, summary, analysis);
   const estimates = QUALITY_DIMENSIONS.map((d) =>
@@ -188,13 +211,20 @@ export function scoreQuality(source: string, summary: string): MetricResult<'qua
   );
   const meanStandardized = estimates.reduce((sum, e) => sum + e.standardized, 0) / estimates.length;
   const flags = gamingFlags(source, analysis);
-  const parts = estimates.map((e) => `${e.dimension} ${e.estimate.toFixed(2)}`).join(', ');
+  const estimateOf = (dimension: (typeof estimates)[number]['dimension']) =>
+    estimates.find((e) => e.dimension === dimension)?.estimate ?? Number.NaN;
+  const ratings = { coherence: estimateOf('coherence'), consistency: estimateOf('consistency') };
   return {
     id: 'quality-offline',
     status: 'ok',
     score: scoreOfEstimates(estimates),
     raw: meanStandardized,
-    explanation: `Estimated expert ratings (1–5): ${parts}; a ranking among summaries of this source, not a grade.${flags.length > 0 ? ` Flags: ${flags.map((f) => f.id).join(', ')}.` : ''}`,
+    ...(flags.length > 0
+      ? explained('lexical.quality.explanationFlagged', {
+          ...ratings,
+          flags: flags.map((f) => f.id).join(', '),
+        })
+      : explained('lexical.quality.explanation', ratings)),
     backend: QUALITY_BACKEND,
     details: {
       kind: 'quality-offline',

@@ -6,6 +6,7 @@
  * hosts them (every worker gets the whole case, source included), so no model load delays them.
  */
 import { messageOf } from '../../errors.ts';
+import { ref, type MessageRef } from '../../i18n/message.ts';
 import type { OfflineMetricRecord, OfflineRun, SharedOfflineCalculator } from '../record.ts';
 import { isAbort, withNotes } from '../results.ts';
 import type { SentenceEmbedder } from '../semantic/backends.ts';
@@ -120,13 +121,13 @@ export const repetitionOfflineMetric = {
     // The score is lexical; the embedder only adds the most similar sentence pair, so a backend
     // that cannot load costs that pair, not the score.
     let embedder: SentenceEmbedder | undefined;
-    let loadNote: string | undefined;
+    let loadNote: MessageRef | undefined;
     if (backends.embedder) {
       try {
         embedder = await backends.embedder();
       } catch (error) {
         if (isAbort(error)) throw error;
-        loadNote = `No embedding pair: the embedding backend did not load (${messageOf(error)}).`;
+        loadNote = ref('lexical.repetition.embedderDidNotLoad', { error: messageOf(error) });
       }
     }
     return withNotes(await scoreRepetition(input.summary, embedder, signal), [

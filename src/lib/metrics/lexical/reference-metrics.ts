@@ -20,6 +20,7 @@
  *   (the reason is in the details). BLEU keeps its Intl.Segmenter tokenizer either way.
  */
 import { messageOf } from '../../errors.ts';
+import { explained, ref, type MessageRef } from '../../i18n/message.ts';
 import { failed, notApplicable } from '../results.ts';
 import type { CaseInput } from '../types.ts';
 import {
@@ -53,7 +54,7 @@ export {
   type TokenF1Details,
 } from './reference-types.ts';
 
-const NO_REFERENCE = 'needs a reference summary';
+const NO_REFERENCE = ref('lexical.reason.needsReference');
 const ROUGE_BACKEND = 'rouge_score-0.1.2';
 
 function rougeBackend(
@@ -81,14 +82,9 @@ function f1Backend(segmentationLabel: string): string {
 }
 
 /** 0.4712 → "47%"; small shares keep one decimal so they do not read as 0%. */
-function pct(x: number): string {
+function share(x: number): MessageRef {
   const v = x * 100;
-  if (v > 0 && v < 10) return `${v.toFixed(1)}%`;
-  return `${Math.round(v)}%`;
-}
-
-function f2(x: number): string {
-  return x.toFixed(2);
+  return ref(v > 0 && v < 10 ? 'lexical.shareSmall' : 'lexical.share', { share: x });
 }
 
 function now(): number {
@@ -102,14 +98,17 @@ const ROUGE_IDS = {
   rougeLsum: 'rouge-lsum',
 } as const satisfies Record<RougeType, ReferenceMetricId>;
 
-function rougeNExplanation(n: 1 | 2, s: RougeScore, r: RougeResult): string {
-  const unit = n === 1 ? 'unigrams' : 'bigrams';
-  if (r.predictionTokens < n) return `The summary has no ${unit} to compare, so ROUGE-${n} is 0.`;
-  if (r.targetTokens < n) return `The reference has no ${unit} to compare, so ROUGE-${n} is 0.`;
-  return (
-    `${pct(s.precision)} of the summary's ${unit} appear in the reference; ` +
-    `it recalls ${pct(s.recall)} of the reference's (F ${f2(s.fmeasure)}).`
-  );
+type Explained = ReturnType<typeof explained>;
+
+function rougeNExplanation(n: 1 | 2, s: RougeScore, r: RougeResult): Explained {
+  if (r.predictionTokens < n) return explained('lexical.rouge.summaryNoGrams', { n });
+  if (r.targetTokens < n) return explained('lexical.rouge.referenceNoGrams', { n });
+  return explained('lexical.rouge.nExplanation', {
+    n,
+    precision: share(s.precision),
+    recall: share(s.recall),
+    f: s.fmeasure,
+  });
 }
 
 function lcsExplanation(
@@ -117,23 +116,19 @@ function lcsExplanation(
   s: RougeScore,
   hits: number,
   r: RougeResult,
-): string {
-  if (r.predictionTokens === 0) return 'The summary has no words to compare, so the score is 0.';
-  if (r.targetTokens === 0) return 'The reference has no words to compare, so the score is 0.';
-  const share = `${pct(s.precision)} of the summary and ${pct(s.recall)} of the reference`;
-  if (type === 'rougeL') {
-    return `The longest common word sequence is ${hits} words long: ${share}, in order (F ${f2(s.fmeasure)}).`;
-  }
+): Explained {
+  if (r.predictionTokens === 0) return explained('lexical.rouge.summaryNoWords');
+  if (r.targetTokens === 0) return explained('lexical.rouge.referenceNoWords');
+  const shares = { hits, precision: share(s.precision), recall: share(s.recall), f: s.fmeasure };
+  if (type === 'rougeL') return explained('lexical.rouge.lExplanation', shares);
   if (r.lsumSentenceSplit === 'newline' && r.targetSentences <= 1 && r.predictionSentences <= 1) {
-    return (
-      `Neither text has line breaks, so this equals ROUGE-L: ${hits} words in common order, ` +
-      `${share} (F ${f2(s.fmeasure)}).`
-    );
+    return explained('lexical.rouge.lsumNoLineBreaks', shares);
   }
-  return (
-    `Sentence by sentence (${r.predictionSentences} summary, ${r.targetSentences} reference), ` +
-    `the union of longest common sequences matches ${hits} words: ${share} (F ${f2(s.fmeasure)}).`
-  );
+  return explained('lexical.rouge.lsumExplanation', {
+    ...shares,
+    summarySentences: r.predictionSentences,
+    referenceSentences: r.targetSentences,
+  });
 }
 
 function rougeResults(
@@ -169,7 +164,7 @@ function rougeResults(
       id: ROUGE_IDS[type],
       status: 'ok',
       score: s.fmeasure,
-      explanation: rougeNExplanation(n, s, r),
+      ...rougeNExplanation(n, s, r),
       backend,
       details: { kind: 'rouge', rougeType: type, ...s, ...base },
       elapsedMs,
@@ -190,7 +185,7 @@ function rougeResults(
       : {};
     if (outcome.status === 'n/a') {
       out.push({
-        ...notApplicable(ROUGE_IDS[type], b, outcome.reason, {
+        ...notApplicable(ROUGE_IDS[type], b, outcome.reasonRef, {
           kind: 'rouge-skipped',
           rougeType: type,
           cells: outcome.cells,
@@ -205,7 +200,7 @@ function rougeResults(
       id: ROUGE_IDS[type],
       status: 'ok',
       score: outcome.score.fmeasure,
-      explanation: lcsExplanation(type, outcome.score, outcome.hits, r),
+      ...lcsExplanation(type, outcome.score, outcome.hits, r),
       backend: b,
       details: {
         kind: 'rouge',
@@ -234,25 +229,27 @@ function bleuResult(
   const tokenize: BleuTokenize = tokenizer === 'intl-segmenter' ? 'intl-segmenter' : '13a';
   const b = sentenceBleu(summary, [reference], { tokenize });
   const { score: _score, ...stats } = b;
-  let explanation: string;
+  let explanation: Explained;
   if (b.sysLen === 0) {
-    explanation = 'The summary has no tokens, so BLEU is 0.';
+    explanation = explained('lexical.bleu.summaryNoTokens');
   } else {
-    const unigrams = b.totals[0] ? b.counts[0] / b.totals[0] : 0;
-    const bigrams = b.totals[1] ? b.counts[1] / b.totals[1] : 0;
-    const penalty =
-      b.bp < 1
-        ? `brevity penalty ${f2(b.bp)} because the summary is shorter (${b.sysLen} vs ${b.refLen} tokens)`
-        : `no brevity penalty (summary ${b.sysLen} tokens, reference ${b.refLen})`;
+    const counts = {
+      score: b.score,
+      unigrams: share(b.totals[0] ? b.counts[0] / b.totals[0] : 0),
+      bigrams: share(b.totals[1] ? b.counts[1] / b.totals[1] : 0),
+      summaryTokens: b.sysLen,
+      referenceTokens: b.refLen,
+    };
     explanation =
-      `BLEU ${b.score.toFixed(1)}: ${pct(unigrams)} of the summary's words and ${pct(bigrams)} ` +
-      `of its word pairs occur in the reference; ${penalty}.`;
+      b.bp < 1
+        ? explained('lexical.bleu.explanationPenalty', { ...counts, penalty: b.bp })
+        : explained('lexical.bleu.explanation', counts);
   }
   return {
     id: 'bleu',
     status: 'ok',
     score: b.score,
-    explanation,
+    ...explanation,
     backend: bleuBackend(tokenize),
     details: {
       kind: 'bleu',
@@ -278,15 +275,20 @@ function tokenF1Result(
   const n = t.common.length;
   const explanation =
     t.predictionTokens === 0
-      ? 'The summary has no tokens left after normalisation, so token F1 is 0.'
-      : `${n} of the summary's ${t.predictionTokens} normalised tokens also occur in the ` +
-        `reference (precision ${pct(t.precision)}), covering ${pct(t.recall)} of its ` +
-        `${t.referenceTokens} (F1 ${f2(t.f1)}).`;
+      ? explained('lexical.tokenF1.summaryNoTokens')
+      : explained('lexical.tokenF1.explanation', {
+          common: n,
+          summaryTokens: t.predictionTokens,
+          referenceTokens: t.referenceTokens,
+          precision: share(t.precision),
+          recall: share(t.recall),
+          f: t.f1,
+        });
   return {
     id: 'token-f1',
     status: 'ok',
     score: t.f1,
-    explanation,
+    ...explanation,
     backend: f1Backend(t.segmentationLabel),
     details: {
       kind: 'token-f1',

@@ -18,7 +18,8 @@
 import { messageOf } from '../../errors.ts';
 import { cosine } from '../semantic/coherence.ts';
 import { throwIfAborted, type SentenceEmbedder } from '../semantic/backends.ts';
-import { notApplicable } from '../results.ts';
+import { english, explained, ref, type MessageRef } from '../../i18n/message.ts';
+import { notApplicable, withNotes } from '../results.ts';
 import { type MetricResult, type TextSpan } from '../types.ts';
 import { splitSentences, splitWords, type Segment } from '../text/tokenize.ts';
 
@@ -230,10 +231,6 @@ async function mostSimilarByEmbedding(
   return best;
 }
 
-function percent(x: number): string {
-  return `${Math.round(x * 100)}%`;
-}
-
 function quote(text: string): string {
   const clipped = text.length > 40 ? `${text.slice(0, 39)}…` : text;
   return `“${clipped}”`;
@@ -268,8 +265,8 @@ export async function scoreRepetition(
       'repetition-offline',
       REPETITION_BACKEND,
       words.length === 0
-        ? 'the summary has no words'
-        : 'needs at least two words to find a repeated phrase',
+        ? ref('lexical.reason.summaryNoWords')
+        : ref('lexical.repetition.tooFewWords'),
       details,
     );
   }
@@ -288,6 +285,7 @@ export async function scoreRepetition(
     };
   });
 
+  let embeddingNote: MessageRef | undefined;
   if (sentences.length >= 2 && sentences.length <= MAX_PAIR_SENTENCES) {
     details.overlapPair = mostOverlappingPair(sentences);
     if (embedder) {
@@ -295,11 +293,17 @@ export async function scoreRepetition(
         details.embeddingPair = await mostSimilarByEmbedding(sentences, embedder, signal);
       } catch (error) {
         if (error instanceof DOMException && error.name === 'AbortError') throw error;
-        details.embeddingNote = `No embedding pair (${embedder.backend}): ${messageOf(error)}.`;
+        embeddingNote = ref('lexical.repetition.embeddingFailed', {
+          backend: embedder.backend,
+          error: messageOf(error),
+        });
       }
     }
   } else if (sentences.length > MAX_PAIR_SENTENCES) {
-    details.embeddingNote = `Sentence pairs are not compared above ${MAX_PAIR_SENTENCES} sentences (this text has ${sentences.length}).`;
+    embeddingNote = ref('lexical.repetition.tooManySentences', {
+      max: MAX_PAIR_SENTENCES,
+      count: sentences.length,
+    });
   }
 
   const share = details.repeatedWords / words.length;
@@ -308,18 +312,25 @@ export async function scoreRepetition(
     .slice(0, 3)
     .map((p) => `${quote(p.text)} ×${p.repeats.length + 1}`)
     .join(', ');
+  if (embeddingNote) details.embeddingNote = english(embeddingNote.key, embeddingNote.values);
+  const counts = { repeated: details.repeatedWords, words: words.length, share };
+  const more = details.phrases.length - 3;
   const explanation =
     details.repeatedWords === 0
-      ? `None of the ${words.length} words repeats a phrase of two or more words said earlier.`
-      : `${details.repeatedWords} of ${words.length} words (${percent(share)}) repeat a phrase said earlier: ${top}${details.phrases.length > 3 ? ` and ${details.phrases.length - 3} more` : ''}.`;
-  return {
-    id: 'repetition-offline',
-    status: 'ok',
-    score,
-    raw: share,
-    explanation,
-    backend: REPETITION_BACKEND,
-    details,
-    ...(details.embeddingNote ? { notes: [details.embeddingNote] } : {}),
-  };
+      ? explained('lexical.repetition.none', counts)
+      : more > 0
+        ? explained('lexical.repetition.explanationMore', { ...counts, top, more })
+        : explained('lexical.repetition.explanation', { ...counts, top });
+  return withNotes(
+    {
+      id: 'repetition-offline',
+      status: 'ok',
+      score,
+      raw: share,
+      ...explanation,
+      backend: REPETITION_BACKEND,
+      details,
+    },
+    embeddingNote ? [embeddingNote] : undefined,
+  );
 }

@@ -35,6 +35,7 @@
  *   ROUGE-1/2 are linear and always computed. For Lsum the cells of all sentence pairs add up to
  *   the same product, so the same guard applies.
  */
+import { reasoned, type MessageRef } from '../../i18n/message.ts';
 import { guessLocale, splitSentences, splitWords } from '../text/tokenize.ts';
 import { intlWordSegmenter, usesWordSegmenter, type WordSegmenter } from './cjk-words.ts';
 import { Interner, LCS_CELL_BUDGET, lcsIndices, lcsLength } from './lcs.ts';
@@ -60,7 +61,7 @@ export type RougeLcsOutcome =
       /** LCS length (L) or union-LCS hits (Lsum). */
       hits: number;
     }
-  | { status: 'n/a'; reason: string; cells: number; budget: number };
+  | { status: 'n/a'; reason: string; reasonRef: MessageRef; cells: number; budget: number };
 
 export interface RougeOptions {
   /** Porter-stem tokens longer than 3 characters (rouge_score `use_stemmer`); default false. */
@@ -207,14 +208,13 @@ export function rougeNFromTokens(
 }
 
 function overBudget(cells: number, budget: number, what: string): RougeLcsOutcome {
-  return {
-    status: 'n/a',
-    reason:
-      `${what} skipped: the texts are too long for a longest-common-subsequence table ` +
-      `(${cells.toExponential(1)} cells, limit ${budget.toExponential(1)}).`,
-    cells,
-    budget,
-  };
+  // Exponent notation is the one a person can compare at this size; it reads the same everywhere.
+  const reason = reasoned('lexical.rouge.overBudget', {
+    what,
+    cells: cells.toExponential(1),
+    budget: budget.toExponential(1),
+  });
+  return { status: 'n/a', ...reason, cells, budget };
 }
 
 /** rouge_score `_score_lcs` (ROUGE-L) over token lists, with the cost guard. */

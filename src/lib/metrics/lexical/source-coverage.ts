@@ -11,6 +11,7 @@
  * source uses first. Only English stopwords are removed, so on other languages the salient words
  * include function words and the score says less.
  */
+import { explained, ref } from '../../i18n/message.ts';
 import { notApplicable } from '../results.ts';
 import type { MetricResult } from '../types.ts';
 import { firstSentences } from '../text/source-prefix.ts';
@@ -128,8 +129,6 @@ function salientSentences(source: string, summaryStems: ReadonlySet<string>): Sa
   return out;
 }
 
-const percent = (x: number) => `${Math.round(x * 100)}%`;
-
 export function scoreSourceCoverage(
   source: string,
   summary: string,
@@ -140,7 +139,9 @@ export function scoreSourceCoverage(
     return notApplicable(
       'source-coverage',
       SOURCE_COVERAGE_BACKEND,
-      source.trim() === '' ? 'needs the source text' : 'the source has no content words',
+      source.trim() === ''
+        ? ref('lexical.reason.needsSource')
+        : ref('lexical.reason.sourceNoContentWords'),
       {},
     );
   }
@@ -149,7 +150,7 @@ export function scoreSourceCoverage(
     return notApplicable(
       'source-coverage',
       SOURCE_COVERAGE_BACKEND,
-      'the summary has no words',
+      ref('lexical.reason.summaryNoWords'),
       {},
     );
   }
@@ -164,7 +165,16 @@ export function scoreSourceCoverage(
     id: 'source-coverage',
     status: 'ok',
     score: wordRecall,
-    explanation: `The summary uses ${words.length - missed.length} of the source's ${words.length} most frequent content words (${percent(wordRecall)})${missed.length > 0 ? `; missing: ${missed.slice(0, 5).join(', ')}${missed.length > 5 ? '…' : ''}` : ''}.${sentenceRecall === null ? '' : ` It covers ${sentences.filter((s) => s.covered).length} of the first ${sentences.length} source sentences.`}`,
+    ...explained('lexical.sourceCoverage.explanation', {
+      used: words.length - missed.length,
+      words: words.length,
+      share: wordRecall,
+      missingCount: missed.length,
+      missing: `${missed.slice(0, 5).join(', ')}${missed.length > 5 ? '…' : ''}`,
+      sentencesCompared: sentenceRecall === null ? 'no' : 'yes',
+      covered: sentences.filter((s) => s.covered).length,
+      sentences: sentences.length,
+    }),
     backend: SOURCE_COVERAGE_BACKEND,
     details: { kind: 'source-coverage', words, wordRecall, sentences, sentenceRecall },
   };

@@ -3,6 +3,7 @@
  * embed the case's sentences through sentence-alignment.ts, so the source is embedded once per
  * case for all three.
  */
+import { ref } from '../../i18n/message.ts';
 import type { OfflineMetricRecord } from '../record.ts';
 import { failed, withNotes } from '../results.ts';
 import { scoreRedundancy, type RedundancyDetails } from './redundancy.ts';
@@ -30,7 +31,7 @@ export const sourceOrderMetric = {
   },
   detailView: 'own',
   async compute({ input, backends, signal }) {
-    if (!backends.embedder) return failed('source-order', 'none', 'No embedding backend here.', {});
+    if (!backends.embedder) return failed('source-order', 'none', ref('semantic.noEmbedder'), {});
     const embedder = await backends.embedder();
     return withNotes(await scoreSourceOrder(input, embedder, signal), embedder.notes);
   },
@@ -49,7 +50,7 @@ export const supportMetric = {
   },
   detailView: 'own',
   async compute({ input, backends, signal }) {
-    if (!backends.embedder) return failed('support', 'none', 'No embedding backend here.', {});
+    if (!backends.embedder) return failed('support', 'none', ref('semantic.noEmbedder'), {});
     const embedder = await backends.embedder();
     return withNotes(await scoreSupport(input, embedder, signal), embedder.notes);
   },
@@ -68,7 +69,7 @@ export const redundancyMetric = {
   },
   detailView: 'own',
   async compute({ input, backends, signal }) {
-    if (!backends.embedder) return failed('redundancy', 'none', 'No embedding backend here.', {});
+    if (!backends.embedder) return failed('redundancy', 'none', ref('semantic.noEmbedder'), {});
     const embedder = await backends.embedder();
     return withNotes(await scoreRedundancy(input.summary, embedder, signal), embedder.notes);
   },

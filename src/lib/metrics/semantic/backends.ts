@@ -4,20 +4,24 @@
  * the metrics do not change. `backend` names the method and model: scores of different backends
  * are never compared.
  */
+import type { MessageRef } from '../../i18n/message.ts';
 import type { TextSpan } from '../types.ts';
+
+/** A backend's note: a message where it has one, English text where a library worded it. */
+export type BackendNote = string | MessageRef;
 
 export interface SentenceEmbedder {
   readonly backend: string;
   /** What the user should know about how this backend ran (device fallback, a model that failed
    * to load and was replaced by the built-in one); copied into every result. */
-  readonly notes?: readonly string[];
+  readonly notes?: readonly BackendNote[];
   /** One vector per sentence, all of one length. */
   embed(sentences: readonly string[], signal?: AbortSignal): Promise<Float32Array[]>;
 }
 
 export interface EntityRecognizer {
   readonly backend: string;
-  readonly notes?: readonly string[];
+  readonly notes?: readonly BackendNote[];
   /** Entity spans with UTF-16 offsets into `text`, sorted, non-overlapping. */
   recognize(text: string, signal?: AbortSignal): Promise<TextSpan[]>;
 }

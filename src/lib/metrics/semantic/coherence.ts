@@ -16,6 +16,7 @@
  * is left, the result is `n/a`.
  */
 import { messageOf } from '../../errors.ts';
+import { explained, ref, type MessageRef } from '../../i18n/message.ts';
 import { failed, notApplicable } from '../results.ts';
 import { type MetricResult } from '../types.ts';
 import { splitSentences, type Segment } from '../text/tokenize.ts';
@@ -132,9 +133,6 @@ function meanOf(values: (number | null)[]): number | null {
   return vals.length ? vals.reduce((a, b) => a + b, 0) / vals.length : null;
 }
 
-const fmt = (x: number): string => x.toFixed(2);
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-
 function orderPairsOf(model: OrderModel, vectors: Float32Array[], empty: boolean[]): OrderPair[] {
   const out: OrderPair[] = [];
   for (let i = 0; i + 1 < vectors.length; i++) {
@@ -145,19 +143,30 @@ function orderPairsOf(model: OrderModel, vectors: Float32Array[], empty: boolean
   return out;
 }
 
-function positionLine(d: CoherenceDetails): string {
-  if (d.positionAlpha === null) return '';
-  if (d.positionAgreement === null) {
-    return ' Too few sentences to compare their order with where such sentences usually sit, so the score is that mean.';
-  }
+/** The sentence on the position model, when one is mixed in. */
+function positionLine(d: CoherenceDetails): MessageRef | undefined {
+  if (d.positionAlpha === null) return undefined;
+  if (d.positionAgreement === null) return ref('semantic.coherence.positionTooFew');
   const r = d.positionAgreement;
-  const lean =
-    r >= 0.3
-      ? 'opening-like sentences come first'
-      : r <= -0.3
-        ? 'sentences that usually come later are placed first'
-        : 'no clear lean';
-  return ` Their order agrees with where such sentences usually sit in a text with r = ${r.toFixed(2)} (${lean}); mixed in with weight ${d.positionAlpha}, the score is ${fmt(d.orderScore as number)}.`;
+  return ref('semantic.coherence.position', {
+    r,
+    lean: r >= 0.3 ? 'opening' : r <= -0.3 ? 'later' : 'none',
+    alpha: d.positionAlpha,
+    score: d.orderScore as number,
+  });
+}
+
+/** The mean cosines of neighbours and of sentences two apart, those that are defined. */
+function cosinesRef(d: CoherenceDetails): MessageRef {
+  if (d.adjacentMean !== null && d.n2Mean !== null) {
+    return ref('semantic.coherence.cosinesBoth', { adjacent: d.adjacentMean, n2: d.n2Mean });
+  }
+  if (d.adjacentMean !== null) {
+    return ref('semantic.coherence.cosinesAdjacent', { adjacent: d.adjacentMean });
+  }
+  return d.n2Mean !== null
+    ? ref('semantic.coherence.cosinesN2', { n2: d.n2Mean })
+    : ref('semantic.coherence.cosinesNone');
 }
 
 function weakestOf(pairs: OrderPair[]): number | null {
@@ -202,7 +211,7 @@ export async function scoreCoherenceOfSentences(
     return notApplicable(
       'coherence',
       backend,
-      `needs at least ${MIN_SENTENCES} sentences (found ${segments.length})`,
+      ref('semantic.coherence.tooFewSentences', { min: MIN_SENTENCES, count: segments.length }),
       base,
     );
   }
@@ -215,14 +224,22 @@ export async function scoreCoherenceOfSentences(
     );
   } catch (err) {
     if (err instanceof DOMException && err.name === 'AbortError') throw err;
-    return failed('coherence', backend, `Embedding failed: ${messageOf(err)}`, base);
+    return failed(
+      'coherence',
+      backend,
+      ref('semantic.embeddingFailed', { error: messageOf(err) }),
+      base,
+    );
   }
   throwIfAborted(signal);
   if (vectors.length !== segments.length) {
     return failed(
       'coherence',
       backend,
-      `Embedding failed: ${vectors.length} vectors for ${segments.length} sentences`,
+      ref('semantic.embeddingCountMismatch', {
+        vectors: vectors.length,
+        sentences: segments.length,
+      }),
       base,
     );
   }
@@ -230,7 +247,11 @@ export async function scoreCoherenceOfSentences(
     return failed(
       'coherence',
       backend,
-      `The sentence-order model for ${model.backendPrefix} takes ${model.dims}-d vectors; this embedder returned ${vectors[0].length}-d.`,
+      ref('semantic.coherence.modelDimsMismatch', {
+        model: model.backendPrefix,
+        dims: model.dims,
+        got: vectors[0].length,
+      }),
       base,
     );
   }
@@ -273,32 +294,50 @@ export async function scoreCoherenceOfSentences(
         'coherence',
         backend,
         details.sentences.every((s) => s.empty)
-          ? `none of the ${details.sentences.length} sentences has a word the embedding knows${backend.startsWith('glove') ? ' (the built-in GloVe vectors cover English only)' : ''}`
-          : 'no pair of neighbouring sentences has words the embedding knows',
+          ? ref(
+              backend.startsWith('glove')
+                ? 'semantic.coherence.noKnownWordsGlove'
+                : 'semantic.coherence.noKnownWords',
+              { count: details.sentences.length },
+            )
+          : ref('semantic.coherence.noKnownPair'),
         details,
       ),
       elapsedMs,
     };
   }
   const used = adjacentPairs.length - details.skippedPairs;
-  const skipped = details.skippedPairs
-    ? `, leaving out ${plural(details.skippedPairs, 'pair')} with a sentence of no known words`
-    : '';
-  const cosines = [
-    details.adjacentMean === null ? '' : `n/n+1 ${fmt(details.adjacentMean)}`,
-    details.n2Mean === null ? '' : `n/n+2 ${fmt(details.n2Mean)}`,
-  ]
-    .filter(Boolean)
-    .join(', ');
   const weakest = details.weakestPair === null ? null : orderPairs[details.weakestPair];
+  const counts = { pairs: used, skipped: details.skippedPairs };
+  const positionSentence = positionLine(details);
+  const modelValues = {
+    ...counts,
+    sentences: segments.length,
+    mean: details.orderMean as number,
+    weakest: weakest ? 'yes' : 'no',
+    weakestFrom: weakest ? weakest.a + 1 : 0,
+    weakestTo: weakest ? weakest.b + 1 : 0,
+    weakestProbability: (weakest?.probability as number | undefined) ?? 0,
+    cosines: cosinesRef(details),
+  };
   const explanation = model
-    ? `Across ${segments.length} sentences, the sentence-order model gives each next sentence a mean probability of ${fmt(details.orderMean as number)} of following the one before (over ${plural(used, 'pair')}; 0.5 = no lean)${weakest ? `; least in order: ${weakest.a + 1}→${weakest.b + 1} (${fmt(weakest.probability as number)})` : ''}${skipped}.${positionLine(details)} Mean cosine: ${cosines}.`
-    : `No sentence-order model is trained for this embedding, so the score is the mean cosine similarity of adjacent sentences, ${fmt(score)} over ${plural(used, 'pair')} (range −1 to 1; it does not see order)${details.n2Mean === null ? '' : `; n/n+2: ${fmt(details.n2Mean)}`}${skipped}.`;
+    ? positionSentence
+      ? explained('semantic.coherence.modelPosition', {
+          ...modelValues,
+          position: positionSentence,
+        })
+      : explained('semantic.coherence.model', modelValues)
+    : explained('semantic.coherence.cosine', {
+        ...counts,
+        mean: score,
+        n2: details.n2Mean === null ? 'no' : 'yes',
+        n2Mean: details.n2Mean ?? 0,
+      });
   return {
     id: 'coherence',
     status: 'ok',
     score,
-    explanation,
+    ...explanation,
     backend,
     details,
     elapsedMs,

@@ -2,6 +2,7 @@
  * The records of the model-backed offline metrics: entity density (NER) and local coherence
  * (sentence embeddings). The calculators are in their own modules; this wires them to a case.
  */
+import { ref } from '../../i18n/message.ts';
 import type { OfflineMetricRecord } from '../record.ts';
 import { failed, withNotes } from '../results.ts';
 import { scoreCoherence, type CoherenceDetails } from './coherence.ts';
@@ -63,7 +64,7 @@ export const coherenceMetric = {
   },
   detailView: 'own',
   async compute({ input, backends, signal }) {
-    if (!backends.embedder) return failed('coherence', 'none', 'No embedding backend here.', {});
+    if (!backends.embedder) return failed('coherence', 'none', ref('semantic.noEmbedder'), {});
     const embedder = await backends.embedder();
     return withNotes(await scoreCoherence(input.summary, embedder, signal), embedder.notes);
   },

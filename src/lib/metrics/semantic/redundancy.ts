@@ -8,7 +8,8 @@
  * tracks expert coherence weakly (summary-level Spearman 0.20 with GloVe SIF, 0.18 with USE-lite).
  */
 import { MAX_PAIR_SENTENCES } from '../lexical/repetition.ts';
-import { failed, notApplicable } from '../results.ts';
+import { explained, ref } from '../../i18n/message.ts';
+import { failed, notApplicable, withNotes } from '../results.ts';
 import type { MetricResult } from '../types.ts';
 import { throwIfAborted, type SentenceEmbedder } from './backends.ts';
 import { cosine } from './coherence.ts';
@@ -78,7 +79,7 @@ export async function scoreRedundancy(
     return notApplicable(
       'redundancy',
       backend,
-      `needs at least ${MIN_SENTENCES} sentences to compare (found ${segments.length})`,
+      ref('semantic.redundancy.tooFewSentences', { min: MIN_SENTENCES, count: segments.length }),
       base,
     );
   }
@@ -86,7 +87,10 @@ export async function scoreRedundancy(
     return notApplicable(
       'redundancy',
       backend,
-      `sentence pairs are not compared above ${MAX_PAIR_SENTENCES} sentences (found ${segments.length})`,
+      ref('semantic.redundancy.tooManySentences', {
+        max: MAX_PAIR_SENTENCES,
+        count: segments.length,
+      }),
       base,
     );
   }
@@ -117,37 +121,32 @@ export async function scoreRedundancy(
     likelyRepeats: all.filter((p) => p.likelyRepeat).length,
   };
   const elapsedMs = performance.now() - t0;
-  const notes =
-    threshold === null
-      ? { notes: [`No redundancy threshold is calibrated for ${backend}: no pair is flagged.`] }
-      : {};
+  const notes = threshold === null ? [ref('semantic.redundancy.uncalibrated', { backend })] : [];
   if (all.length === 0) {
     return {
-      ...notApplicable(
-        'redundancy',
-        backend,
-        'no two sentences have words the embedding knows',
-        details,
-      ),
+      ...notApplicable('redundancy', backend, ref('semantic.redundancy.noKnownWords'), details),
       elapsedMs,
     };
   }
   const top = all[0];
-  const flaggedPart =
-    threshold === null
-      ? ''
-      : details.likelyRepeats === 0
-        ? `; no pair is above ${threshold.threshold.toFixed(2)}, where paraphrased repeats start`
-        : `; ${details.likelyRepeats} pair${details.likelyRepeats === 1 ? ' is' : 's are'} above ${threshold.threshold.toFixed(2)}: likely the same thing said again`;
-  return {
-    id: 'redundancy',
-    status: 'ok',
-    score: 1 - Math.max(0, top.similarity),
-    raw: top.similarity,
-    explanation: `The most alike sentences are ${top.a + 1} and ${top.b + 1} (cosine ${top.similarity.toFixed(2)}) of ${all.length} pair${all.length === 1 ? '' : 's'} compared${flaggedPart}.`,
-    backend,
-    details,
-    elapsedMs,
-    ...notes,
-  };
+  const pair = { a: top.a + 1, b: top.b + 1, cosine: top.similarity, pairs: all.length };
+  return withNotes(
+    {
+      id: 'redundancy',
+      status: 'ok',
+      score: 1 - Math.max(0, top.similarity),
+      raw: top.similarity,
+      ...(threshold === null
+        ? explained('semantic.redundancy.explanation', pair)
+        : explained('semantic.redundancy.explanationThreshold', {
+            ...pair,
+            likely: details.likelyRepeats,
+            threshold: threshold.threshold,
+          })),
+      backend,
+      details,
+      elapsedMs,
+    },
+    notes,
+  );
 }

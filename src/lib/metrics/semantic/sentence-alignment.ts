@@ -8,6 +8,7 @@
  * list once, so the source is paid for once per case however many of these metrics run.
  */
 import { messageOf } from '../../errors.ts';
+import { ref, type MessageRef } from '../../i18n/message.ts';
 import { isAbort } from '../results.ts';
 import type { CaseInput } from '../types.ts';
 import { splitSentences, type Segment } from '../text/tokenize.ts';
@@ -47,7 +48,7 @@ export async function embedSentences(
   sentences: readonly Segment[],
   embedder: SentenceEmbedder,
   signal?: AbortSignal,
-): Promise<{ vectors: Float32Array[] } | { error: string }> {
+): Promise<{ vectors: Float32Array[] } | { error: MessageRef }> {
   throwIfAborted(signal);
   let vectors: Float32Array[];
   try {
@@ -57,12 +58,15 @@ export async function embedSentences(
     );
   } catch (err) {
     if (isAbort(err)) throw err;
-    return { error: `Embedding failed: ${messageOf(err)}` };
+    return { error: ref('semantic.embeddingFailed', { error: messageOf(err) }) };
   }
   throwIfAborted(signal);
   if (vectors.length !== sentences.length) {
     return {
-      error: `Embedding failed: ${vectors.length} vectors for ${sentences.length} sentences`,
+      error: ref('semantic.embeddingCountMismatch', {
+        vectors: vectors.length,
+        sentences: sentences.length,
+      }),
     };
   }
   return { vectors };
@@ -78,7 +82,7 @@ export async function embedCase(
   sentences: CaseSentences,
   embedder: SentenceEmbedder,
   signal?: AbortSignal,
-): Promise<CaseVectors | { error: string }> {
+): Promise<CaseVectors | { error: MessageRef }> {
   const summary = await embedSentences(sentences.summary, embedder, signal);
   if ('error' in summary) return summary;
   const source = await embedSentences(sentences.source.sentences, embedder, signal);

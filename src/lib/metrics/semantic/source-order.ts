@@ -11,7 +11,8 @@
  * to be rated better, but a summary may reorder for good reasons.
  */
 import { kendallTauB } from '../../stats/correlation.ts';
-import { failed, notApplicable } from '../results.ts';
+import { explained, ref } from '../../i18n/message.ts';
+import { failed, notApplicable, withNotes } from '../results.ts';
 import type { CaseInput, MetricResult } from '../types.ts';
 import { throwIfAborted, type SentenceEmbedder } from './backends.ts';
 import {
@@ -97,12 +98,20 @@ export async function scoreSourceOrder(
     return notApplicable(
       'source-order',
       backend,
-      `needs at least ${MIN_SUMMARY_SENTENCES} summary sentences to have an order (found ${sentences.summary.length})`,
+      ref('semantic.sourceOrder.tooFewSentences', {
+        min: MIN_SUMMARY_SENTENCES,
+        count: sentences.summary.length,
+      }),
       base,
     );
   }
   if (sentences.source.sentences.length === 0) {
-    return notApplicable('source-order', backend, 'the source has no sentences to align to', base);
+    return notApplicable(
+      'source-order',
+      backend,
+      ref('semantic.sourceOrder.sourceNoSentences'),
+      base,
+    );
   }
   const vectors = await embedCase(sentences, embedder, signal);
   if ('error' in vectors) return failed('source-order', backend, vectors.error, base);
@@ -119,43 +128,55 @@ export async function scoreSourceOrder(
     tiedPairs: order.tiedPairs,
   };
   const elapsedMs = performance.now() - t0;
-  const notes = truncationNote(sentences.source);
-  const withTruncation = notes ? { notes: [notes] } : {};
+  const truncation = truncationNote(sentences.source);
+  const notes = truncation ? [truncation] : [];
   if (used.length < MIN_SUMMARY_SENTENCES) {
     return {
       ...notApplicable(
         'source-order',
         backend,
-        `only ${used.length} of the ${aligned.length} summary sentences have words the embedding knows`,
+        ref('semantic.sourceOrder.tooFewKnown', { used: used.length, count: aligned.length }),
         details,
       ),
       elapsedMs,
     };
   }
   if (order.tau === null) {
-    return {
-      ...notApplicable(
-        'source-order',
-        backend,
-        `all ${used.length} summary sentences align to the same source sentence (${used[0].match!.index + 1}), so they have no order to compare`,
-        details,
-      ),
-      elapsedMs,
-      ...withTruncation,
-    };
+    return withNotes(
+      {
+        ...notApplicable(
+          'source-order',
+          backend,
+          ref('semantic.sourceOrder.allSameSentence', {
+            count: used.length,
+            sentence: used[0].match!.index + 1,
+          }),
+          details,
+        ),
+        elapsedMs,
+      },
+      notes,
+    );
   }
   const pairs = (used.length * (used.length - 1)) / 2;
   const reversed = order.outOfOrder.length;
-  const ties = order.tiedPairs ? `, ${order.tiedPairs} aligned to one source sentence` : '';
-  return {
-    id: 'source-order',
-    status: 'ok',
-    score: (order.tau + 1) / 2,
-    raw: order.tau,
-    explanation: `Aligned to their closest source sentences, ${pairs - reversed - order.tiedPairs} of ${pairs} pairs of summary sentences keep the source's order and ${reversed} reverse it${ties} (Kendall τ-b ${order.tau.toFixed(2)}).`,
-    backend,
-    details,
-    elapsedMs,
-    ...withTruncation,
-  };
+  return withNotes(
+    {
+      id: 'source-order',
+      status: 'ok',
+      score: (order.tau + 1) / 2,
+      raw: order.tau,
+      ...explained('semantic.sourceOrder.explanation', {
+        kept: pairs - reversed - order.tiedPairs,
+        pairs,
+        reversed,
+        ties: order.tiedPairs,
+        tau: order.tau,
+      }),
+      backend,
+      details,
+      elapsedMs,
+    },
+    notes,
+  );
 }

@@ -5,6 +5,7 @@
  * sentences, minutes of encoder time on WASM and hundreds of MB of vectors; only its first
  * SOURCE_SENTENCE_CAP sentences are split and embedded, and the metrics say so.
  */
+import { ref, type MessageRef } from '../../i18n/message.ts';
 import { firstSentences } from '../text/source-prefix.ts';
 import type { Segment } from '../text/tokenize.ts';
 
@@ -33,7 +34,7 @@ export function sourceSentencesForEmbedding(source: string): SourceSentences {
 }
 
 /** A note for results when the source had more sentences than were embedded; none otherwise. */
-export function truncationNote(source: SourceSentences): string | undefined {
+export function truncationNote(source: SourceSentences): MessageRef | undefined {
   if (!source.truncated) return undefined;
-  return `Only the first ${source.sentences.length} sentences of the source were embedded and compared.`;
+  return ref('semantic.sourceTruncated', { count: source.sentences.length });
 }

@@ -11,7 +11,8 @@
  * On SummEval dev (summary level): Spearman 0.33 with expert consistency with GloVe SIF, 0.25
  * with USE-lite.
  */
-import { failed, notApplicable } from '../results.ts';
+import { explained, ref } from '../../i18n/message.ts';
+import { failed, notApplicable, withNotes } from '../results.ts';
 import type { CaseInput, MetricResult } from '../types.ts';
 import { throwIfAborted, type SentenceEmbedder } from './backends.ts';
 import {
@@ -74,10 +75,10 @@ export async function scoreSupport(
     backend,
   };
   if (sentences.summary.length === 0) {
-    return notApplicable('support', backend, 'the summary has no sentences', base);
+    return notApplicable('support', backend, ref('semantic.support.summaryNoSentences'), base);
   }
   if (sentences.source.sentences.length === 0) {
-    return notApplicable('support', backend, 'the source has no sentences to compare with', base);
+    return notApplicable('support', backend, ref('semantic.support.sourceNoSentences'), base);
   }
   const vectors = await embedCase(sentences, embedder, signal);
   if ('error' in vectors) return failed('support', backend, vectors.error, base);
@@ -96,39 +97,35 @@ export async function scoreSupport(
   };
   const similarities = matches.flatMap((m) => (m ? [m.similarity] : []));
   const elapsedMs = performance.now() - t0;
+  const truncation = truncationNote(sentences.source);
   const notes = [
-    ...(threshold === null
-      ? [`No support threshold is calibrated for ${backend}: no sentence is flagged.`]
-      : []),
-    ...[truncationNote(sentences.source)].filter((n): n is string => n !== undefined),
+    ...(threshold === null ? [ref('semantic.support.uncalibrated', { backend })] : []),
+    ...(truncation ? [truncation] : []),
   ];
-  const withNotes = notes.length ? { notes } : {};
   if (similarities.length === 0) {
     return {
-      ...notApplicable(
-        'support',
-        backend,
-        'no summary sentence has a defined similarity with a source sentence (no words the embedding knows)',
-        details,
-      ),
+      ...notApplicable('support', backend, ref('semantic.support.noKnownWords'), details),
       elapsedMs,
     };
   }
   const score = similarities.reduce((a, b) => a + b, 0) / similarities.length;
-  const flaggedPart =
-    threshold === null
-      ? ''
-      : details.flagged === 0
-        ? `; every sentence has a source sentence at cosine ${threshold.threshold.toFixed(2)} or closer`
-        : `; ${details.flagged} ha${details.flagged === 1 ? 's' : 've'} no close source sentence (below ${threshold.threshold.toFixed(2)}): check ${details.flagged === 1 ? 'it' : 'them'}`;
-  return {
-    id: 'support',
-    status: 'ok',
-    score,
-    explanation: `The ${similarities.length} summary sentence${similarities.length === 1 ? '' : 's'} compared ha${similarities.length === 1 ? 's' : 've'} a closest source sentence at mean cosine ${score.toFixed(2)}${flaggedPart}.`,
-    backend,
-    details,
-    elapsedMs,
-    ...withNotes,
-  };
+  const mean = { compared: similarities.length, cosine: score };
+  return withNotes(
+    {
+      id: 'support',
+      status: 'ok',
+      score,
+      ...(threshold === null
+        ? explained('semantic.support.explanation', mean)
+        : explained('semantic.support.explanationThreshold', {
+            ...mean,
+            flagged: details.flagged,
+            threshold: threshold.threshold,
+          })),
+      backend,
+      details,
+      elapsedMs,
+    },
+    notes,
+  );
 }

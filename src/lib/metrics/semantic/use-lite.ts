@@ -7,6 +7,7 @@
  * holds everything the routes share: batching, cancellation between batches, sentences with no
  * tokens, and sentences longer than the window the encoder is run on.
  */
+import { ref, type MessageRef } from '../../i18n/message.ts';
 import type { SentenceEmbedder } from './backends.ts';
 import { throwIfAborted } from './backends.ts';
 
@@ -52,12 +53,10 @@ export interface UseLiteEmbedding {
 export function windowedNote(
   windowed: readonly boolean[],
   window = USE_LITE_WINDOW,
-): string | undefined {
+): MessageRef | undefined {
   const windowedSentences = windowed.filter(Boolean).length;
   if (windowedSentences === 0) return undefined;
-  return windowedSentences === 1
-    ? `1 sentence is longer than the encoder's window of ${window} pieces: its vector is the mean of its windows.`
-    : `${windowedSentences} sentences are longer than the encoder's window of ${window} pieces: their vectors are the means of their windows.`;
+  return ref('semantic.useLite.windowed', { count: windowedSentences, window });
 }
 
 export class UseLiteEmbedder implements SentenceEmbedder {

@@ -5,6 +5,7 @@
  * the cap, and the lexical source metrics compare the summary with the source's first
  * LEXICAL_SOURCE_CHARS characters, saying so.
  */
+import { ref, type MessageRef } from '../../i18n/message.ts';
 import { guessLocale, splitSentences, type Segment } from './tokenize.ts';
 
 /** ≈ 35,000 words of English: every news article, report or transcript of ordinary length whole. */
@@ -24,9 +25,12 @@ export function sourcePrefix(source: string, limit = LEXICAL_SOURCE_CHARS): Sour
 }
 
 /** The note of a lexical source metric that compared only a prefix of the source. */
-export function sourcePrefixNote(prefix: SourcePrefix): string | undefined {
+export function sourcePrefixNote(prefix: SourcePrefix): MessageRef | undefined {
   if (!prefix.truncated) return undefined;
-  return `The source is longer than ${LEXICAL_SOURCE_CHARS.toLocaleString('en')} characters: only its first ${prefix.text.length.toLocaleString('en')} were compared.`;
+  return ref('lexical.sourcePrefix', {
+    limit: LEXICAL_SOURCE_CHARS,
+    compared: prefix.text.length,
+  });
 }
 
 /**

@@ -3,6 +3,7 @@
  * reported), the zero vector for a sentence without tokens, results in input order whatever the
  * batching, and cancellation between batches. Also the model-file check that names a broken file.
  */
+import { englishRef } from '../../../../src/lib/i18n/message.ts';
 import { describe, expect, it } from 'vitest';
 import {
   USE_LITE_DIMENSIONS,
@@ -48,7 +49,7 @@ describe('UseLiteEmbedder', () => {
     expect(Array.from(vectors[0].slice(0, 3))).toEqual([11 / 3, 5 / 3, 5 / 3].map(Math.fround));
     expect(Array.from(vectors[1].slice(0, 3))).toEqual([3, 2, 2]);
     expect(batches.flat()).toHaveLength(4);
-    expect(windowedNote(windowed, 2)).toBe(
+    expect(englishRef(windowedNote(windowed, 2)!)).toBe(
       "1 sentence is longer than the encoder's window of 2 pieces: its vector is the mean of its windows.",
     );
     expect(windowedNote([false, false])).toBeUndefined();

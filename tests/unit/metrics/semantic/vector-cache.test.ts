@@ -1,4 +1,5 @@
 /** The sentence-vector cache: hits by (backend, text), least recently used out first, copies out. */
+import { englishRef } from '../../../../src/lib/i18n/message.ts';
 import { describe, expect, it } from 'vitest';
 import {
   SentenceVectorCache,
@@ -68,7 +69,7 @@ describe('sourceSentencesForEmbedding', () => {
     expect(kept.sentences).toHaveLength(SOURCE_SENTENCE_CAP);
     expect(kept.sentences[0].text).toBe('Sentence 0.');
     expect(kept.truncated).toBe(true);
-    expect(truncationNote(kept)).toBe(
+    expect(englishRef(truncationNote(kept)!)).toBe(
       `Only the first ${SOURCE_SENTENCE_CAP} sentences of the source were embedded and compared.`,
     );
   });
