@@ -35,8 +35,10 @@ export {
 } from './mapping/edit.ts';
 export {
   FIELD_LABELS,
+  FIELD_LABEL_KEYS,
   KIND_FIELDS,
   KIND_LABELS,
+  KIND_LABEL_KEYS,
   taskNeeded,
   taskOptions,
   type MappingChoice,

@@ -22,6 +22,7 @@
 import { z } from 'zod';
 import type { CaseInput } from '../metrics/types.ts';
 import type { TextEncoding } from '../input/encoding.ts';
+import type { MessageRef } from '../i18n/message.ts';
 
 /** What a data set's rows are (see the module comment). */
 export const DATASET_KINDS = ['case', 'summeval', 'prediction', 'sft'] as const;
@@ -145,6 +146,8 @@ export function missingPredictionMessage(row: number): string {
 export interface RowProblem {
   row: number;
   reason: string;
+  /** `reason` as a message, for the page to word in the reader's language. */
+  reasonRef?: MessageRef;
   /** The column at fault, when there is one. */
   column?: string;
   /** The row loaded without this cell (a rating that is not a number); else the row is left out. */
@@ -266,6 +269,8 @@ export interface DatasetDescription {
   confidence: number;
   /** "SummEval records: 600 rows, 4 expert dimensions" */
   description: string;
+  /** `description` as a message, for the page to word in the reader's language. */
+  descriptionRef?: MessageRef;
   /** Every column (key) seen in the sampled records, in first-seen order. */
   columns: string[];
   mapping: ColumnMapping;

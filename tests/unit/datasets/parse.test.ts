@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { sharedPath } from '../../helpers/shared.ts';
+import { englishRef } from '../../../src/lib/i18n/message.ts';
 import {
   DatasetParseError,
   DatasetParser,
@@ -118,7 +119,9 @@ describe('JSONL', () => {
       { coherence: 2, fluency: 5 },
     ]);
     expect(result.summary.problems).toBe(0);
-    expect(result.problems).toEqual([
+    // The page words each problem from its ref; in English the ref reads as the stored reason.
+    for (const p of result.problems) expect(englishRef(p.reasonRef!)).toBe(p.reason);
+    expect(result.problems.map(({ reasonRef: _ref, ...p }) => p)).toEqual([
       {
         row: 2,
         column: 'coherence',
@@ -486,9 +489,10 @@ describe('toRows', () => {
         raw: { rater: 'x' },
       },
     ]);
-    expect(problems).toEqual([
+    expect(problems.map(({ reasonRef: _ref, ...p }) => p)).toEqual([
       { row: 11, column: 'out', reason: "row 11: no summary text in column 'out'" },
     ]);
+    expect(englishRef(problems[0]!.reasonRef!)).toBe(problems[0]!.reason);
   });
 
   it('reads instructions as `Name: instruction` lines or a JSON array of sections', () => {

@@ -2,7 +2,13 @@
  * The editor's vocabulary: the kinds and fields in words, the fields each kind offers, and the
  * tasks that score prediction and SFT rows.
  */
-import type { ColumnMapping, DatasetKind, MappingTextField } from '../../rows/formats.ts';
+import {
+  DATASET_KINDS,
+  type ColumnMapping,
+  type DatasetKind,
+  type MappingTextField,
+} from '../../rows/formats.ts';
+import { english, type MessageKey } from '../../i18n/message.ts';
 import { CUSTOM_REFERENCE_METRICS, TINYEVAL_METRIC_LABELS, TINYEVAL_TASKS } from '../tinyeval.ts';
 
 /** What the user settles on: the mapping, and the task that scores prediction and SFT rows. */
@@ -11,29 +17,39 @@ export interface MappingChoice {
   task?: string;
 }
 
-export const KIND_LABELS: Record<DatasetKind, string> = {
-  case: 'Cases {source, summary, reference?, ratings}',
-  summeval: 'SummEval records',
-  prediction: 'TinyEval/LongBench predictions',
-  sft: 'SFT rows {instruction, input, output} + a prediction',
+/** The kinds' names as messages, for the page to word in the reader's language. */
+export const KIND_LABEL_KEYS: Record<DatasetKind, MessageKey> = {
+  case: 'datasets.kind.case',
+  summeval: 'datasets.kind.summeval',
+  prediction: 'datasets.kind.prediction',
+  sft: 'datasets.kind.sft',
 };
 
-export const FIELD_LABELS: Record<MappingTextField, string> = {
-  source: 'Source text',
-  summary: 'Summary',
-  reference: 'Reference summary',
-  instructions: 'Summary instructions',
-  prediction: "Model's prediction",
-  answers: 'Answers',
-  allClasses: 'Class labels',
-  length: 'Length',
-  instruction: 'Instruction',
-  input: 'Input',
-  output: 'Expected output',
-  id: 'Row id',
-  group: 'Source document id',
-  system: 'System',
+/** The kinds' names in English (the CLI, descriptions stored with a data set). */
+export const KIND_LABELS = Object.fromEntries(
+  DATASET_KINDS.map((kind) => [kind, english(KIND_LABEL_KEYS[kind])]),
+) as Record<DatasetKind, string>;
+
+export const FIELD_LABEL_KEYS: Record<MappingTextField, MessageKey> = {
+  source: 'datasets.field.source',
+  summary: 'datasets.field.summary',
+  reference: 'datasets.field.reference',
+  instructions: 'datasets.field.instructions',
+  prediction: 'datasets.field.prediction',
+  answers: 'datasets.field.answers',
+  allClasses: 'datasets.field.allClasses',
+  length: 'datasets.field.length',
+  instruction: 'datasets.field.instruction',
+  input: 'datasets.field.input',
+  output: 'datasets.field.output',
+  id: 'datasets.field.id',
+  group: 'datasets.field.group',
+  system: 'datasets.field.system',
 };
+
+export const FIELD_LABELS = Object.fromEntries(
+  Object.entries(FIELD_LABEL_KEYS).map(([field, key]) => [field, english(key)]),
+) as Record<MappingTextField, string>;
 
 /** The fields the editor offers per kind, required ones first. */
 export const KIND_FIELDS: Record<DatasetKind, readonly MappingTextField[]> = {

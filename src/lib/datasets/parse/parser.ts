@@ -3,6 +3,7 @@
  * encoding their first bytes show, sniffs the format, holds the first records until detection has
  * proposed (or checked) a mapping, then builds each record into a row as it arrives.
  */
+import { english, ref } from '../../i18n/message.ts';
 import {
   applyMappingOverrides,
   DETECT_SAMPLE,
@@ -230,10 +231,11 @@ export class DatasetParser {
     column?: string;
     line?: number;
   }): RowProblem {
-    const where = item.line === undefined ? '' : ` (line ${item.line})`;
+    const values = { row: item.row, line: item.line ?? 'none', reason: item.problem };
     return {
       row: item.row,
-      reason: `row ${item.row}${where}: ${item.problem}`,
+      reason: english('datasets.problem.rowLine', values),
+      reasonRef: ref('datasets.problem.rowLine', values),
       ...(item.column ? { column: item.column } : {}),
     };
   }

@@ -14,6 +14,13 @@ import {
   type RowProblem,
 } from '../../rows/formats.ts';
 import { describeValue, type Rec } from './items.ts';
+import {
+  english,
+  ref,
+  type MessageKey,
+  type MessageRef,
+  type MessageValues,
+} from '../../i18n/message.ts';
 
 const RAW_MAX_KEYS = 20;
 const RAW_MAX_CHARS = 200;
@@ -49,13 +56,13 @@ function addRatings(
   human: Record<string, number>,
   name: string,
   value: unknown,
-): string | undefined {
+): MessageRef | undefined {
   let v = value;
   if (typeof v === 'string' && v.trim().startsWith('[')) {
     try {
       v = JSON.parse(v);
     } catch {
-      return `${cellText(value)} is not a list of ratings (unreadable JSON)`;
+      return ref('datasets.problem.notRatingList', { cell: cellText(value) });
     }
   }
   if (Array.isArray(v)) {
@@ -77,7 +84,7 @@ function addRatings(
   const n = numberOf(v);
   if (n !== undefined) human[name] = n;
   else if (!(v === undefined || v === null || (typeof v === 'string' && v.trim() === ''))) {
-    return `${cellText(v)} is not a number`;
+    return ref('datasets.problem.notNumber', { cell: cellText(v) });
   }
   return undefined;
 }
@@ -102,17 +109,27 @@ function newRowFields(text: string | undefined): Pick<DatasetRow, 'human' | 'gro
 interface Built {
   row?: DatasetRow;
   problem?: string;
+  problemRef?: MessageRef;
   column?: string;
+}
+
+/** A row's problem in English with its message, for the page to word in the reader's language. */
+function problemOf(key: MessageKey, values: MessageValues, column?: string): Built {
+  return {
+    problem: english(key, values),
+    problemRef: ref(key, values),
+    ...(column !== undefined ? { column } : {}),
+  };
 }
 
 function buildCase(record: Rec, m: ColumnMapping, kind: 'case' | 'summeval'): Built {
   const source = m.source ? textOf(record[m.source]) : undefined;
   if (!source || source.trim() === '') {
-    return { problem: `no source text in column '${m.source}'`, column: m.source };
+    return problemOf('datasets.problem.noSource', { column: String(m.source) }, m.source);
   }
   const summary = m.summary ? textOf(record[m.summary]) : undefined;
   if (!summary || summary.trim() === '') {
-    return { problem: `no summary text in column '${m.summary}'`, column: m.summary };
+    return problemOf('datasets.problem.noSummary', { column: String(m.summary) }, m.summary);
   }
   const input: CaseInput = { source, summary };
   let references: string[] | undefined;
@@ -154,17 +171,18 @@ function buildPrediction(record: Rec, m: ColumnMapping, kind: 'prediction' | 'sf
   const prediction = textOf(predictionValue);
   const absent = predictionValue === undefined || predictionValue === null;
   if (prediction === undefined && !absent) {
-    return {
-      problem: `no prediction in column '${m.prediction}' (${describeValue(predictionValue)})`,
-      column: m.prediction,
-    };
+    return problemOf(
+      'datasets.problem.badPrediction',
+      { column: String(m.prediction), value: describeValue(predictionValue) },
+      m.prediction,
+    );
   }
   let answers: string[];
   const fields: Record<string, string> = {};
   if (kind === 'sft') {
     const output = m.output ? textOf(record[m.output]) : undefined;
     if (output === undefined || output.trim() === '') {
-      return { problem: `no expected output in column '${m.output}'`, column: m.output };
+      return problemOf('datasets.problem.noOutput', { column: String(m.output) }, m.output);
     }
     answers = [output];
     const instruction = m.instruction ? textOf(record[m.instruction]) : undefined;
@@ -174,7 +192,7 @@ function buildPrediction(record: Rec, m: ColumnMapping, kind: 'prediction' | 'sf
   } else {
     answers = m.answers ? listOf(record[m.answers]) : [];
     if (answers.length === 0) {
-      return { problem: `no answers in column '${m.answers}'`, column: m.answers };
+      return problemOf('datasets.problem.noAnswers', { column: String(m.answers) }, m.answers);
     }
   }
   for (const [name, column] of Object.entries(m.fields ?? {})) {
@@ -182,12 +200,9 @@ function buildPrediction(record: Rec, m: ColumnMapping, kind: 'prediction' | 'sf
     if (value !== undefined) fields[name] = value;
   }
   if (prediction === undefined && !Object.values(fields).some((v) => v.trim() !== '')) {
-    return {
-      problem: m.prediction
-        ? `no prediction in column '${m.prediction}', and no input to generate one from`
-        : 'no input to generate a prediction from (its template fields are empty)',
-      column: m.prediction,
-    };
+    return m.prediction
+      ? problemOf('datasets.problem.noPredictionNoInput', { column: m.prediction }, m.prediction)
+      : problemOf('datasets.problem.noInput', {});
   }
   const input: PredictionInput = { prediction: prediction ?? '', answers };
   if (prediction === undefined) input.needsPrediction = true;
@@ -221,6 +236,7 @@ export function toRow(
     return {
       row,
       reason: built.problem ?? 'unreadable',
+      ...(built.problemRef ? { reasonRef: built.problemRef } : {}),
       ...(built.column ? { column: built.column } : {}),
     };
   }
@@ -230,9 +246,11 @@ export function toRow(
   for (const h of m.human ?? []) {
     const problem = addRatings(out.human, h.name, record[h.column]);
     if (problem) {
+      const values = { column: h.column, problem };
       cells.push({
         row,
-        reason: `the rating in column '${h.column}', ${problem}: the row is kept without it`,
+        reason: english('datasets.problem.rating', values),
+        reasonRef: ref('datasets.problem.rating', values),
         column: h.column,
         kept: true,
       });
@@ -268,7 +286,12 @@ export function toRow(
 
 /** A problem of row N as the report lists it: "row 9: no summary text in column 'decoded'". */
 export function numbered(problem: RowProblem): RowProblem {
-  return { ...problem, reason: `row ${problem.row}: ${problem.reason}` };
+  const values = { row: problem.row, reason: problem.reasonRef ?? problem.reason };
+  return {
+    ...problem,
+    reason: english('datasets.problem.row', values),
+    reasonRef: ref('datasets.problem.row', values),
+  };
 }
 
 /** Records (numbered from `firstRow`) → rows and problems ("row 9: no summary text in column 'decoded'"). */
