@@ -134,8 +134,6 @@ describe('the keyboard alone', () => {
     const more = page.getByTestId('metric-rouge-l').getByTestId('card-more');
     await expect.poll(() => more.getAttribute('open')).not.toBeNull();
     expect(await focusMatches(page, '[data-testid="metric-rouge-l"] summary')).toBe(true);
-    // Into the detail and back: Escape from inside it folds it too.
-    await page.keyboard.press('Tab');
     await page.keyboard.press('Escape');
     await expect.poll(() => more.getAttribute('open')).toBeNull();
     expect(await focused(page)).toBe('board-rouge-l');
@@ -197,8 +195,10 @@ describe('the keyboard alone', () => {
     await expect
       .poll(() => page.locator(item).getAttribute('data-state'), { timeout: 60_000 })
       .toBe('paused');
-    await tabTo(page, `${item} [data-testid="run-continue"]`, { back: true, max: 10 });
+    // The Resume that replaced Pause has the focus: Enter goes on.
+    await expect.poll(() => focused(page)).toBe('run-continue');
     expect(await hasFocusRing(page)).toBe(true);
+    await page.locator(item).screenshot({ path: join(SHOTS, 'run-resume-focus.png') });
     await page.keyboard.press('Enter');
     await expect
       .poll(() => page.locator(item).getAttribute('data-status'), { timeout: 90_000 })
