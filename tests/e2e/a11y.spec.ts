@@ -90,6 +90,8 @@ describe('axe finds no serious or critical violation on any view, light or dark'
       LLM_IDS,
       { timeout: 90_000 },
     );
+    // The judge answered: the cards audited are its results, not its errors.
+    expect(await page.getByTestId('metric-geval-coherence').getAttribute('data-status')).toBe('ok');
     await openEveryCard(page, LLM_IDS);
     expect.soft(await auditBothSchemes(page, 'case-llm-cards')).toEqual([]);
   });

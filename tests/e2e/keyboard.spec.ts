@@ -127,9 +127,8 @@ describe('the keyboard alone', () => {
   it('opens a card’s detail from its board row; Escape folds it and returns to the row', async () => {
     await tabTo(page, '[data-testid="board-rouge-l"]');
     expect(await hasFocusRing(page)).toBe(true);
-    await page
-      .getByTestId('board-rouge-l')
-      .screenshot({ path: join(SHOTS, 'board-row-focus.png') });
+    // (the board whole: the ring lies outside the row's own box)
+    await page.getByTestId('score-board').screenshot({ path: join(SHOTS, 'board-row-focus.png') });
     await page.keyboard.press('Enter');
     const more = page.getByTestId('metric-rouge-l').getByTestId('card-more');
     await expect.poll(() => more.getAttribute('open')).not.toBeNull();
