@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { fillCase, openApp, openCard, waitForScores, type App } from './support/browser.ts';
 import { textContrast } from './support/contrast.ts';
+import { clippedText, sidewaysScroll } from './support/layout.ts';
 import { importDataset, startedRun } from './support/datasets.ts';
 import { OFFLINE_METRIC_IDS } from '../../src/lib/metrics/types.ts';
 import { readDevRows, type DevRow } from '../../src/lib/node/validity/summeval.ts';
@@ -28,48 +29,6 @@ const SHOTS = join(process.cwd(), '.tmp', 'views');
 function summevalSlice(): DevRow[] {
   const systems = ['M11', 'M17'];
   return readDevRows(3).filter((r) => systems.includes(r.model_id));
-}
-
-/**
- * Buttons, labels and summaries cut by their box, and text ended with an ellipsis, unless the
- * element's tooltip holds the whole text (a history entry's first line); and buttons that lie past
- * the right edge of the box that scrolls them, seen only by scrolling a table sideways.
- */
-function clippedText(view: Locator): Promise<string[]> {
-  return view.evaluate((root) => {
-    const out: string[] = [];
-    const scroller = (el: Element): Element | undefined => {
-      for (
-        let node = el.parentElement;
-        node && node !== root.parentElement;
-        node = node.parentElement
-      ) {
-        if (getComputedStyle(node).overflowX !== 'visible') return node;
-      }
-      return undefined;
-    };
-    for (const el of root.querySelectorAll<HTMLElement>('*')) {
-      if (el instanceof HTMLOptionElement || el.closest('select')) continue;
-      if (!el.checkVisibility() || el.clientWidth === 0) continue;
-      const style = getComputedStyle(el);
-      const control = el.matches('button, label, summary, a.button');
-      if (!control && style.textOverflow !== 'ellipsis') continue;
-      const text = (el.textContent ?? '').trim();
-      const name = `${el.tagName.toLowerCase()} "${text.slice(0, 40)}"`;
-      if (!control && el.title === text) continue;
-      if (el.scrollWidth > el.clientWidth + 1) out.push(`${name} is cut off`);
-      const box = el.matches('button, a.button') ? scroller(el) : undefined;
-      if (box && el.getBoundingClientRect().right > box.getBoundingClientRect().right + 1) {
-        out.push(`${name} lies past its scroll box's edge`);
-      }
-    }
-    return out;
-  });
-}
-
-/** How far the page scrolls sideways (0 when it does not). */
-function sidewaysScroll(page: Page): Promise<number> {
-  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 }
 
 interface ViewCheck {
