@@ -15,6 +15,11 @@
 import { notApplicable } from '../results.ts';
 import type { MetricResult, TextSpan } from '../types.ts';
 import { splitSentences, splitWords, type Segment } from '../text/tokenize.ts';
+import {
+  backendWithTokenizer,
+  tokenizerDetail,
+  type CaseTokenizer,
+} from '../text/case-tokenizer.ts';
 
 export const EXTRACTIVENESS_BACKEND = 'lexical fragments (Grusky et al. 2018 greedy)';
 
@@ -29,9 +34,14 @@ export interface Token {
   end: number;
 }
 
+/** Word segments with offsets: the case tokenizer's `words`, or by default Intl.Segmenter's. */
+export type WordSplitter = (text: string) => Segment[];
+
+const defaultWords: WordSplitter = (text) => splitWords(text);
+
 /** Lower-cased, NFKC-normalised word tokens with their offsets into `text`. */
-export function lexicalTokens(text: string): Token[] {
-  return splitWords(text).map((w) => ({
+export function lexicalTokens(text: string, words: WordSplitter = defaultWords): Token[] {
+  return words(text).map((w) => ({
     key: w.text.normalize('NFKC').toLowerCase(),
     start: w.start,
     end: w.end,
@@ -235,6 +245,8 @@ export interface ExtractivenessDetails {
   sentences: number;
   verbatim: VerbatimSentence[];
   longestFragment: CopiedFragment | null;
+  /** The tokenizer the backend line names. */
+  caseTokenizer?: string;
 }
 
 /** The signals of one summary against its source, shared with the quality estimate. */
@@ -247,13 +259,17 @@ export interface ExtractiveAnalysis {
   verbatim: VerbatimSentence[];
 }
 
-export function analyseExtractiveness(source: string, summary: string): ExtractiveAnalysis {
-  const summaryTokens = lexicalTokens(summary);
-  const sourceKeys = lexicalTokens(source).map((t) => t.key);
+export function analyseExtractiveness(
+  source: string,
+  summary: string,
+  tokenizer?: CaseTokenizer,
+): ExtractiveAnalysis {
+  const summaryTokens = lexicalTokens(summary, tokenizer?.words);
+  const sourceKeys = lexicalTokens(source, tokenizer?.words).map((t) => t.key);
   const positions = positionsOf(sourceKeys);
   const keys = summaryTokens.map((t) => t.key);
   const fragments = greedyFragments(keys, sourceKeys, positions);
-  const sentences = splitSentences(summary);
+  const sentences = tokenizer ? splitSentences(summary, tokenizer.locale) : splitSentences(summary);
   return {
     summaryTokens,
     sourceKeys,
@@ -300,17 +316,19 @@ const percent = (x: number) => `${Math.round(x * 100)}%`;
 export function scoreExtractiveness(
   source: string,
   summary: string,
+  tokenizer?: CaseTokenizer,
 ): MetricResult<'extractiveness'> {
+  const backend = backendWithTokenizer(EXTRACTIVENESS_BACKEND, tokenizer);
   if (source.trim() === '') {
-    return notApplicable('extractiveness', EXTRACTIVENESS_BACKEND, 'needs the source text', {});
+    return notApplicable('extractiveness', backend, 'needs the source text', {});
   }
-  const analysis = analyseExtractiveness(source, summary);
+  const analysis = analyseExtractiveness(source, summary, tokenizer);
   const { summaryTokens, sourceKeys, stats } = analysis;
   if (summaryTokens.length === 0) {
-    return notApplicable('extractiveness', EXTRACTIVENESS_BACKEND, 'the summary has no words', {});
+    return notApplicable('extractiveness', backend, 'the summary has no words', {});
   }
   if (sourceKeys.length === 0) {
-    return notApplicable('extractiveness', EXTRACTIVENESS_BACKEND, 'the source has no words', {});
+    return notApplicable('extractiveness', backend, 'the source has no words', {});
   }
   const keys = summaryTokens.map((t) => t.key);
   const copied = analysis.fragments
@@ -330,6 +348,7 @@ export function scoreExtractiveness(
     sentences: analysis.sentences.length,
     verbatim: analysis.verbatim,
     longestFragment: longest ? copiedFragment(summary, summaryTokens, longest) : null,
+    ...tokenizerDetail(tokenizer),
   };
   const verbatimNote =
     details.verbatim.length > 0
@@ -341,7 +360,7 @@ export function scoreExtractiveness(
     score: stats.coverage,
     raw: stats.density,
     explanation: `${percent(stats.coverage)} of the summary's ${keys.length} words lie in fragments copied from the source (density ${stats.density.toFixed(2)}, longest ${stats.longest} words).${verbatimNote} This measures copying, not quality.`,
-    backend: EXTRACTIVENESS_BACKEND,
+    backend,
     details,
   };
 }

@@ -15,6 +15,7 @@ import { notApplicable } from '../results.ts';
 import type { MetricResult } from '../types.ts';
 import { firstSentences } from '../text/source-prefix.ts';
 import type { Segment } from '../text/tokenize.ts';
+import { backendWithTokenizer, type CaseTokenizer } from '../text/case-tokenizer.ts';
 import {
   analyseExtractiveness,
   lexicalTokens,
@@ -171,16 +172,21 @@ export function gamingFlags(source: string, analysis: ExtractiveAnalysis): Gamin
   return flags;
 }
 
-export function scoreQuality(source: string, summary: string): MetricResult<'quality-offline'> {
+export function scoreQuality(
+  source: string,
+  summary: string,
+  tokenizer?: CaseTokenizer,
+): MetricResult<'quality-offline'> {
+  const backend = backendWithTokenizer(QUALITY_BACKEND, tokenizer);
   if (source.trim() === '') {
-    return notApplicable('quality-offline', QUALITY_BACKEND, 'needs the source text', {});
+    return notApplicable('quality-offline', backend, 'needs the source text', {});
   }
-  const analysis = analyseExtractiveness(source, summary);
+  const analysis = analyseExtractiveness(source, summary, tokenizer);
   if (analysis.summaryTokens.length === 0) {
-    return notApplicable('quality-offline', QUALITY_BACKEND, 'the summary has no words', {});
+    return notApplicable('quality-offline', backend, 'the summary has no words', {});
   }
   if (analysis.sourceKeys.length === 0) {
-    return notApplicable('quality-offline', QUALITY_BACKEND, 'the source has no words', {});
+    return notApplicable('quality-offline', backend, 'the source has no words', {});
   }
   const features = qualityFeatures(source, summary, analysis);
   const estimates = QUALITY_DIMENSIONS.map((d) =>
@@ -195,7 +201,7 @@ export function scoreQuality(source: string, summary: string): MetricResult<'qua
     score: scoreOfEstimates(estimates),
     raw: meanStandardized,
     explanation: `Estimated expert ratings (1–5): ${parts}; a ranking among summaries of this source, not a grade.${flags.length > 0 ? ` Flags: ${flags.map((f) => f.id).join(', ')}.` : ''}`,
-    backend: QUALITY_BACKEND,
+    backend,
     details: {
       kind: 'quality-offline',
       estimates,

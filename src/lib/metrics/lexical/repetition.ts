@@ -21,6 +21,11 @@ import { throwIfAborted, type SentenceEmbedder } from '../semantic/backends.ts';
 import { notApplicable } from '../results.ts';
 import { type MetricResult, type TextSpan } from '../types.ts';
 import { splitSentences, splitWords, type Segment } from '../text/tokenize.ts';
+import {
+  backendWithTokenizer,
+  tokenizerDetail,
+  type CaseTokenizer,
+} from '../text/case-tokenizer.ts';
 
 export const REPETITION_BACKEND = 'lexical repeats (Intl.Segmenter words)';
 
@@ -86,6 +91,8 @@ export interface RepetitionDetails {
   embeddingPair: (SentencePair & { backend: string }) | null;
   /** Why there is no embedding pair, when there could be one. */
   embeddingNote?: string;
+  /** The tokenizer the backend line names. */
+  caseTokenizer?: string;
 }
 
 interface Word {
@@ -94,8 +101,8 @@ interface Word {
   end: number;
 }
 
-function wordsOf(text: string): Word[] {
-  return splitWords(text).map((w) => ({
+function wordsOf(text: string, tokenizer?: CaseTokenizer): Word[] {
+  return (tokenizer ? tokenizer.words(text) : splitWords(text)).map((w) => ({
     key: w.text.normalize('NFKC').toLowerCase(),
     start: w.start,
     end: w.end,
@@ -247,11 +254,13 @@ export async function scoreRepetition(
   summary: string,
   embedder?: SentenceEmbedder,
   signal?: AbortSignal,
+  tokenizer?: CaseTokenizer,
 ): Promise<MetricResult<'repetition-offline'>> {
   throwIfAborted(signal);
-  const words = wordsOf(summary);
+  const backend = backendWithTokenizer(REPETITION_BACKEND, tokenizer);
+  const words = wordsOf(summary, tokenizer);
   const keys = words.map((w) => w.key);
-  const sentences = splitSentences(summary);
+  const sentences = tokenizer ? splitSentences(summary, tokenizer.locale) : splitSentences(summary);
   const details: RepetitionDetails = {
     kind: 'repetition',
     words: words.length,
@@ -262,11 +271,12 @@ export async function scoreRepetition(
     sentences,
     overlapPair: null,
     embeddingPair: null,
+    ...tokenizerDetail(tokenizer),
   };
   if (words.length < MIN_REPEAT_WORDS) {
     return notApplicable(
       'repetition-offline',
-      REPETITION_BACKEND,
+      backend,
       words.length === 0
         ? 'the summary has no words'
         : 'needs at least two words to find a repeated phrase',
@@ -318,7 +328,7 @@ export async function scoreRepetition(
     score,
     raw: share,
     explanation,
-    backend: REPETITION_BACKEND,
+    backend,
     details,
     ...(details.embeddingNote ? { notes: [details.embeddingNote] } : {}),
   };
