@@ -13,7 +13,10 @@ import { defineWorkerApi } from './rpc.ts';
 export const metricIdSchema = z.enum(METRIC_IDS);
 
 // Keys are checked where they are worded (an unknown key is shown as itself), not on the wire.
-const messageRefSchema = z.object({ key: z.string(), values: z.record(z.string(), z.unknown()).optional() });
+const messageRefSchema = z.object({
+  key: z.string(),
+  values: z.record(z.string(), z.unknown()).optional(),
+});
 
 export const caseInputSchema = z.object({
   source: z.string(),

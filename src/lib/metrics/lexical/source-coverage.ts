@@ -159,12 +159,7 @@ export function scoreSourceCoverage(
   }
   const summaryTokens = lexicalTokens(summary, tokenizer?.words);
   if (summaryTokens.length === 0) {
-    return notApplicable(
-      'source-coverage',
-      backend,
-      'the summary has no words',
-      {},
-    );
+    return notApplicable('source-coverage', backend, 'the summary has no words', {});
   }
   const used = new Set(contentStems(summaryTokens));
   for (const w of words) w.covered = used.has(w.stem);

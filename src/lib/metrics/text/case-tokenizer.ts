@@ -44,7 +44,10 @@ const WORD_LIKE = /[\p{L}\p{N}]/u;
 const LOCALE_SEGMENTED = new Set(['ja', 'ko', 'th', 'lo', 'km', 'my']);
 
 /** Every segment of a WordSegmenter's cut, with offsets (the cut covers the text in order). */
-function cutWithOffsets(text: string, segmenter: WordSegmenter): Array<Segment & { word: boolean }> {
+function cutWithOffsets(
+  text: string,
+  segmenter: WordSegmenter,
+): Array<Segment & { word: boolean }> {
   const out: Array<Segment & { word: boolean }> = [];
   let at = 0;
   for (const piece of segmenter.cut(text)) {
@@ -114,8 +117,9 @@ export function caseLanguageOf(input: {
     return normalizeLanguageCode(input.language);
   }
   return (
-    languageFromScript(`${input.summary}\n${input.reference ?? ''}\n${input.source.slice(0, 4000)}`) ??
-    'en'
+    languageFromScript(
+      `${input.summary}\n${input.reference ?? ''}\n${input.source.slice(0, 4000)}`,
+    ) ?? 'en'
   );
 }
 
@@ -132,7 +136,10 @@ export async function resolveCaseTokenizer(
   try {
     return caseTokenizer(language, await loadSegmenter());
   } catch (error) {
-    return caseTokenizer(language, intlSegmenterFallback(`jieba failed to load: ${messageOf(error)}`));
+    return caseTokenizer(
+      language,
+      intlSegmenterFallback(`jieba failed to load: ${messageOf(error)}`),
+    );
   }
 }
 
