@@ -51,6 +51,8 @@ export interface CaseInput {
    * Absent: the script decides.
    */
   language?: string;
+  /** True when the user chose `language` instead of detection (restored with the case). */
+  languageChosen?: boolean;
 }
 
 interface MetricResultFields<K extends MetricId> {
