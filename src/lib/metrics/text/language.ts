@@ -199,7 +199,9 @@ let cld3: Promise<LanguageIdentifier> | undefined;
 
 /** cld3, loaded once (in a worker or Node: the module carries its ~1 MB wasm inline). */
 export function loadLanguageIdentifier(): Promise<LanguageIdentifier> {
-  cld3 ??= import('cld3-asm').then(async ({ loadModule }) => {
+  // The CommonJS build: the ESM build imports the emscripten runtime as a namespace object,
+  // which a bundler leaves uncallable ("t is not a function" in the browser).
+  cld3 ??= import('cld3-asm/dist/cjs/index.js').then(async ({ loadModule }) => {
     const factory = await loadModule();
     return factory.create(0, DETECT_CHARS);
   });
