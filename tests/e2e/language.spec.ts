@@ -66,7 +66,10 @@ describe('a Chinese case in Chromium', () => {
     }
 
     if (existsSync(SHOTS)) {
+      await page.getByTestId('case-language').scrollIntoViewIfNeeded();
       await page.screenshot({ path: `${SHOTS}/zh-case-1280x800.png`, fullPage: false });
+      await page.getByTestId('rouge-tokenizer-name').first().scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${SHOTS}/zh-rouge-detail-1280x800.png`, fullPage: false });
       await page.setViewportSize({ width: 390, height: 844 });
       await page.getByTestId('case-language').scrollIntoViewIfNeeded();
       await page.screenshot({ path: `${SHOTS}/zh-case-390x844.png`, fullPage: false });

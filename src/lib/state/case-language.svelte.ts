@@ -55,6 +55,12 @@ export class CaseLanguage {
     return this.detected.code === 'und' ? {} : { language: this.detected.code };
   }
 
+  /** The language fields as the last Score found them (or as chosen): for the staleness key. */
+  get current(): Pick<CaseInput, 'language' | 'languageChosen'> {
+    if (this.choice !== 'auto') return { language: this.choice, languageChosen: true };
+    return this.detected && this.detected.code !== 'und' ? { language: this.detected.code } : {};
+  }
+
   /** A stored case's language, as it was scored. */
   restore(input: Pick<CaseInput, 'language' | 'languageChosen'>): void {
     this.choice = input.languageChosen && input.language ? input.language : 'auto';

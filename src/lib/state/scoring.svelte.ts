@@ -176,7 +176,10 @@ export class ScoringSession {
 
   /** The case as Score would send it now (instructions parsed; unreadable lines left out). */
   get caseInput(): CaseInput {
-    return caseInputOf(this.input, parseInstructions(this.instructionsText).sections);
+    return {
+      ...caseInputOf(this.input, parseInstructions(this.instructionsText).sections),
+      ...this.language.current,
+    };
   }
 
   /** Keeps what was typed across a reload or a crash, without writing on every keystroke. */
