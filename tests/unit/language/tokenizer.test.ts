@@ -19,7 +19,10 @@ const zh: CaseInput = {
   language: 'zh',
   source:
     '研究人员周二表示，这种新型电池可以在十分钟内充满电。该电池由浙江大学的团队开发，预计明年投入生产。',
-  summary: '浙江大学的团队开发了一种新型电池，可以在十分钟内充满电，预计明年投入生产。',
+  // Names ICU splits into single characters (郗|鉴, 织|田|信|长) and the Chinese word segmenter
+  // joins: a metric on plain ICU words would count more words than the others.
+  summary:
+    '郗鉴和织田信长都说，浙江大学的团队开发了一种新型电池，可以在十分钟内充满电，预计明年投入生产。',
   reference: '浙江大学团队开发的新型电池十分钟即可充满，明年量产。',
 };
 
