@@ -14,13 +14,15 @@ import {
   transformerEmbedder,
   useLite,
   useLiteEmbedder,
+  wordSegmenter,
 } from './backends.ts';
 import { caseSentences } from '../src/lib/metrics/semantic/sentence-alignment.ts';
 
 serveMetrics(
   {
     reportLoadingTo,
-    backends: (settings, models) => ({ embedder: embedderFor(settings, models) }),
+    // jieba too: offline repetition counts a Chinese case's words as every lexical metric does.
+    backends: (settings, models) => ({ embedder: embedderFor(settings, models), wordSegmenter }),
     async warmUp(settings, models) {
       // GloVe first: it is the fallback, and scores while a larger model is still arriving.
       await glove();

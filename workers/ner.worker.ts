@@ -13,12 +13,17 @@ import {
   recognizerFor,
   reportLoadingTo,
   transformerRecognizer,
+  wordSegmenter,
 } from './backends.ts';
 
 serveMetrics(
   {
     reportLoadingTo,
-    backends: (settings, models) => ({ recognizer: recognizerFor(settings, models) }),
+    // jieba too: entity density counts a Chinese case's tokens as every lexical metric does.
+    backends: (settings, models) => ({
+      recognizer: recognizerFor(settings, models),
+      wordSegmenter,
+    }),
     async warmUp(settings, models) {
       if (settings.backends.ner.kind === 'transformer') {
         await transformerRecognizer(settings, models);

@@ -14,6 +14,7 @@ import type { MetricSettings } from './settings.ts';
 import type { EntityRecognizer, SentenceEmbedder } from './semantic/backends.ts';
 import { sharingEmbeddings, throwIfAborted } from './semantic/backends.ts';
 import type { WordSegmenter } from './lexical/cjk-words.ts';
+import { resolveCaseTokenizer, type CaseTokenizer } from './text/case-tokenizer.ts';
 
 export { isAbort };
 
@@ -22,9 +23,8 @@ export interface OfflineBackends {
   embedder?: () => Promise<SentenceEmbedder>;
   recognizer?: () => Promise<EntityRecognizer>;
   /**
-   * Chinese word segmenter (jieba) for ROUGE and token F1, loaded only when the summary or the
-   * reference contains CJK. Missing, or failing to load: Intl.Segmenter, and the backend strings
-   * say so.
+   * Chinese word segmenter (jieba) for every lexical metric, loaded only when the case is in
+   * Chinese. Missing, or failing to load: Intl.Segmenter, and the backend strings say so.
    */
   wordSegmenter?: () => Promise<WordSegmenter>;
 }
@@ -41,9 +41,11 @@ export async function computeMetrics(
 ): Promise<void> {
   const embedder = backends.embedder;
   let caseEmbedder: Promise<SentenceEmbedder> | undefined;
+  let tokenizer: Promise<CaseTokenizer> | undefined;
   const run: OfflineRun = {
     input,
     settings,
+    tokenizer: () => (tokenizer ??= resolveCaseTokenizer(input, backends.wordSegmenter)),
     backends: {
       ...backends,
       ...(embedder

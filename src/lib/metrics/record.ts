@@ -5,6 +5,7 @@
 import type { CaseInput, JudgeMetricId, MetricId, MetricNeeds, MetricResult } from './types.ts';
 import type { MetricSettings } from './settings.ts';
 import type { OfflineBackends } from './offline.ts';
+import type { CaseTokenizer } from './text/case-tokenizer.ts';
 import type { JudgeSettings } from './judge/settings.ts';
 import type { Pipeline, RunEnv } from './judge/pipeline.ts';
 import type { ClaimsPipeline } from './judge/summarization/alignment.ts';
@@ -34,6 +35,8 @@ export interface OfflineRun {
   input: CaseInput;
   settings: MetricSettings;
   backends: OfflineBackends;
+  /** The case's one tokenizer, decided once from its language (loads jieba for Chinese). */
+  tokenizer: () => Promise<CaseTokenizer>;
   signal?: AbortSignal;
 }
 

@@ -45,6 +45,14 @@ export interface CaseInput {
   reference?: string;
   /** Summary instructions, for the call-center adherence and completeness metrics. */
   instructions?: SummarySection[];
+  /**
+   * The texts' language (BCP-47 primary subtag: detected in the page, or chosen by the user);
+   * it picks the case's one tokenizer (text/case-tokenizer.ts) and the judge's reply language.
+   * Absent: the script decides.
+   */
+  language?: string;
+  /** True when the user chose `language` instead of detection (restored with the case). */
+  languageChosen?: boolean;
 }
 
 interface MetricResultFields<K extends MetricId> {

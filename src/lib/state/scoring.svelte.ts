@@ -30,6 +30,7 @@ import { parseInstructions } from '../input/instructions.ts';
 import { loadPreferences, savePreferences } from './preferences.ts';
 import { JudgeSession } from './judge.svelte.ts';
 import { caseInputOf, caseProblems, instructionsTextOf } from './case-input.ts';
+import { CaseLanguage } from './case-language.svelte.ts';
 import { DraftSaver } from './draft-saver.ts';
 import { english, ref, type MessageRef } from '../i18n/message.ts';
 import {
@@ -109,6 +110,8 @@ export class ScoringSession {
   readonly #progress = new WorkerProgress();
   readonly #draft = new DraftSaver((message) => this.#setStorageError(message));
   #workers: MetricWorkers | undefined;
+  /** The texts' language: detected on Score or chosen; picks the tokenizer and the judge's. */
+  readonly language = new CaseLanguage();
   /** What the judge is asked for, as part of a case's key: another model is another result. */
   #judgeAsked(): unknown {
     if (!this.judge.enabled) return undefined;
@@ -177,7 +180,10 @@ export class ScoringSession {
 
   /** The case as Score would send it now (instructions parsed; unreadable lines left out). */
   get caseInput(): CaseInput {
-    return caseInputOf(this.input, parseInstructions(this.instructionsText).sections);
+    return {
+      ...caseInputOf(this.input, parseInstructions(this.instructionsText).sections),
+      ...this.language.current,
+    };
   }
 
   /** Keeps what was typed across a reload or a crash, without writing on every keystroke. */
@@ -235,7 +241,10 @@ export class ScoringSession {
     this.problems = caseProblems(input, instructions.problems, instructions.problemRefs);
     if (this.problems.some((p) => p.blocking)) return;
 
-    const caseInput = caseInputOf(input, instructions.sections);
+    const caseInput = {
+      ...caseInputOf(input, instructions.sections),
+      ...(await this.language.forCase(input)),
+    };
     const key = scoredCaseKey(caseInput, settings, this.#judgeAsked(), models);
     // An identical re-score replaces the entry on screen instead of adding one to the history.
     const sameCaseId = key === this.scoredKey ? this.openCaseId : undefined;
@@ -448,6 +457,7 @@ export class ScoringSession {
     this.customCards = customCards;
     this.scoredSource = stored.input.source;
     this.instructionsText = instructionsTextOf(stored.input.instructions ?? []);
+    this.language.restore(stored.input);
     this.judgeReport = stored.judge ? shownJudgeReport(stored.judge) : undefined;
     this.judgeNotice = undefined;
     this.problems = [];

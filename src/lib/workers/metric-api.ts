@@ -12,10 +12,17 @@ import { defineWorkerApi } from './rpc.ts';
 
 export const metricIdSchema = z.enum(METRIC_IDS);
 
+// Keys are checked where they are worded (an unknown key is shown as itself), not on the wire.
+const messageRefSchema = z.object({
+  key: z.string(),
+  values: z.record(z.string(), z.unknown()).optional(),
+});
+
 export const caseInputSchema = z.object({
   source: z.string(),
   summary: z.string(),
   reference: z.string().optional(),
+  language: z.string().optional(),
 });
 
 /** A backend loading: what is happening in words ("loading word vectors"), and bytes when known. */
@@ -41,6 +48,10 @@ export const metricResultSchema = z
     details: z.unknown(),
     elapsedMs: z.number().optional(),
     notes: z.array(z.string()).optional(),
+    // Message refs the page words in its language (built by message.ts in the worker).
+    explanationRef: messageRefSchema.optional(),
+    reasonRef: messageRefSchema.optional(),
+    noteRefs: z.array(messageRefSchema).optional(),
   })
   // The one place a wire result becomes a typed one: page and worker are one build, and the
   // details were made by the metric that `id` names (the schema checked every other field).

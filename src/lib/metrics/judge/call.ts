@@ -13,6 +13,7 @@ import {
   type TokenUsage,
 } from '../../llm/types.ts';
 import type { z } from 'zod';
+import { languageCacheKey, withReplyLanguage } from './prompt-kit.ts';
 
 export type Round = 1 | 2 | 3;
 
@@ -44,6 +45,8 @@ export interface CallContext {
   signal?: AbortSignal;
   /** Called once per finished call (the run's totals). */
   onCall?: (record: CallRecord) => void;
+  /** The case's language: the judge is told to write in it (prompt-kit.ts); part of cache keys. */
+  replyLanguage?: string;
 }
 
 const ZERO: TokenUsage = { input: 0, output: 0 };
@@ -98,19 +101,20 @@ export interface JsonCallSpec<T> {
 /** A JSON call (temperature 0), validated against the schema by the judge (repaired once there). */
 export async function callJson<T>(ctx: CallContext, spec: JsonCallSpec<T>): Promise<T> {
   const started = performance.now();
+  const messages = withReplyLanguage(spec.messages, ctx.replyLanguage);
   try {
     const { value, response } = await ctx.judge.completeJson<T>({
-      messages: spec.messages,
+      messages,
       json: { name: spec.name, schema: spec.schema },
       temperature: 0,
       maxTokens: spec.maxTokens,
-      cacheKey: spec.cacheKey,
+      cacheKey: languageCacheKey(spec.cacheKey, ctx.replyLanguage),
       signal: ctx.signal,
     });
-    finish(ctx, spec.purpose, spec.messages, started, response);
+    finish(ctx, spec.purpose, messages, started, response);
     return value;
   } catch (error) {
-    finish(ctx, spec.purpose, spec.messages, started, undefined, error);
+    finish(ctx, spec.purpose, messages, started, undefined, error);
     throw error;
   }
 }
@@ -130,23 +134,24 @@ export interface TextCallSpec {
 /** A free-text call (G-Eval forms): greedy, sampled (n) or with top logprobs. */
 export async function callText(ctx: CallContext, spec: TextCallSpec): Promise<JudgeResponse> {
   const started = performance.now();
+  const messages = withReplyLanguage(spec.messages, ctx.replyLanguage);
   let response: JudgeResponse;
   try {
     response = await ctx.judge.complete({
-      messages: spec.messages,
+      messages,
       temperature: spec.temperature,
       maxTokens: spec.maxTokens,
       n: spec.n,
       topLogprobs: spec.topLogprobs,
-      cacheKey: spec.cacheKey,
+      cacheKey: languageCacheKey(spec.cacheKey, ctx.replyLanguage),
       ...(spec.accept ? { accept: spec.accept } : {}),
       signal: ctx.signal,
     });
   } catch (error) {
-    finish(ctx, spec.purpose, spec.messages, started, undefined, error);
+    finish(ctx, spec.purpose, messages, started, undefined, error);
     throw error;
   }
-  finish(ctx, spec.purpose, spec.messages, started, response);
+  finish(ctx, spec.purpose, messages, started, response);
   if (response.choices.length === 0) throw malformed('The judge returned no reply.');
   return response;
 }

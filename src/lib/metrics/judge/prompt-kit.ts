@@ -1,6 +1,7 @@
 /** Small helpers shared by the judge prompts. */
 import type { ChatMessage } from '../../llm/types.ts';
 import type { Fence } from './fence.ts';
+import { englishLanguageName, isEnglishOrUnknown } from '../text/language.ts';
 
 /** "1. first\n2. second", one item per line (line breaks inside an item become spaces). */
 export function numbered(items: readonly string[]): string {
@@ -30,4 +31,37 @@ export function judgeMessages(
 /** How a prompt names a fenced block, e.g. `<source id="s_ab12cd">`. */
 export function tagRef(fence: Fence, tag: string): string {
   return `<${tag} id="${fence.nonce}">`;
+}
+
+/**
+ * The instruction that makes the judge write in the texts' language: "The source is in Chinese
+ * (zh). Write every reason, claim and question in Chinese." Nothing for English or an unknown
+ * language, so English prompts (and their recorded fixtures) stay as they were.
+ */
+export function replyLanguageInstruction(language: string | undefined): string | undefined {
+  if (isEnglishOrUnknown(language) || language === undefined) return undefined;
+  const name = englishLanguageName(language);
+  return (
+    `The source is in ${name} (${language}). Write every reason, claim and question in ${name}; ` +
+    'keep the JSON keys, labels and verdict words exactly as specified.'
+  );
+}
+
+/** The messages with the reply-language instruction after the system text and the restated task. */
+export function withReplyLanguage(
+  messages: readonly ChatMessage[],
+  language: string | undefined,
+): ChatMessage[] {
+  const instruction = replyLanguageInstruction(language);
+  if (!instruction) return [...messages];
+  return messages.map((m) =>
+    m.role === 'system' || m.role === 'user'
+      ? { ...m, content: `${m.content}\n\n${instruction}` }
+      : m,
+  );
+}
+
+/** A call's cache key with the reply language: English keys are unchanged. */
+export function languageCacheKey(cacheKey: unknown, language: string | undefined): unknown {
+  return replyLanguageInstruction(language) ? { cacheKey, replyLanguage: language } : cacheKey;
 }

@@ -212,7 +212,14 @@ export async function runJudgeMetrics(
         work.map(async ({ p, s }) => {
           const asked: JudgeRequest[] = [];
           try {
-            await s.run({ judge: recording(judge, asked), round, log: p.log, signal, onCall });
+            await s.run({
+              judge: recording(judge, asked),
+              round,
+              log: p.log,
+              signal,
+              onCall,
+              replyLanguage: input.language,
+            });
           } catch (error) {
             const kind = error instanceof LlmError ? error.kind : 'other';
             // A reply the stage could not use (an incomplete verdict list, no score) would come

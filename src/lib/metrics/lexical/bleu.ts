@@ -34,6 +34,8 @@ export interface BleuOptions {
   /** Geometric mean over the orders the hypothesis has n-grams for (sentence BLEU default). */
   effectiveOrder?: boolean;
   maxNgramOrder?: number;
+  /** Words and punctuation for 'intl-segmenter' (the case's tokenizer); default Intl.Segmenter. */
+  segment?: (text: string) => string[];
 }
 
 export interface BleuScore {
@@ -84,10 +86,9 @@ export function tokenize13a(line: string): string {
   return pySplit(s).join(' ');
 }
 
-function segmenterTokenize(line: string): string {
-  return splitTokens(line.normalize('NFKC'))
-    .map((t) => t.text)
-    .join(' ');
+function segmenterTokenize(line: string, segment?: (text: string) => string[]): string {
+  const normalized = line.normalize('NFKC');
+  return (segment ? segment(normalized) : splitTokens(normalized).map((t) => t.text)).join(' ');
 }
 
 function preprocess(sentence: string, options: BleuOptions): string {
@@ -95,7 +96,7 @@ function preprocess(sentence: string, options: BleuOptions): string {
   const tokenize = options.tokenize ?? '13a';
   const stripped = pyRstrip(s);
   if (tokenize === '13a') return tokenize13a(stripped);
-  if (tokenize === 'intl-segmenter') return segmenterTokenize(stripped);
+  if (tokenize === 'intl-segmenter') return segmenterTokenize(stripped, options.segment);
   return stripped;
 }
 

@@ -16,6 +16,11 @@ import { explained, ref } from '../../i18n/message.ts';
 import { notApplicable } from '../results.ts';
 import type { MetricResult, TextSpan } from '../types.ts';
 import { splitSentences, splitWords, type Segment } from '../text/tokenize.ts';
+import {
+  backendWithTokenizer,
+  tokenizerDetail,
+  type CaseTokenizer,
+} from '../text/case-tokenizer.ts';
 
 export const EXTRACTIVENESS_BACKEND = 'lexical fragments (Grusky et al. 2018 greedy)';
 
@@ -30,9 +35,14 @@ export interface Token {
   end: number;
 }
 
+/** Word segments with offsets: the case tokenizer's `words`, or by default Intl.Segmenter's. */
+export type WordSplitter = (text: string) => Segment[];
+
+const defaultWords: WordSplitter = (text) => splitWords(text);
+
 /** Lower-cased, NFKC-normalised word tokens with their offsets into `text`. */
-export function lexicalTokens(text: string): Token[] {
-  return splitWords(text).map((w) => ({
+export function lexicalTokens(text: string, words: WordSplitter = defaultWords): Token[] {
+  return words(text).map((w) => ({
     key: w.text.normalize('NFKC').toLowerCase(),
     start: w.start,
     end: w.end,
@@ -236,6 +246,8 @@ export interface ExtractivenessDetails {
   sentences: number;
   verbatim: VerbatimSentence[];
   longestFragment: CopiedFragment | null;
+  /** The tokenizer the backend line names. */
+  caseTokenizer?: string;
 }
 
 /** The signals of one summary against its source, shared with the quality estimate. */
@@ -248,13 +260,17 @@ export interface ExtractiveAnalysis {
   verbatim: VerbatimSentence[];
 }
 
-export function analyseExtractiveness(source: string, summary: string): ExtractiveAnalysis {
-  const summaryTokens = lexicalTokens(summary);
-  const sourceKeys = lexicalTokens(source).map((t) => t.key);
+export function analyseExtractiveness(
+  source: string,
+  summary: string,
+  tokenizer?: CaseTokenizer,
+): ExtractiveAnalysis {
+  const summaryTokens = lexicalTokens(summary, tokenizer?.words);
+  const sourceKeys = lexicalTokens(source, tokenizer?.words).map((t) => t.key);
   const positions = positionsOf(sourceKeys);
   const keys = summaryTokens.map((t) => t.key);
   const fragments = greedyFragments(keys, sourceKeys, positions);
-  const sentences = splitSentences(summary);
+  const sentences = tokenizer ? splitSentences(summary, tokenizer.locale) : splitSentences(summary);
   return {
     summaryTokens,
     sourceKeys,
@@ -299,32 +315,19 @@ export function extractivenessSpans(details: ExtractivenessDetails): TextSpan[] 
 export function scoreExtractiveness(
   source: string,
   summary: string,
+  tokenizer?: CaseTokenizer,
 ): MetricResult<'extractiveness'> {
+  const backend = backendWithTokenizer(EXTRACTIVENESS_BACKEND, tokenizer);
   if (source.trim() === '') {
-    return notApplicable(
-      'extractiveness',
-      EXTRACTIVENESS_BACKEND,
-      ref('lexical.reason.needsSource'),
-      {},
-    );
+    return notApplicable('extractiveness', backend, ref('lexical.reason.needsSource'), {});
   }
-  const analysis = analyseExtractiveness(source, summary);
+  const analysis = analyseExtractiveness(source, summary, tokenizer);
   const { summaryTokens, sourceKeys, stats } = analysis;
   if (summaryTokens.length === 0) {
-    return notApplicable(
-      'extractiveness',
-      EXTRACTIVENESS_BACKEND,
-      ref('lexical.reason.summaryNoWords'),
-      {},
-    );
+    return notApplicable('extractiveness', backend, ref('lexical.reason.summaryNoWords'), {});
   }
   if (sourceKeys.length === 0) {
-    return notApplicable(
-      'extractiveness',
-      EXTRACTIVENESS_BACKEND,
-      ref('lexical.reason.sourceNoWords'),
-      {},
-    );
+    return notApplicable('extractiveness', backend, ref('lexical.reason.sourceNoWords'), {});
   }
   const keys = summaryTokens.map((t) => t.key);
   const copied = analysis.fragments
@@ -344,6 +347,7 @@ export function scoreExtractiveness(
     sentences: analysis.sentences.length,
     verbatim: analysis.verbatim,
     longestFragment: longest ? copiedFragment(summary, summaryTokens, longest) : null,
+    ...tokenizerDetail(tokenizer),
   };
   return {
     id: 'extractiveness',
@@ -358,7 +362,7 @@ export function scoreExtractiveness(
       verbatim: details.verbatim.length,
       sentences: details.sentences,
     }),
-    backend: EXTRACTIVENESS_BACKEND,
+    backend: backend,
     details,
   };
 }

@@ -16,6 +16,7 @@ import { notApplicable } from '../results.ts';
 import type { MetricResult } from '../types.ts';
 import { firstSentences } from '../text/source-prefix.ts';
 import type { Segment } from '../text/tokenize.ts';
+import { backendWithTokenizer, type CaseTokenizer } from '../text/case-tokenizer.ts';
 import {
   analyseExtractiveness,
   lexicalTokens,
@@ -184,26 +185,21 @@ export function gamingFlags(source: string, analysis: ExtractiveAnalysis): Gamin
   return flags;
 }
 
-export function scoreQuality(source: string, summary: string): MetricResult<'quality-offline'> {
+export function scoreQuality(
+  source: string,
+  summary: string,
+  tokenizer?: CaseTokenizer,
+): MetricResult<'quality-offline'> {
+  const backend = backendWithTokenizer(QUALITY_BACKEND, tokenizer);
   if (source.trim() === '') {
-    return notApplicable('quality-offline', QUALITY_BACKEND, ref('lexical.reason.needsSource'), {});
+    return notApplicable('quality-offline', backend, ref('lexical.reason.needsSource'), {});
   }
-  const analysis = analyseExtractiveness(source, summary);
+  const analysis = analyseExtractiveness(source, summary, tokenizer);
   if (analysis.summaryTokens.length === 0) {
-    return notApplicable(
-      'quality-offline',
-      QUALITY_BACKEND,
-      ref('lexical.reason.summaryNoWords'),
-      {},
-    );
+    return notApplicable('quality-offline', backend, ref('lexical.reason.summaryNoWords'), {});
   }
   if (analysis.sourceKeys.length === 0) {
-    return notApplicable(
-      'quality-offline',
-      QUALITY_BACKEND,
-      ref('lexical.reason.sourceNoWords'),
-      {},
-    );
+    return notApplicable('quality-offline', backend, ref('lexical.reason.sourceNoWords'), {});
   }
   const features = qualityFeatures(source, summary, analysis);
   const estimates = QUALITY_DIMENSIONS.map((d) =>
@@ -225,7 +221,7 @@ export function scoreQuality(source: string, summary: string): MetricResult<'qua
           flags: flags.map((f) => f.id).join(', '),
         })
       : explained('lexical.quality.explanation', ratings)),
-    backend: QUALITY_BACKEND,
+    backend: backend,
     details: {
       kind: 'quality-offline',
       estimates,

@@ -7,13 +7,11 @@
  */
 import { messageOf } from '../../errors.ts';
 import { ref, type MessageRef } from '../../i18n/message.ts';
-import type { OfflineMetricRecord, OfflineRun, SharedOfflineCalculator } from '../record.ts';
+import type { OfflineMetricRecord, SharedOfflineCalculator } from '../record.ts';
 import { isAbort, withNotes } from '../results.ts';
 import type { SentenceEmbedder } from '../semantic/backends.ts';
 import { throwIfAborted } from '../semantic/backends.ts';
-import { hasCjk } from '../text/tokenize.ts';
 import type { MetricResult } from '../types.ts';
-import { intlSegmenterFallback, type WordSegmenter } from './cjk-words.ts';
 import { scoreReferenceMetrics } from './reference-metrics.ts';
 import { sourcePrefix, sourcePrefixNote } from '../text/source-prefix.ts';
 import { scoreExtractiveness } from './extractiveness.ts';
@@ -27,36 +25,20 @@ declare module '../types.ts' {
   }
 }
 
-/**
- * The segmenter for this case: none needed without a reference or without CJK; the Intl fallback,
- * labelled, when loading fails. Never throws.
- */
-async function caseWordSegmenter({
-  input,
-  backends,
-}: OfflineRun): Promise<WordSegmenter | undefined> {
-  const reference = input.reference ?? '';
-  if (!backends.wordSegmenter || reference.trim() === '') return undefined;
-  if (!hasCjk(input.summary) && !hasCjk(reference)) return undefined;
-  try {
-    return await backends.wordSegmenter();
-  } catch (error) {
-    return intlSegmenterFallback(`jieba failed to load: ${messageOf(error)}`);
-  }
-}
-
-/** ROUGE-1/2/L/Lsum, BLEU and token F1 in one pass (reference-metrics.ts). */
+/** ROUGE-1/2/L/Lsum, BLEU and token F1 in one pass (reference-metrics.ts), on the case's tokenizer. */
 export const referenceCalculator: SharedOfflineCalculator = {
   backend: 'reference metrics',
   async computeAll(run) {
-    const wordSegmenter = await caseWordSegmenter(run);
+    // Without a reference nothing is tokenized, so the Chinese segmenter is not loaded for it.
+    const caseTokenizer =
+      (run.input.reference ?? '').trim() === '' ? undefined : await run.tokenizer();
     throwIfAborted(run.signal);
     const rouge = run.settings.rouge;
     return scoreReferenceMetrics(run.input, {
       useStemmer: rouge.useStemmer,
       lsumSplitSentences: rouge.lsumSplitSentences,
       tokenizer: rouge.tokenizer,
-      wordSegmenter,
+      caseTokenizer,
     });
   },
 };
@@ -117,7 +99,7 @@ export const repetitionOfflineMetric = {
     range: [0, 1],
   },
   detailView: 'own',
-  async compute({ input, backends, signal }) {
+  async compute({ input, backends, signal, tokenizer }) {
     // The score is lexical; the embedder only adds the most similar sentence pair, so a backend
     // that cannot load costs that pair, not the score.
     let embedder: SentenceEmbedder | undefined;
@@ -130,7 +112,8 @@ export const repetitionOfflineMetric = {
         loadNote = ref('lexical.repetition.embedderDidNotLoad', { error: messageOf(error) });
       }
     }
-    return withNotes(await scoreRepetition(input.summary, embedder, signal), [
+    const caseTokenizer = await tokenizer();
+    return withNotes(await scoreRepetition(input.summary, embedder, signal, caseTokenizer), [
       ...(embedder?.notes ?? []),
       ...(loadNote ? [loadNote] : []),
     ]);
@@ -155,8 +138,11 @@ export const extractivenessMetric = {
     range: [0, 1],
   },
   detailView: 'own',
-  async compute({ input }) {
-    return withSourcePrefix(input.source, (source) => scoreExtractiveness(source, input.summary));
+  async compute({ input, tokenizer }) {
+    const caseTokenizer = await tokenizer();
+    return withSourcePrefix(input.source, (source) =>
+      scoreExtractiveness(source, input.summary, caseTokenizer),
+    );
   },
 } satisfies OfflineMetricRecord;
 
@@ -171,8 +157,11 @@ export const sourceCoverageMetric = {
     range: [0, 1],
   },
   detailView: 'own',
-  async compute({ input }) {
-    return withSourcePrefix(input.source, (source) => scoreSourceCoverage(source, input.summary));
+  async compute({ input, tokenizer }) {
+    const caseTokenizer = await tokenizer();
+    return withSourcePrefix(input.source, (source) =>
+      scoreSourceCoverage(source, input.summary, caseTokenizer),
+    );
   },
 } satisfies OfflineMetricRecord;
 
@@ -187,7 +176,10 @@ export const qualityOfflineMetric = {
     range: [0, 1],
   },
   detailView: 'own',
-  async compute({ input }) {
-    return withSourcePrefix(input.source, (source) => scoreQuality(source, input.summary));
+  async compute({ input, tokenizer }) {
+    const caseTokenizer = await tokenizer();
+    return withSourcePrefix(input.source, (source) =>
+      scoreQuality(source, input.summary, caseTokenizer),
+    );
   },
 } satisfies OfflineMetricRecord;

@@ -142,7 +142,8 @@ function rougeResults(
     tokenizer: options.tokenizer ?? 'auto',
     lsumSplitSentences: options.lsumSplitSentences ?? false,
     lcsCellBudget: options.lcsCellBudget,
-    wordSegmenter: options.wordSegmenter,
+    wordSegmenter: options.caseTokenizer?.wordSegmenter ?? options.wordSegmenter,
+    segmenterLocale: options.caseTokenizer?.locale,
   });
   const elapsedMs = now() - start;
   const base = {
@@ -154,6 +155,12 @@ function rougeResults(
     stemmed: r.stemmed,
     summaryTokens: r.predictionTokens,
     referenceTokens: r.targetTokens,
+    caseTokenizer:
+      r.tokenizer === 'rouge_score'
+        ? 'rouge_score'
+        : r.wordSegmenter
+          ? segmenterLabel(r.wordSegmenter)
+          : 'intl-segmenter',
   };
   const backend = rougeBackend(r.stemmed, r.tokenizer, false, r.wordSegmenter);
   const out: ReferenceMetricResult[] = [];
@@ -227,7 +234,14 @@ function bleuResult(
       ? options.tokenizer
       : chooseRougeTokenizer(reference, summary);
   const tokenize: BleuTokenize = tokenizer === 'intl-segmenter' ? 'intl-segmenter' : '13a';
-  const b = sentenceBleu(summary, [reference], { tokenize });
+  const caseTokenizer = tokenize === 'intl-segmenter' ? options.caseTokenizer : undefined;
+  const b = sentenceBleu(summary, [reference], {
+    tokenize,
+    ...(caseTokenizer
+      ? { segment: (text: string) => caseTokenizer.tokens(text).map((t) => t.text) }
+      : {}),
+  });
+  const tokenizerName = caseTokenizer?.name ?? tokenize;
   const { score: _score, ...stats } = b;
   let explanation: Explained;
   if (b.sysLen === 0) {
@@ -250,11 +264,15 @@ function bleuResult(
     status: 'ok',
     score: b.score,
     ...explanation,
-    backend: bleuBackend(tokenize),
+    backend:
+      tokenizerName === tokenize
+        ? bleuBackend(tokenize)
+        : `${bleuBackend(tokenize)} (${tokenizerName})`,
     details: {
       kind: 'bleu',
       ...stats,
       tokenize,
+      caseTokenizer: tokenizerName,
       smoothing: 'exp',
       effectiveOrder: true,
     },
@@ -268,9 +286,12 @@ function tokenF1Result(
   options: ReferenceMetricsOptions,
 ): ReferenceMetricResult {
   const start = now();
+  const caseLanguage = options.caseTokenizer?.language;
   const t = tokenF1(summary, reference, {
-    language: options.tokenF1Language ?? 'auto',
-    segmenter: options.wordSegmenter,
+    language:
+      options.tokenF1Language ??
+      (caseLanguage === 'zh' || caseLanguage === 'ja' ? caseLanguage : 'auto'),
+    segmenter: options.caseTokenizer?.wordSegmenter ?? options.wordSegmenter,
   });
   const n = t.common.length;
   const explanation =
@@ -301,6 +322,7 @@ function tokenF1Result(
       language: t.language,
       segmentation: t.segmentation,
       ...(t.segmenterFallbackReason ? { segmenterFallbackReason: t.segmenterFallbackReason } : {}),
+      caseTokenizer: t.segmentationLabel,
     },
     elapsedMs: now() - start,
   };

@@ -6,6 +6,7 @@ import type { BleuScore, BleuTokenize } from './bleu.ts';
 import type { RougeTokenizerKind, RougeType } from './rouge.ts';
 import type { TokenF1Language, TokenF1Segmentation } from './token-f1.ts';
 import type { WordSegmenter } from './cjk-words.ts';
+import type { CaseTokenizer } from '../text/case-tokenizer.ts';
 import type { MetricResult } from '../types.ts';
 
 /** The metrics scored together by scoreReferenceMetrics, in its output order. */
@@ -29,6 +30,8 @@ interface RougeTokenization {
   stemmed: boolean;
   summaryTokens: number;
   referenceTokens: number;
+  /** The tokenizer the backend line names: 'rouge_score', 'jieba', 'intl-segmenter', …. */
+  caseTokenizer?: string;
 }
 
 export interface RougeDetails extends RougeTokenization {
@@ -56,6 +59,8 @@ export interface RougeSkippedDetails extends RougeTokenization {
 export interface BleuDetails extends Omit<BleuScore, 'score'> {
   kind: 'bleu';
   tokenize: BleuTokenize;
+  /** The words behind 'intl-segmenter' tokens when the case tokenizer ran ('jieba', …). */
+  caseTokenizer?: string;
   smoothing: 'exp';
   effectiveOrder: true;
 }
@@ -73,6 +78,8 @@ export interface TokenF1Details {
   segmentation: TokenF1Segmentation;
   /** Why Intl.Segmenter ran instead of jieba (jieba failed to load). */
   segmenterFallbackReason?: string;
+  /** The tokenizer the backend line names ('whitespace' for SQuAD's English split). */
+  caseTokenizer?: string;
 }
 
 export type ReferenceMetricDetails =
@@ -97,6 +104,12 @@ export interface ReferenceMetricsOptions {
    * `loadJiebaBrowser(url)`); default Intl.Segmenter.
    */
   wordSegmenter?: WordSegmenter;
+  /**
+   * The case's one tokenizer (text/case-tokenizer.ts). Given, it decides the words of non-Latin
+   * text for ROUGE, BLEU and token F1 alike (its segmenter replaces `wordSegmenter`), and every
+   * result's details name it (`caseTokenizer`) as its backend line does.
+   */
+  caseTokenizer?: CaseTokenizer;
 }
 
 declare module '../types.ts' {

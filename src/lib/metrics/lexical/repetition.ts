@@ -22,6 +22,11 @@ import { english, explained, ref, type MessageRef } from '../../i18n/message.ts'
 import { notApplicable, withNotes } from '../results.ts';
 import { type MetricResult, type TextSpan } from '../types.ts';
 import { splitSentences, splitWords, type Segment } from '../text/tokenize.ts';
+import {
+  backendWithTokenizer,
+  tokenizerDetail,
+  type CaseTokenizer,
+} from '../text/case-tokenizer.ts';
 
 export const REPETITION_BACKEND = 'lexical repeats (Intl.Segmenter words)';
 
@@ -87,6 +92,8 @@ export interface RepetitionDetails {
   embeddingPair: (SentencePair & { backend: string }) | null;
   /** Why there is no embedding pair, when there could be one. */
   embeddingNote?: string;
+  /** The tokenizer the backend line names. */
+  caseTokenizer?: string;
 }
 
 interface Word {
@@ -95,8 +102,8 @@ interface Word {
   end: number;
 }
 
-function wordsOf(text: string): Word[] {
-  return splitWords(text).map((w) => ({
+function wordsOf(text: string, tokenizer?: CaseTokenizer): Word[] {
+  return (tokenizer ? tokenizer.words(text) : splitWords(text)).map((w) => ({
     key: w.text.normalize('NFKC').toLowerCase(),
     start: w.start,
     end: w.end,
@@ -244,11 +251,13 @@ export async function scoreRepetition(
   summary: string,
   embedder?: SentenceEmbedder,
   signal?: AbortSignal,
+  tokenizer?: CaseTokenizer,
 ): Promise<MetricResult<'repetition-offline'>> {
   throwIfAborted(signal);
-  const words = wordsOf(summary);
+  const backend = backendWithTokenizer(REPETITION_BACKEND, tokenizer);
+  const words = wordsOf(summary, tokenizer);
   const keys = words.map((w) => w.key);
-  const sentences = splitSentences(summary);
+  const sentences = tokenizer ? splitSentences(summary, tokenizer.locale) : splitSentences(summary);
   const details: RepetitionDetails = {
     kind: 'repetition',
     words: words.length,
@@ -259,11 +268,12 @@ export async function scoreRepetition(
     sentences,
     overlapPair: null,
     embeddingPair: null,
+    ...tokenizerDetail(tokenizer),
   };
   if (words.length < MIN_REPEAT_WORDS) {
     return notApplicable(
       'repetition-offline',
-      REPETITION_BACKEND,
+      backend,
       words.length === 0
         ? ref('lexical.reason.summaryNoWords')
         : ref('lexical.repetition.tooFewWords'),
@@ -328,7 +338,7 @@ export async function scoreRepetition(
       score,
       raw: share,
       ...explanation,
-      backend: REPETITION_BACKEND,
+      backend: backend,
       details,
     },
     embeddingNote ? [embeddingNote] : undefined,

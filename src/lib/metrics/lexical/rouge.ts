@@ -77,6 +77,8 @@ export interface RougeOptions {
   lcsCellBudget?: number;
   /** Chinese words when the segmenter tokenizer runs; default Intl.Segmenter. */
   wordSegmenter?: WordSegmenter;
+  /** Segmenter locale (the case's language); default guessed from both texts' script. */
+  segmenterLocale?: string;
 }
 
 export interface RougeResult {
@@ -301,7 +303,9 @@ export function rouge(target: string, prediction: string, options: RougeOptions 
       : options.tokenizer;
   // One locale for both texts, so the same word segments the same way on both sides.
   const locale =
-    tokenizer === 'intl-segmenter' ? guessLocale(`${target}\n${prediction}`) : undefined;
+    tokenizer === 'intl-segmenter'
+      ? (options.segmenterLocale ?? guessLocale(`${target}\n${prediction}`))
+      : undefined;
   const stem = stemmed ? sharedStemmer : undefined;
   const wordSegmenter =
     tokenizer === 'intl-segmenter' && usesWordSegmenter(locale)

@@ -16,6 +16,11 @@ import { notApplicable } from '../results.ts';
 import type { MetricResult } from '../types.ts';
 import { firstSentences } from '../text/source-prefix.ts';
 import { lexicalTokens, type Token } from './extractiveness.ts';
+import {
+  backendWithTokenizer,
+  tokenizerDetail,
+  type CaseTokenizer,
+} from '../text/case-tokenizer.ts';
 import { createPorterStemmer } from './porter-stemmer.ts';
 
 export const SOURCE_COVERAGE_BACKEND = 'lexical recall (top-10 content stems, lead-3)';
@@ -108,14 +113,20 @@ export interface SourceCoverageDetails {
   sentences: SalientSentence[];
   /** Share of the salient sentences covered; null when the source has none with content words. */
   sentenceRecall: number | null;
+  /** The tokenizer the backend line names. */
+  caseTokenizer?: string;
 }
 
-function salientSentences(source: string, summaryStems: ReadonlySet<string>): SalientSentence[] {
+function salientSentences(
+  source: string,
+  summaryStems: ReadonlySet<string>,
+  tokenizer?: CaseTokenizer,
+): SalientSentence[] {
   const out: SalientSentence[] = [];
   // The salient sentences are among the first; a huge source is not split past them.
   for (const [index, s] of firstSentences(source, SALIENT_SCAN).sentences.entries()) {
     if (out.length === SALIENT_SENTENCES) break;
-    const stems = new Set(contentStems(lexicalTokens(s.text)));
+    const stems = new Set(contentStems(lexicalTokens(s.text, tokenizer?.words)));
     if (stems.size === 0) continue;
     const used = [...stems].filter((x) => summaryStems.has(x)).length;
     out.push({
@@ -132,32 +143,29 @@ function salientSentences(source: string, summaryStems: ReadonlySet<string>): Sa
 export function scoreSourceCoverage(
   source: string,
   summary: string,
+  tokenizer?: CaseTokenizer,
 ): MetricResult<'source-coverage'> {
-  const sourceTokens = lexicalTokens(source);
+  const backend = backendWithTokenizer(SOURCE_COVERAGE_BACKEND, tokenizer);
+  const sourceTokens = lexicalTokens(source, tokenizer?.words);
   const words = salientWords(sourceTokens);
   if (words.length === 0) {
     return notApplicable(
       'source-coverage',
-      SOURCE_COVERAGE_BACKEND,
+      backend,
       source.trim() === ''
         ? ref('lexical.reason.needsSource')
         : ref('lexical.reason.sourceNoContentWords'),
       {},
     );
   }
-  const summaryTokens = lexicalTokens(summary);
+  const summaryTokens = lexicalTokens(summary, tokenizer?.words);
   if (summaryTokens.length === 0) {
-    return notApplicable(
-      'source-coverage',
-      SOURCE_COVERAGE_BACKEND,
-      ref('lexical.reason.summaryNoWords'),
-      {},
-    );
+    return notApplicable('source-coverage', backend, ref('lexical.reason.summaryNoWords'), {});
   }
   const used = new Set(contentStems(summaryTokens));
   for (const w of words) w.covered = used.has(w.stem);
   const wordRecall = words.filter((w) => w.covered).length / words.length;
-  const sentences = salientSentences(source, used);
+  const sentences = salientSentences(source, used, tokenizer);
   const sentenceRecall =
     sentences.length > 0 ? sentences.filter((s) => s.covered).length / sentences.length : null;
   const missed = words.filter((w) => !w.covered).map((w) => w.word);
@@ -175,8 +183,15 @@ export function scoreSourceCoverage(
       covered: sentences.filter((s) => s.covered).length,
       sentences: sentences.length,
     }),
-    backend: SOURCE_COVERAGE_BACKEND,
-    details: { kind: 'source-coverage', words, wordRecall, sentences, sentenceRecall },
+    backend: backend,
+    details: {
+      kind: 'source-coverage',
+      words,
+      wordRecall,
+      sentences,
+      sentenceRecall,
+      ...tokenizerDetail(tokenizer),
+    },
   };
 }
 

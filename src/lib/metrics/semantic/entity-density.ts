@@ -13,7 +13,7 @@
 import { messageOf } from '../../errors.ts';
 import { failed, notApplicable } from '../results.ts';
 import { type MetricResult, type TextSpan } from '../types.ts';
-import { splitTokens } from '../text/tokenize.ts';
+import { splitTokens, type Segment } from '../text/tokenize.ts';
 import { throwIfAborted, type EntityRecognizer } from './backends.ts';
 
 export const DEFAULT_DENSITY_TARGET = 0.15;
@@ -24,6 +24,10 @@ export interface EntityDensityOptions {
   target?: number;
   /** Distance from the target at which the score reaches 0, > 0; default 0.15. */
   width?: number;
+  /** The case's tokens (words and punctuation marks); default Intl.Segmenter's. */
+  tokenize?: (text: string) => Segment[];
+  /** The tokenizer's name, recorded in the details. */
+  tokenizerName?: string;
 }
 
 /**
@@ -50,6 +54,8 @@ export interface EntityDensityDetails {
   languageSupported: boolean | null;
   /** Why the language is not supported, for the UI. */
   languageNote?: string;
+  /** The case tokenizer the tokens came from. */
+  caseTokenizer?: string;
 }
 
 const ID = 'entity-density';
@@ -126,6 +132,7 @@ export async function scoreEntityDensity(
     width,
     languageSupported: language ? language.supported : null,
     ...(language?.note ? { languageNote: language.note } : {}),
+    ...(options.tokenizerName ? { caseTokenizer: options.tokenizerName } : {}),
   };
   const backend = recognizer.backend;
 
@@ -142,7 +149,7 @@ export async function scoreEntityDensity(
   }
   throwIfAborted(signal);
 
-  const tokenCount = splitTokens(summary).length;
+  const tokenCount = (options.tokenize ?? splitTokens)(summary).length;
   details.tokenCount = tokenCount;
   if (tokenCount === 0) {
     return notApplicable(ID, backend, 'The summary is empty: there is nothing to count.', details);

@@ -4,7 +4,11 @@
  */
 import { ref } from '../../i18n/message.ts';
 import type { OfflineMetricRecord } from '../record.ts';
-import { failed, withNotes } from '../results.ts';
+import { failed, notApplicable, withNotes } from '../results.ts';
+import { catalogModel } from '../../models/catalog.ts';
+import type { NerBackendChoice } from '../settings.ts';
+import { caseLanguageOf } from '../text/case-tokenizer.ts';
+import { isEnglishOrUnknown } from '../text/language.ts';
 import { scoreCoherence, type CoherenceDetails } from './coherence.ts';
 import { scoreEntityDensity, type EntityDensityDetails } from './entity-density.ts';
 import shuffleReport from './order-model/shuffle-report.json';
@@ -27,16 +31,47 @@ export const entityDensityMetric = {
     range: [0, 1],
   },
   detailView: 'own',
-  async compute({ input, settings, backends, signal }) {
+  async compute({ input, settings, backends, signal, tokenizer }) {
     if (!backends.recognizer)
       return failed('entity-density', 'none', 'No entity recogniser here.', {});
+    const language = caseLanguageOf(input);
+    const ner = settings.backends.ner;
+    // An English-only recogniser finds mostly numbers in other languages: no score rather than
+    // an undercount that reads like a sparse summary.
+    if (!isEnglishOrUnknown(language) && !readsEveryLanguage(ner)) {
+      return notApplicable(
+        'entity-density',
+        nerBackendName(ner),
+        ref('language.entityDensity.unsupported', { code: language }),
+        { language },
+      );
+    }
     const recognizer = await backends.recognizer();
+    const caseTokenizer = await tokenizer();
     return withNotes(
-      await scoreEntityDensity(input.summary, recognizer, settings.density, signal),
+      await scoreEntityDensity(
+        input.summary,
+        recognizer,
+        { ...settings.density, tokenize: caseTokenizer.tokens, tokenizerName: caseTokenizer.name },
+        signal,
+      ),
       recognizer.notes,
     );
   },
 } satisfies OfflineMetricRecord;
+
+/** True for a transformer NER model the catalog lists as multilingual. */
+function readsEveryLanguage(ner: NerBackendChoice): boolean {
+  return ner.kind === 'transformer' && catalogModel(ner.model)?.languages === 'multilingual';
+}
+
+/**
+ * The backend an n/a names: the recogniser that would have run (compromise's version is not
+ * read here: that would pull the library into the page's bundle).
+ */
+function nerBackendName(ner: NerBackendChoice): string {
+  return ner.kind === 'transformer' ? ner.model : 'compromise';
+}
 
 /** The shuffle test's share for one encoder and score, as `npm run measure:coherence` wrote it. */
 export function shuffleShare(

@@ -1,0 +1,88 @@
+/**
+ * A Chinese case in the app: the page shows the detected language, entity density says n/a with
+ * the reason (the built-in recogniser reads English only), and ROUGE's detail names the same
+ * tokenizer as its backend line. Screenshots at 1280×800 and 390×844 go to /work/shots/language/
+ * when that folder exists.
+ */
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import {
+  cardState,
+  fillCase,
+  openApp,
+  openCard,
+  waitForScores,
+  type App,
+} from './support/browser.ts';
+
+const SOURCE =
+  '研究人员周二表示，这种新型电池可以在十分钟内充满电。该电池由浙江大学的团队开发，预计明年投入生产。' +
+  '团队负责人说，这项技术还能降低成本。';
+const SUMMARY = '浙江大学的团队开发了一种新型电池，可以在十分钟内充满电，预计明年投入生产。';
+const REFERENCE = '浙江大学团队开发的新型电池十分钟即可充满，明年量产。';
+const SHOTS = '/work/shots/language';
+
+describe('a Chinese case in Chromium', () => {
+  let app: App;
+  let page: Page;
+
+  beforeAll(async () => {
+    app = await openApp({ context: { viewport: { width: 1280, height: 800 } } });
+    page = app.page;
+  });
+
+  afterAll(() => app?.close());
+
+  it('detects Chinese, says why entity density is n/a, and names one tokenizer', async () => {
+    await fillCase(page, SOURCE, SUMMARY, REFERENCE);
+    await page.getByTestId('score-button').click();
+    await waitForScores(page);
+
+    const line = page.getByTestId('case-language');
+    await expect.poll(() => line.getAttribute('data-language')).toBe('zh');
+    expect(await line.textContent()).toMatch(/Chinese \(zh\), detected/u);
+
+    const density = await cardState(page, 'entity-density');
+    expect(density.status).toBe('n/a');
+    const reason = await page
+      .getByTestId('metric-entity-density')
+      .getByTestId('reason')
+      .textContent();
+    expect(reason).toMatch(/Chinese text \(zh\)/u);
+    expect(reason).toMatch(/bert-base-multilingual-cased-ner-hrl/u);
+
+    const rouge = await cardState(page, 'rouge-1');
+    expect(rouge.status).toBe('ok');
+    await openCard(page, 'rouge-1');
+    const name = await page
+      .getByTestId('metric-rouge-1')
+      .getByTestId('rouge-tokenizer-name')
+      .textContent();
+    expect(name).toBeTruthy();
+    expect(rouge.backend).toContain(`(porter, ${name})`);
+    for (const id of ['token-f1', 'repetition-offline', 'extractiveness']) {
+      expect((await cardState(page, id)).backend, id).toContain(name!);
+    }
+
+    if (existsSync(SHOTS)) {
+      await page.getByTestId('case-language').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${SHOTS}/zh-case-1280x800.png`, fullPage: false });
+      await page.getByTestId('rouge-tokenizer-name').first().scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${SHOTS}/zh-rouge-detail-1280x800.png`, fullPage: false });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.getByTestId('case-language').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${SHOTS}/zh-case-390x844.png`, fullPage: false });
+      await page.getByTestId('metric-entity-density').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${SHOTS}/zh-entity-density-390x844.png`, fullPage: false });
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+    expect(app.errors).toEqual([]);
+  });
+
+  it('keeps a chosen language with the case', async () => {
+    await page.getByTestId('case-language-choice').selectOption('ja');
+    expect(await page.getByTestId('case-language').textContent()).toMatch(/\(ja\), chosen/u);
+    await page.getByTestId('case-language-choice').selectOption('auto');
+  });
+});
