@@ -2,10 +2,29 @@
  * The errors a caller sees: an answer that cannot be used says why (refused, filtered, cut off,
  * empty), and every error leaving the client has the key and every key shape removed.
  */
+import { isMessageRef, type MessageRef, type MessageValues } from '../i18n/message.ts';
 import { messageOf } from '../errors.ts';
 import { CapabilityError, type ErrorContext } from './errors.ts';
 import { redact } from './redact.ts';
 import { LlmError, type JudgeChoice, type ProviderConfig } from './types.ts';
+
+/** A ref's interpolated texts (a server's words among them) with the key redacted too. */
+function redactRef(
+  message: MessageRef | undefined,
+  apiKey: string | undefined,
+): MessageRef | undefined {
+  if (!message?.values) return message;
+  const values: MessageValues = {};
+  for (const [name, value] of Object.entries(message.values)) {
+    values[name] =
+      typeof value === 'string'
+        ? redact(value, [apiKey])
+        : isMessageRef(value)
+          ? (redactRef(value, apiKey) ?? value)
+          : value;
+  }
+  return { key: message.key, values };
+}
 
 /** Same error with the key (and every known key shape) removed from its message. */
 export function scrub(
@@ -17,6 +36,7 @@ export function scrub(
     const out = new CapabilityError(e.param, redact(e.message, [apiKey]), {
       status: e.status,
       provider: e.provider ?? provider,
+      messageRef: redactRef(e.messageRef, apiKey),
     });
     out.spent = e.spent;
     return out;
@@ -27,6 +47,7 @@ export function scrub(
       provider: e.provider ?? provider,
       retryAfterMs: e.retryAfterMs,
       spent: e.spent,
+      messageRef: redactRef(e.messageRef, apiKey),
     });
   }
   const message = messageOf(e);

@@ -6,11 +6,14 @@
  */
 import type { JudgeFailure } from '../metrics/judge/run.ts';
 import { RUN_STOPPING_KINDS } from '../llm/types.ts';
+import { englishRef, ref, type MessageRef } from '../i18n/message.ts';
 
 export interface JudgeNotice {
   /** 'not-run': nothing was sent; 'stopped': the provider refused the run. */
   kind: 'not-run' | 'stopped';
   message: string;
+  /** The message for the page to word; absent where only English text exists. */
+  messageRef?: MessageRef;
 }
 
 export const notRunNotice = (problems: readonly string[]): JudgeNotice | undefined =>
@@ -27,10 +30,17 @@ export function stoppedRunNotice(failures: readonly JudgeFailure[]): JudgeNotice
   }
   const messages = new Set(failures.map((f) => f.message));
   if (messages.size !== 1) return undefined;
-  return { kind: 'stopped', message: failures[0].message };
+  const first = failures[0];
+  return first.messageRef
+    ? { kind: 'stopped', message: first.message, messageRef: first.messageRef }
+    : { kind: 'stopped', message: first.message };
 }
 
-export const noticeText = (notice: JudgeNotice): string =>
-  notice.kind === 'not-run'
-    ? `LLM metrics not run: ${notice.message}`
-    : `LLM metrics stopped: ${notice.message} The case keeps this error for each of them.`;
+/** The whole notice as a message (the page words it with `tr`). */
+export function noticeRef(notice: JudgeNotice): MessageRef {
+  const message = notice.messageRef ?? ref('common.literal', { text: notice.message });
+  return ref(notice.kind === 'not-run' ? 'llm.notice.notRun' : 'llm.notice.stopped', { message });
+}
+
+/** The notice in English (logs, tests). */
+export const noticeText = (notice: JudgeNotice): string => englishRef(noticeRef(notice));

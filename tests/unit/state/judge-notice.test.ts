@@ -39,3 +39,27 @@ describe('the judge notice', () => {
     expect(stoppedRunNotice([failure({ kind: 'rate-limit' })])).toBeUndefined();
   });
 });
+
+describe('the notice as a message', () => {
+  it('carries the provider error as a ref, worded in the reader language', async () => {
+    const { formatMessage } = await import('../../../src/lib/i18n/message.ts');
+    const { default: ru } = await import('../../../src/messages/ru/index.ts');
+    const { noticeRef } = await import('../../../src/lib/state/judge-notice.ts');
+    const errorRef = { key: 'llm.error.keyRejected', values: { who: 'OpenAI' } } as const;
+    const notice = stoppedRunNotice([
+      {
+        kind: 'auth',
+        message: 'OpenAI rejected the API key: it is wrong, expired or revoked.',
+        messageRef: errorRef,
+        stage: 'claims',
+        metrics: ['alignment'],
+      },
+    ]);
+    expect(notice?.messageRef).toEqual(errorRef);
+    const worded = formatMessage('ru', ru, noticeRef(notice!).key, noticeRef(notice!).values);
+    expect(worded).toMatch(/^LLM-метрики остановлены: OpenAI отклонил API-ключ/u);
+    expect(noticeText(notice!)).toBe(
+      'LLM metrics stopped: OpenAI rejected the API key: it is wrong, expired or revoked. The case keeps this error for each of them.',
+    );
+  });
+});

@@ -5,6 +5,7 @@
  * is what keeps a full evaluation at three sequential rounds. Stages write into the pipeline's own
  * state; `results()` turns that state into MetricResults once the last stage has run.
  */
+import type { MessageRef } from '../../i18n/message.ts';
 import type { Capabilities, ChatMessage } from '../../llm/types.ts';
 import type {
   CaseInput,
@@ -60,7 +61,7 @@ export interface Pipeline {
   /** Results once every stage has run (status ok or n/a). */
   results(): MetricResult[];
   /** Results when a stage failed: 'error' with the message, partial details kept. */
-  failure(message: string): MetricResult[];
+  failure(message: string | MessageRef): MetricResult[];
 }
 
 /**

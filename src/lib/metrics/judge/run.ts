@@ -15,6 +15,7 @@
  * plain message); the others go on. Cancelling (the AbortSignal) stops everything: the signal goes
  * to every call, is checked between rounds, and the run rejects with the signal's reason.
  */
+import { ref, type MessageRef } from '../../i18n/message.ts';
 import {
   LlmError,
   type Capabilities,
@@ -56,6 +57,8 @@ export interface JudgeFailure {
   kind: LlmErrorKind | 'other';
   /** The error in plain words (without the stage). */
   message: string;
+  /** The same, for the page to word in the reader's language; absent for a metric's own error. */
+  messageRef?: MessageRef;
   /** What the failed call was for ("Coherence: fill the evaluation form"). */
   stage: string;
   metrics: JudgeMetricId[];
@@ -141,7 +144,13 @@ export async function runJudgeMetrics(
   };
   const failures = new Map<
     Pipeline,
-    { message: string; error: string; stage: string; kind: JudgeFailure['kind'] }
+    {
+      message: string | MessageRef;
+      error: string;
+      errorRef: MessageRef | undefined;
+      stage: string;
+      kind: JudgeFailure['kind'];
+    }
   >();
   const summary = (rounds: number): JudgeRunSummary => ({
     results,
@@ -153,6 +162,7 @@ export async function runJudgeMetrics(
     failures: [...failures].map(([p, f]) => ({
       kind: f.kind,
       message: f.error,
+      ...(f.errorRef ? { messageRef: f.errorRef } : {}),
       stage: f.stage,
       metrics: p.produces.filter((id) => want.has(id)),
     })),
@@ -221,9 +231,13 @@ export async function runJudgeMetrics(
               await Promise.all(asked.map((r) => judge.forget?.(r).catch(() => undefined)));
             }
             if (!signal?.aborted && !failures.has(p)) {
+              const errorRef = error instanceof LlmError ? error.messageRef : undefined;
               failures.set(p, {
-                message: `${errorMessage(error)} (${s.purpose})`,
+                message: errorRef
+                  ? ref('judgeMetrics.failedAt', { error: errorRef, stage: s.purpose })
+                  : `${errorMessage(error)} (${s.purpose})`,
                 error: errorMessage(error),
+                errorRef,
                 stage: s.purpose,
                 kind,
               });

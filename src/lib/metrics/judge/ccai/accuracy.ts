@@ -5,6 +5,7 @@
  * alignment verdict's reason (summarization/alignment.ts). A contradicted point is inaccurate; an
  * unsupported one is inaccurate too, or left out when unsupported claims are set to neutral.
  */
+import type { MessageRef } from '../../../i18n/message.ts';
 import type { CallRecord } from '../call.ts';
 import { describeCut, type ContextNote } from '../context.ts';
 import { okResult, pct, type RunEnv } from '../pipeline.ts';
@@ -96,7 +97,7 @@ export function accuracyFailure(
   outcome: ClaimsOutcome,
   env: RunEnv,
   log: CallRecord[],
-  message: string,
+  message: string | MessageRef,
 ): MetricResult<'ccai-accuracy'> {
   return failed('ccai-accuracy', env.backend, message, details(outcome, env, log));
 }
