@@ -17,7 +17,6 @@ watchCspViolations();
 registerServiceWorker();
 
 // The reader's language is in before the first paint (English is bundled; another language is
-// one small chunk), so the page never flashes English first.
-await initLocale();
-
-export default mount(App, { target });
+// one small chunk), so the page never flashes English first. Not a top-level await: that splits
+// the entry into chunks, and one holding zod would then run before zod-config.ts.
+void initLocale().then(() => mount(App, { target }));
