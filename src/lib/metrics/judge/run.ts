@@ -171,7 +171,10 @@ export async function runJudgeMetrics(
   // A case without text has nothing to judge.
   const missing = !input.summary.trim() ? 'summary' : !input.source.trim() ? 'source' : null;
   if (missing) {
-    for (const id of want) emit(notApplicable(id, backend, `The ${missing} is empty.`, {}));
+    const reason = ref(
+      missing === 'summary' ? 'judgeMetrics.emptySummary' : 'judgeMetrics.emptySource',
+    );
+    for (const id of want) emit(notApplicable(id, backend, reason, {}));
     return summary(0);
   }
 
@@ -234,7 +237,7 @@ export async function runJudgeMetrics(
               const errorRef = error instanceof LlmError ? error.messageRef : undefined;
               failures.set(p, {
                 message: errorRef
-                  ? ref('judgeMetrics.failedAt', { error: errorRef, stage: s.purpose })
+                  ? ref('judgeMetrics.failedAt', { error: errorRef, stage: s.purposeRef ?? s.purpose })
                   : `${errorMessage(error)} (${s.purpose})`,
                 error: errorMessage(error),
                 errorRef,
@@ -258,7 +261,7 @@ export async function runJudgeMetrics(
   // Defensive: anything left unfinished reports an error rather than vanishing.
   for (const p of built.pipelines) {
     if (!finished.has(p)) {
-      for (const id of p.produces) emit(failed(id, backend, 'The metric did not finish.', {}));
+      for (const id of p.produces) emit(failed(id, backend, ref('judgeMetrics.unfinished'), {}));
     }
   }
   return summary(roundsRun);
