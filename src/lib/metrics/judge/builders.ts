@@ -76,14 +76,9 @@ export const gevalCustomBuilder: JudgePipelineBuilder = {
   build(env) {
     const criteria = env.settings.customCriteria;
     if (criteria.length === 0) {
-      const none = notApplicable(
-        'geval-custom',
-        env.backend,
-        ref('judgeMetrics.geval.noCustom'),
-        {
-          criterion: null,
-        },
-      );
+      const none = notApplicable('geval-custom', env.backend, ref('judgeMetrics.geval.noCustom'), {
+        criterion: null,
+      });
       return { pipelines: [staticPipeline(none)], needsCapabilities: false };
     }
     return {

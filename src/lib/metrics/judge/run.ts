@@ -237,7 +237,10 @@ export async function runJudgeMetrics(
               const errorRef = error instanceof LlmError ? error.messageRef : undefined;
               failures.set(p, {
                 message: errorRef
-                  ? ref('judgeMetrics.failedAt', { error: errorRef, stage: s.purposeRef ?? s.purpose })
+                  ? ref('judgeMetrics.failedAt', {
+                      error: errorRef,
+                      stage: s.purposeRef ?? s.purpose,
+                    })
                   : `${errorMessage(error)} (${s.purpose})`,
                 error: errorMessage(error),
                 errorRef,

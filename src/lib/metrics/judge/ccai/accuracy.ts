@@ -76,12 +76,7 @@ export function accuracyResult(
   }
   const score = share(d.accurate, d.counted);
   if (score === null) {
-    return notApplicable(
-      'ccai-accuracy',
-      env.backend,
-      ref('judgeMetrics.accuracy.neutral'),
-      d,
-    );
+    return notApplicable('ccai-accuracy', env.backend, ref('judgeMetrics.accuracy.neutral'), d);
   }
   return okResult(
     'ccai-accuracy',

@@ -108,9 +108,7 @@ export function chooseMethod(settings: JudgeSettings, caps: Capabilities | undef
           temperature: 0,
           note:
             note ??
-            (settings.gevalMethod === 'sampling'
-              ? ref('judgeMetrics.geval.oneSample')
-              : undefined),
+            (settings.gevalMethod === 'sampling' ? ref('judgeMetrics.geval.oneSample') : undefined),
         };
   const canLogprobs = caps !== undefined && caps.logprobs && caps.maxTopLogprobs > 0;
   const logprobs = (): MethodPlan => ({
@@ -125,11 +123,7 @@ export function chooseMethod(settings: JudgeSettings, caps: Capabilities | undef
     case 'logprobs':
       return canLogprobs
         ? logprobs()
-        : sampling(
-            caps
-              ? ref('judgeMetrics.geval.noLogprobs')
-              : undefined,
-          );
+        : sampling(caps ? ref('judgeMetrics.geval.noLogprobs') : undefined);
     case 'sampling':
       return sampling();
     case 'greedy':
@@ -162,9 +156,7 @@ export function scoreReplies(
     const samples = choices.map((c) => parseScoreFromText(c.text, scale));
     const distribution = fromSamples(samples, scale);
     if (!distribution) {
-      throw malformed(
-        ref('judgeMetrics.geval.noSampleScore', { count: choices.length, min, max }),
-      );
+      throw malformed(ref('judgeMetrics.geval.noSampleScore', { count: choices.length, min, max }));
     }
     const bad = distribution.invalidSamples ?? 0;
     return {

@@ -162,12 +162,7 @@ export function claimsPipeline(env: RunEnv, produces: JudgeMetricId[]): ClaimsPi
     }
     const score = alignmentScore(d.counts, d.unsupportedCountsAgainst);
     if (score === null) {
-      return notApplicable(
-        'alignment',
-        env.backend,
-        ref('judgeMetrics.alignment.neutral'),
-        d,
-      );
+      return notApplicable('alignment', env.backend, ref('judgeMetrics.alignment.neutral'), d);
     }
     const { supported, contradicted, unsupported } = d.counts;
     return okResult(

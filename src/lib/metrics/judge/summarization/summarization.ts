@@ -68,8 +68,16 @@ export function combineSummarization(
     audit: { calls: [...shared.alignment.audit.calls, ...shared.coverage.audit.calls] },
   };
   const parts = [
-    { r: alignment, failedKey: 'judgeMetrics.summarization.alignmentFailed', naKey: 'judgeMetrics.summarization.noAlignment' },
-    { r: coverage, failedKey: 'judgeMetrics.summarization.coverageFailed', naKey: 'judgeMetrics.summarization.noCoverage' },
+    {
+      r: alignment,
+      failedKey: 'judgeMetrics.summarization.alignmentFailed',
+      naKey: 'judgeMetrics.summarization.noAlignment',
+    },
+    {
+      r: coverage,
+      failedKey: 'judgeMetrics.summarization.coverageFailed',
+      naKey: 'judgeMetrics.summarization.noCoverage',
+    },
   ] as const;
   for (const { r, failedKey } of parts) {
     if (r.status === 'error') {
@@ -78,7 +86,12 @@ export function combineSummarization(
   }
   for (const { r, naKey } of parts) {
     if (r.status === 'n/a') {
-      return notApplicable('summarization', env.backend, ref(naKey, { reason: reasonOf(r) }), details);
+      return notApplicable(
+        'summarization',
+        env.backend,
+        ref(naKey, { reason: reasonOf(r) }),
+        details,
+      );
     }
   }
   const score = details.fBeta as number;
