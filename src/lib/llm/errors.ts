@@ -275,6 +275,23 @@ const PARAM_WORDS: Record<CapabilityParam, MessageKey> = {
   thinking: 'llm.param.thinking',
 };
 
+type LlmErrorOptions = NonNullable<ConstructorParameters<typeof LlmError>[2]>;
+
+/** An LlmError in English with the ref the page words in the reader's language. */
+export function wordedError(
+  kind: LlmErrorKind,
+  key: MessageKey,
+  values?: MessageValues,
+  options: Omit<LlmErrorOptions, 'messageRef'> = {},
+): LlmError {
+  return new LlmError(kind, english(key, values), { ...options, messageRef: ref(key, values) });
+}
+
+/** An error's own ref when it has one, else its English text (as a value for a nested message). */
+export function messageValue(error: LlmError): MessageRef | string {
+  return error.messageRef ?? error.message;
+}
+
 /** A 2xx body that is not an API answer (HTML from a proxy, a login page…). */
 export function unreadableBody(ctx: ErrorContext, status: number): LlmError {
   const values = { who: ctx.name, status: String(status) };

@@ -63,7 +63,7 @@ export interface JudgeRequest {
    * is unusable. Such a reply is a 'malformed-output' error and is never cached, so a provider
    * that recovers gets asked again; a cached reply that fails it is asked again too.
    */
-  accept?(response: JudgeResponse): string | undefined;
+  accept?(response: JudgeResponse): string | MessageRef | undefined;
   signal?: AbortSignal;
 }
 
