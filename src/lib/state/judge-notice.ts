@@ -16,8 +16,17 @@ export interface JudgeNotice {
   messageRef?: MessageRef;
 }
 
-export const notRunNotice = (problems: readonly string[]): JudgeNotice | undefined =>
-  problems.length > 0 ? { kind: 'not-run', message: problems.join(' ') } : undefined;
+/** Nothing was sent: the problems, one after another (English text, plus a ref when given refs). */
+export function notRunNotice(problems: readonly (string | MessageRef)[]): JudgeNotice | undefined {
+  if (problems.length === 0) return undefined;
+  const message = problems.map((p) => (typeof p === 'string' ? p : englishRef(p))).join(' ');
+  if (problems.every((p) => typeof p === 'string')) return { kind: 'not-run', message };
+  const refs = problems.map((p) =>
+    typeof p === 'string' ? ref('common.literal', { text: p }) : p,
+  );
+  const messageRef = refs.reduce((first, next) => ref('judge.problem.join', { first, next }));
+  return { kind: 'not-run', message, messageRef };
+}
 
 /**
  * The notice for a run whose every failure is one run-stopping provider error, else undefined

@@ -238,7 +238,7 @@ export class ScoringSession {
     const wrongSettings = settingsProblems(settings);
     const blocked = blockedMetrics(wrongSettings);
     const workerSettings = runnableSettings(settings, wrongSettings);
-    const judgeProblems = this.judge.enabled ? this.judge.problems() : [];
+    const judgeProblems = this.judge.enabled ? this.judge.problemRefs() : [];
     const runJudge = this.judge.enabled && judgeProblems.length === 0;
 
     this.#run?.abort();

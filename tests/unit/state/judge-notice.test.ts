@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { noticeText, notRunNotice, stoppedRunNotice } from '../../../src/lib/state/judge-notice.ts';
+import {
+  noticeRef,
+  noticeText,
+  notRunNotice,
+  stoppedRunNotice,
+} from '../../../src/lib/state/judge-notice.ts';
+import { formatMessage, ref } from '../../../src/lib/i18n/message.ts';
+import ja from '../../../src/messages/ja/index.ts';
 import type { JudgeFailure } from '../../../src/lib/metrics/judge/run.ts';
 
 const failure = (over: Partial<JudgeFailure>): JudgeFailure => ({
@@ -16,6 +23,19 @@ describe('the judge notice', () => {
     const notice = notRunNotice(['No API key for openai.', 'Pick a model.']);
     expect(notice).toEqual({ kind: 'not-run', message: 'No API key for openai. Pick a model.' });
     expect(noticeText(notice!)).toBe('LLM metrics not run: No API key for openai. Pick a model.');
+  });
+
+  it("keeps problems given as messages worded in the reader's language, English text alike", () => {
+    const notice = notRunNotice([
+      ref('judge.problem.noKey', { provider: 'openai', section: ref('judge.provider.title') }),
+      ref('judge.problem.noMetric'),
+    ]);
+    expect(notice?.message).toBe(
+      'No API key for openai: add one under "LLM judge provider". No LLM metric is selected.',
+    );
+    expect(formatMessage('ja', ja, noticeRef(notice!).key, noticeRef(notice!).values)).toContain(
+      'LLM 指標が選ばれていません。',
+    );
   });
 
   it('replaces the cards when every failure is the same run-stopping provider error', () => {
