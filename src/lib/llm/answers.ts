@@ -2,10 +2,29 @@
  * The errors a caller sees: an answer that cannot be used says why (refused, filtered, cut off,
  * empty), and every error leaving the client has the key and every key shape removed.
  */
+import { isMessageRef, type MessageRef, type MessageValues } from '../i18n/message.ts';
 import { messageOf } from '../errors.ts';
-import { CapabilityError, type ErrorContext } from './errors.ts';
+import { CapabilityError, wordedError, type ErrorContext } from './errors.ts';
 import { redact } from './redact.ts';
 import { LlmError, type JudgeChoice, type ProviderConfig } from './types.ts';
+
+/** A ref's interpolated texts (a server's words among them) with the key redacted too. */
+function redactRef(
+  message: MessageRef | undefined,
+  apiKey: string | undefined,
+): MessageRef | undefined {
+  if (!message?.values) return message;
+  const values: MessageValues = {};
+  for (const [name, value] of Object.entries(message.values)) {
+    values[name] =
+      typeof value === 'string'
+        ? redact(value, [apiKey])
+        : isMessageRef(value)
+          ? (redactRef(value, apiKey) ?? value)
+          : value;
+  }
+  return { key: message.key, values };
+}
 
 /** Same error with the key (and every known key shape) removed from its message. */
 export function scrub(
@@ -17,6 +36,7 @@ export function scrub(
     const out = new CapabilityError(e.param, redact(e.message, [apiKey]), {
       status: e.status,
       provider: e.provider ?? provider,
+      messageRef: redactRef(e.messageRef, apiKey),
     });
     out.spent = e.spent;
     return out;
@@ -27,12 +47,11 @@ export function scrub(
       provider: e.provider ?? provider,
       retryAfterMs: e.retryAfterMs,
       spent: e.spent,
+      messageRef: redactRef(e.messageRef, apiKey),
     });
   }
-  const message = messageOf(e);
-  return new LlmError('bad-request', redact(`Unexpected error: ${message}`, [apiKey]), {
-    provider,
-  });
+  const message = redact(messageOf(e), [apiKey]);
+  return wordedError('bad-request', 'llm.error.unexpected', { message }, { provider });
 }
 
 /** A request with no usable answer at all becomes an error that says why. */
@@ -58,26 +77,29 @@ export function jsonUsable(choice: JudgeChoice | undefined): choice is JudgeChoi
 
 export function finishError(choice: JudgeChoice | undefined, ctx: ErrorContext): LlmError {
   const opts = { provider: ctx.provider, status: 200 };
-  if (!choice) return new LlmError('malformed-output', `${ctx.name} returned no answer.`, opts);
-  const quoted = choice.text.trim() ? `: "${choice.text.trim().slice(0, 200)}"` : '.';
+  const who = { who: ctx.name, model: ctx.model };
+  if (!choice) return wordedError('malformed-output', 'llm.error.noAnswer', who, opts);
+  const reply = choice.text.trim();
   switch (choice.finishReason) {
     case 'refusal':
-      return new LlmError('refusal', `${ctx.model} refused to answer${quoted}`, opts);
+      return reply
+        ? wordedError(
+            'refusal',
+            'llm.error.refusedQuoted',
+            { ...who, reply: reply.slice(0, 200) },
+            opts,
+          )
+        : wordedError('refusal', 'llm.error.refused', who, opts);
     case 'content_filter':
-      return new LlmError(
-        'content-filter',
-        `${ctx.name}'s content filter blocked the answer. The item cannot be scored by this provider.`,
-        opts,
-      );
+      return wordedError('content-filter', 'llm.error.answerFiltered', who, opts);
     case 'length':
-      return new LlmError(
+      return wordedError(
         'truncated',
-        choice.text.trim()
-          ? `${ctx.model}'s answer was cut off at the output-token limit. Raise the max tokens.`
-          : `${ctx.model} used its whole output budget before answering (thinking or reasoning tokens count against it). Raise the max tokens.`,
+        reply ? 'llm.error.truncated' : 'llm.error.budgetSpent',
+        who,
         opts,
       );
     default:
-      return new LlmError('malformed-output', `${ctx.model} returned an empty answer.`, opts);
+      return wordedError('malformed-output', 'llm.error.emptyAnswer', who, opts);
   }
 }

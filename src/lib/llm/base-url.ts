@@ -3,9 +3,10 @@
  * (its record in providers/registry.ts), and the host the limiter, the capability cache and the
  * messages name. Never the path or query, which may hold secrets.
  */
+import { wordedError } from './errors.ts';
 import { PROVIDERS, byKind } from './providers/registry.ts';
 import { requiredBaseUrl } from './providers/shared.ts';
-import { LlmError, type ProviderConfig, type ProviderKind } from './types.ts';
+import type { ProviderConfig, ProviderKind } from './types.ts';
 
 /** The providers' own hosts, for kinds that have one (the compatible servers do not). */
 export const DEFAULT_BASE_URL: Readonly<Partial<Record<ProviderKind, string>>> = byKind((record) =>
@@ -23,13 +24,7 @@ export function hostOf(config: ProviderConfig): string {
   try {
     return new URL(baseUrlOf(config)).host;
   } catch {
-    throw new LlmError(
-      'bad-request',
-      'The base URL is not a valid URL (e.g. http://localhost:11434/v1).',
-      {
-        provider: config.kind,
-      },
-    );
+    throw wordedError('bad-request', 'llm.error.badBaseUrl', undefined, { provider: config.kind });
   }
 }
 

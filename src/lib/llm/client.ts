@@ -6,6 +6,7 @@
 import { scrub } from './answers.ts';
 import { createJudge, type JudgeOptions } from './judge.ts';
 import type { LlmErrorKind, ProviderConfig } from './types.ts';
+import { english, ref, type MessageRef } from '../i18n/message.ts';
 
 export type { ResponseCache } from './cache.ts';
 export { createJudge, type JudgeOptions } from './judge.ts';
@@ -28,6 +29,8 @@ export interface ConnectionResult {
   /** The model the server says answered (may be a dated version of the configured name). */
   model: string;
   message: string;
+  /** The same message for the page to word in the reader's language. */
+  messageRef?: MessageRef;
   /** Why it failed, for the UI to pick a hint. */
   kind?: LlmErrorKind;
 }
@@ -49,14 +52,29 @@ export async function testConnection(
       maxTokens: 16,
       signal: options.signal,
     });
-    return { ok: true, model: res.model, message: `Connected: ${res.model} answered.` };
+    return connected(res.model);
   } catch (e) {
     const err = scrub(e, config.apiKey, config.kind);
     // The API answered, just not with text (a reasoning model spent 16 tokens thinking): the key,
     // the model and the connection all work.
     if (['truncated', 'refusal', 'content-filter', 'malformed-output'].includes(err.kind)) {
-      return { ok: true, model: config.model, message: `Connected: ${config.model} answered.` };
+      return connected(config.model);
     }
-    return { ok: false, model: config.model, message: err.message, kind: err.kind };
+    return {
+      ok: false,
+      model: config.model,
+      message: err.message,
+      ...(err.messageRef ? { messageRef: err.messageRef } : {}),
+      kind: err.kind,
+    };
   }
+}
+
+function connected(model: string): ConnectionResult {
+  return {
+    ok: true,
+    model,
+    message: english('llm.test.connected', { model }),
+    messageRef: ref('llm.test.connected', { model }),
+  };
 }

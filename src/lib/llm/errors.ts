@@ -4,6 +4,14 @@
  * that all four wire formats agree on what is retried and what stops a run.
  */
 import { LlmError, type LlmErrorKind, type ProviderKind } from './types.ts';
+import {
+  english,
+  englishRef,
+  ref,
+  type MessageKey,
+  type MessageRef,
+  type MessageValues,
+} from '../i18n/message.ts';
 
 /** The request parameter a capability error names: the client downgrades it and re-issues. */
 export type CapabilityParam =
@@ -15,7 +23,7 @@ export class CapabilityError extends LlmError {
   constructor(
     param: CapabilityParam,
     message: string,
-    options: { status?: number; provider?: ProviderKind } = {},
+    options: { status?: number; provider?: ProviderKind; messageRef?: MessageRef } = {},
   ) {
     super('capability', message, options);
     this.param = param;
@@ -102,14 +110,20 @@ export function retryHintFromHeaders(
 
 const MAX_DETAIL = 300;
 
-function detail(details: ErrorDetails): string {
+/** The server's own words, shortened: quoted as data after our sentence, never translated. */
+function serverText(details: ErrorDetails): string {
   const msg = details.message.replace(/\s+/g, ' ').trim();
-  if (!msg) return '';
-  return ` (server said: "${msg.length > MAX_DETAIL ? `${msg.slice(0, MAX_DETAIL)}…` : msg}")`;
+  return msg.length > MAX_DETAIL ? `${msg.slice(0, MAX_DETAIL)}…` : msg;
+}
+
+/** Our sentence, with what the server said after it when it said anything. */
+function withServer(sentence: MessageRef, details: ErrorDetails): MessageRef {
+  const server = serverText(details);
+  return server ? ref('llm.error.withServer', { message: sentence, server }) : sentence;
 }
 
 function seconds(ms: number): string {
-  return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
+  return ms < 10_000 ? (ms / 1000).toFixed(1) : String(Math.round(ms / 1000));
 }
 
 /** The capability a 400/403/422 message names, if any. */
@@ -167,28 +181,33 @@ export function classify(
   const retryAfterMs =
     retryHintFromHeaders(headers) ?? details.retryAfterMs ?? retryHintFromText(text);
   const base = { status, provider: ctx.provider };
-  const err = (kind: LlmErrorKind, message: string, withHint = false) =>
-    new LlmError(kind, message + detail(details), {
+  const who = ctx.name;
+  const err = (
+    kind: LlmErrorKind,
+    key: MessageKey,
+    values: MessageValues = {},
+    withHint = false,
+  ) => {
+    const messageRef = withServer(ref(key, { who, ...values }), details);
+    return new LlmError(kind, englishRef(messageRef), {
       ...base,
       retryAfterMs: withHint ? retryAfterMs : undefined,
+      messageRef,
     });
-  const who = ctx.name;
+  };
 
   // Gemini answers a bad key with 400 INVALID_ARGUMENT (§6.5), so look at the reason first.
   if (details.reasons?.includes('API_KEY_INVALID') || /API key not valid/i.test(details.message)) {
-    return err('auth', `${who} rejected the API key: it is wrong, revoked or for another project.`);
+    return err('auth', 'llm.error.keyInvalid');
   }
   if (/CORS requests must set/i.test(details.message)) {
-    return err('auth', `${who} refused the browser request: the browser-access header is missing.`);
+    return err('auth', 'llm.error.corsHeader');
   }
   if (/CORS requests are not allowed for this Organization/i.test(details.message)) {
-    return err(
-      'permission',
-      `${who} does not allow browser calls for this organization's keys: ask the org admin, or use another key.`,
-    );
+    return err('permission', 'llm.error.corsOrg');
   }
   if (status === 401) {
-    return err('auth', `${who} rejected the API key: it is wrong, expired or revoked.`);
+    return err('auth', 'llm.error.keyRejected');
   }
   if (
     status === 402 ||
@@ -196,42 +215,28 @@ export function classify(
     (status === 429 && details.quotaIds?.some((q) => /PerDay/i.test(q)))
   ) {
     const perDay = details.quotaIds?.some((q) => /PerDay/i.test(q));
-    return err(
-      'quota',
-      perDay
-        ? `${who}'s daily quota for this key is used up; it resets at midnight Pacific time. Waiting a few seconds will not help.`
-        : `${who} says the account is out of quota or credits (or hit its spend limit). Add credits or raise the limit; retrying will not help.`,
-    );
+    return err('quota', perDay ? 'llm.error.dailyQuota' : 'llm.error.noCredits');
   }
   if (status === 429 && hooks.quotaOn429?.test(text)) {
-    return err(
-      'quota',
-      `${who} says the account has exceeded its quota. Check the plan and billing details.`,
-    );
+    return err('quota', 'llm.error.quotaExceeded');
   }
   if (FILTER_RE.test(text) && status >= 400 && status < 500 && status !== 429) {
-    return err(
-      'content-filter',
-      `${who}'s content filter blocked this request. The item cannot be scored by this provider.`,
-    );
+    return err('content-filter', 'llm.error.contentFilter');
   }
   if (
     status === 413 ||
     (status >= 400 && status < 500 && status !== 429 && CONTEXT_RE.test(text))
   ) {
-    return err(
-      'context-too-long',
-      `The prompt is longer than ${ctx.model}'s context window. Use a shorter text or a model with a larger context.`,
-    );
+    return err('context-too-long', 'llm.error.contextTooLong', { model: ctx.model });
   }
   if (status === 400 || status === 403 || status === 422) {
     const param = capabilityParamOf(text);
     if (param) {
-      return new CapabilityError(
-        param,
-        `${ctx.model} does not accept the ${PARAM_WORDS[param]} setting${detail(details)}`,
-        base,
+      const messageRef = withServer(
+        ref('llm.error.capability', { model: ctx.model, param: ref(PARAM_WORDS[param]) }),
+        details,
       );
+      return new CapabilityError(param, englishRef(messageRef), { ...base, messageRef });
     }
   }
   if (
@@ -240,56 +245,61 @@ export function classify(
     details.canonical === 'NOT_FOUND'
   ) {
     if (status === 404 && hooks.missingEndpointOn404 && !/model/i.test(text)) {
-      return err(
-        'bad-request',
-        `${who} has no chat-completions endpoint at this address (404). Check the base URL (it usually ends in /v1).`,
-      );
+      return err('bad-request', 'llm.error.noEndpoint');
     }
-    return err(
-      'model-not-found',
-      `${who} does not know the model "${ctx.model}", or this key has no access to it. Check the model name.`,
-    );
+    return err('model-not-found', 'llm.error.modelNotFound', { model: ctx.model });
   }
   if (status === 403) {
-    return err(
-      'permission',
-      ctx.local
-        ? `${who} refused the request (403). Local servers refuse other web origins by default: allow this page's origin (e.g. OLLAMA_ORIGINS) and try again.`
-        : `The key works, but ${who} does not give it access to this model or feature (403).`,
-    );
+    return err('permission', ctx.local ? 'llm.error.localForbidden' : 'llm.error.forbidden');
   }
   if (status === 429) {
-    return err(
-      'rate-limit',
-      `${who} is rate-limiting requests${retryAfterMs !== undefined ? ` and asks to wait ${seconds(retryAfterMs)}` : ''}.`,
-      true,
-    );
+    return retryAfterMs !== undefined
+      ? err('rate-limit', 'llm.error.rateLimitWait', { seconds: seconds(retryAfterMs) }, true)
+      : err('rate-limit', 'llm.error.rateLimit', {}, true);
   }
   if (status === 529 || /overloaded/i.test(text)) {
-    return err('server', `${who} is overloaded right now (HTTP ${status}).`, true);
+    return err('server', 'llm.error.overloaded', { status: String(status) }, true);
   }
   if ([408, 409, 425, 498].includes(status) || status >= 500) {
-    return err('server', `${who} had a server problem (HTTP ${status}).`, true);
+    return err('server', 'llm.error.server', { status: String(status) }, true);
   }
-  return err('bad-request', `${who} rejected the request (HTTP ${status}).`);
+  return err('bad-request', 'llm.error.rejected', { status: String(status) });
 }
 
-const PARAM_WORDS: Record<CapabilityParam, string> = {
-  logprobs: 'log-probabilities',
-  top_logprobs: 'number of top log-probabilities',
-  n: 'several-samples-per-call (n)',
-  temperature: 'temperature',
-  json: 'JSON-schema output',
-  thinking: 'thinking budget',
+const PARAM_WORDS: Record<CapabilityParam, MessageKey> = {
+  logprobs: 'llm.param.logprobs',
+  top_logprobs: 'llm.param.topLogprobs',
+  n: 'llm.param.n',
+  temperature: 'llm.param.temperature',
+  json: 'llm.param.json',
+  thinking: 'llm.param.thinking',
 };
+
+type LlmErrorOptions = NonNullable<ConstructorParameters<typeof LlmError>[2]>;
+
+/** An LlmError in English with the ref the page words in the reader's language. */
+export function wordedError(
+  kind: LlmErrorKind,
+  key: MessageKey,
+  values?: MessageValues,
+  options: Omit<LlmErrorOptions, 'messageRef'> = {},
+): LlmError {
+  return new LlmError(kind, english(key, values), { ...options, messageRef: ref(key, values) });
+}
+
+/** An error's own ref when it has one, else its English text (as a value for a nested message). */
+export function messageValue(error: LlmError): MessageRef | string {
+  return error.messageRef ?? error.message;
+}
 
 /** A 2xx body that is not an API answer (HTML from a proxy, a login page…). */
 export function unreadableBody(ctx: ErrorContext, status: number): LlmError {
-  return new LlmError(
-    'bad-request',
-    `${ctx.name} answered with something that is not an API response (HTTP ${status}). Check the base URL.`,
-    { status, provider: ctx.provider },
-  );
+  const values = { who: ctx.name, status: String(status) };
+  return new LlmError('bad-request', english('llm.error.unreadable', values), {
+    status,
+    provider: ctx.provider,
+    messageRef: ref('llm.error.unreadable', values),
+  });
 }
 
 export function safeJson(text: string): unknown {

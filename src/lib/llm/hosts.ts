@@ -10,6 +10,7 @@
 import type { KnownHosts } from './providers/record.ts';
 import { byKind, providerRecords } from './providers/registry.ts';
 import type { ProviderKind } from './types.ts';
+import { englishRef, ref, type MessageRef } from '../i18n/message.ts';
 
 export type { KnownHosts };
 
@@ -242,22 +243,28 @@ export function blockedConnectOrigin(event: {
 }
 
 /** What to do about a blocked origin (the settings warning and the notice both end with it). */
+export function connectAdviceRef(origin: string): MessageRef {
+  return ref('llm.csp.advice', { setting: CONNECT_SRC_SETTING, origin });
+}
+
 export function connectAdvice(origin: string): string {
-  return (
-    `To call it, rebuild SumLens with ${CONNECT_SRC_SETTING}="${origin}" ` +
-    '(see README → Self-hosting), or use a provider listed there.'
-  );
+  return englishRef(connectAdviceRef(origin));
 }
 
 /** The notice shown after the policy blocked a request. */
+export function blockedConnectionRef(origin: string): MessageRef {
+  return ref('llm.csp.blocked', { origin, advice: connectAdviceRef(origin) });
+}
+
 export function blockedConnectionMessage(origin: string): string {
-  return `This page's security policy blocked a connection to ${origin}. ${connectAdvice(origin)}`;
+  return englishRef(blockedConnectionRef(origin));
 }
 
 /** The warning shown while a typed base URL is one the policy would block. */
+export function blockedBaseUrlRef(origin: string): MessageRef {
+  return ref('llm.csp.wouldBlock', { origin, advice: connectAdviceRef(origin) });
+}
+
 export function blockedBaseUrlMessage(origin: string): string {
-  return (
-    `This page's security policy does not allow connections to ${origin}, so every request to ` +
-    `it will be blocked. ${connectAdvice(origin)}`
-  );
+  return englishRef(blockedBaseUrlRef(origin));
 }

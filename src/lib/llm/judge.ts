@@ -4,6 +4,8 @@
  * sampler and the transport, checked (the caller's `accept`, JSON parsing with one repair round),
  * stored, and any error leaves with the key scrubbed out and what the call cost.
  */
+import { wordedError } from './errors.ts';
+import { englishRef } from '../i18n/message.ts';
 import { assertUsable, finishError, jsonUsable, scrub } from './answers.ts';
 import { cacheKeyFor, type ResponseCache } from './cache.ts';
 import {
@@ -65,9 +67,12 @@ class FetchJudge implements Judge {
     if (this.transport.configError) throw this.transport.configError;
     if (this.transport.fatal) throw this.transport.fatal;
     if (PROVIDERS[this.config.kind].keyRequired && !this.config.apiKey) {
-      throw new LlmError('auth', `No API key is set for ${this.transport.ctx().name}.`, {
-        provider: this.config.kind,
-      });
+      throw wordedError(
+        'auth',
+        'llm.error.noKey',
+        { who: this.transport.ctx().name },
+        { provider: this.config.kind },
+      );
     }
   }
 
@@ -99,9 +104,13 @@ class FetchJudge implements Judge {
   /** The caller's `accept` check as an error, or undefined when the reply is usable. */
   private rejected(request: JudgeRequest, response: JudgeResponse): LlmError | undefined {
     const reason = request.accept?.(response);
-    return reason === undefined
-      ? undefined
-      : new LlmError('malformed-output', reason, { provider: this.config.kind });
+    if (reason === undefined) return undefined;
+    return typeof reason === 'string'
+      ? new LlmError('malformed-output', reason, { provider: this.config.kind })
+      : new LlmError('malformed-output', englishRef(reason), {
+          provider: this.config.kind,
+          messageRef: reason,
+        });
   }
 
   /** The error as the caller sees it: no key in it, and what the failed call cost. */
@@ -226,9 +235,10 @@ class FetchJudge implements Judge {
         model: first.model ?? repair.model,
       };
       if (!parsed.ok) {
-        throw new LlmError(
+        throw wordedError(
           'malformed-output',
-          `${this.config.model}'s answer did not match the expected structure, even after one repair request: ${parsed.issues}.`,
+          'llm.error.badStructure',
+          { model: this.config.model, issues: parsed.issues },
           { provider: this.config.kind },
         );
       }

@@ -3,6 +3,7 @@
  * providers' rate-limit headers (PROVIDERS.md §1.2, §13). One limiter per provider + host is
  * shared by every judge in the page, so two metrics running at once still respect one budget.
  */
+import { wordedError } from './errors.ts';
 import { LlmError } from './types.ts';
 
 /** Consecutive successes needed, per unit of the current limit, before the limit grows by one. */
@@ -87,7 +88,7 @@ export class ConcurrencyLimiter {
 }
 
 function cancelled(): LlmError {
-  return new LlmError('cancelled', 'Cancelled.');
+  return wordedError('cancelled', 'llm.error.cancelled');
 }
 
 export const DEFAULT_CONCURRENCY = 4;

@@ -4,8 +4,15 @@
  * concurrency limit (PROVIDERS.md §13). What a failed call cost is counted as it is sent.
  */
 import { currentTraits, hostOf } from './capabilities.ts';
-import { safeJson, unreadableBody, type ErrorContext } from './errors.ts';
-import { blockedConnectionMessage, blockedOrigin } from './hosts.ts';
+import {
+  messageValue,
+  safeJson,
+  unreadableBody,
+  wordedError,
+  type ErrorContext,
+} from './errors.ts';
+import { blockedConnectionRef, blockedOrigin } from './hosts.ts';
+import { english, englishRef, ref } from '../i18n/message.ts';
 import { DEFAULT_CONCURRENCY, limiterFor, type ConcurrencyLimiter } from './limiter.ts';
 import { adapterFor } from './providers/index.ts';
 import type { ParsedCompletion, WireCall } from './providers/shared.ts';
@@ -71,7 +78,7 @@ export const defaultSleep: Sleep = (ms, signal) =>
   });
 
 export function cancelledError(): LlmError {
-  return new LlmError('cancelled', 'Cancelled.');
+  return wordedError('cancelled', 'llm.error.cancelled');
 }
 
 /** An HTTP 2xx whose body was cut off or is not valid JSON: the request may have worked. */
@@ -210,41 +217,44 @@ export class Transport {
         if (signal?.aborted || timedOut) throw e;
         // The status line and headers came, the body did not: the server or a proxy dropped the
         // connection mid-answer. Not a reachability problem, and worth one more try.
-        throw new BadBodyError(
-          'server',
-          `${ctx.name}'s answer was cut off mid-transfer (HTTP ${status}: the connection closed before the whole body arrived).`,
-          { status, provider: ctx.provider },
-        );
+        const values = { who: ctx.name, status: String(status) };
+        throw new BadBodyError('server', english('llm.error.cutOff', values), {
+          status,
+          provider: ctx.provider,
+          messageRef: ref('llm.error.cutOff', values),
+        });
       }
     } catch (e) {
       if (e instanceof BadBodyError) throw e;
       if (signal?.aborted) throw cancelledError();
       if (timedOut) {
-        throw new LlmError(
+        throw wordedError(
           'timeout',
-          `${ctx.name} did not answer within ${Math.round(this.timeoutMs / 1000)} s.`,
-          {
-            provider: ctx.provider,
-          },
+          'llm.error.timeout',
+          { who: ctx.name, seconds: Math.round(this.timeoutMs / 1000) },
+          { provider: ctx.provider },
         );
       }
       // In a page, a host the Content-Security-Policy does not list is refused before any
       // request: that is not a network problem, and nothing but a rebuild changes it.
       const blocked = typeof document === 'undefined' ? undefined : blockedOrigin(req.url);
       if (blocked) {
-        throw new LlmError('permission', blockedConnectionMessage(blocked), {
+        const messageRef = blockedConnectionRef(blocked);
+        throw new LlmError('permission', englishRef(messageRef), {
           provider: ctx.provider,
+          messageRef,
         });
       }
-      const hint = ctx.local
-        ? ' Is the server running, and does it allow this page (CORS: OLLAMA_ORIGINS, LM Studio "Enable CORS"; Chrome may ask to allow local-network access)?'
-        : ' You may be offline, the provider may not allow browser (CORS) requests from this page, or a proxy dropped the request.';
       // A server without a known name is already named by its address ("the server at …").
-      const where = ctx.name.includes(this.host) ? ctx.name : `${ctx.name} at ${this.host}`;
-      throw new LlmError('network', `Could not reach ${where}.${hint}`, {
-        provider: ctx.provider,
-        cause: e instanceof Error ? new Error(e.message) : undefined,
-      });
+      const where = ctx.name.includes(this.host)
+        ? ctx.name
+        : ref('llm.error.whoAt', { who: ctx.name, host: this.host });
+      throw wordedError(
+        'network',
+        ctx.local ? 'llm.error.unreachableLocal' : 'llm.error.unreachable',
+        { where },
+        { provider: ctx.provider, cause: e instanceof Error ? new Error(e.message) : undefined },
+      );
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
@@ -257,11 +267,12 @@ export class Transport {
       // JSON that breaks off is a body cut or garbled on the way; anything else (an HTML login
       // page, a proxy's text) is not an API at all, which one more try would not change.
       if (/^[[{]/u.test(trimmed)) {
-        throw new BadBodyError(
-          'server',
-          `${ctx.name} answered HTTP ${status} with JSON that breaks off or is garbled (${trimmed.length} characters): the reply was cut off on the way.`,
-          { status, provider: ctx.provider },
-        );
+        const values = { who: ctx.name, status: String(status), length: trimmed.length };
+        throw new BadBodyError('server', english('llm.error.garbled', values), {
+          status,
+          provider: ctx.provider,
+          messageRef: ref('llm.error.garbled', values),
+        });
       }
       throw unreadableBody(ctx, status);
     }
@@ -309,20 +320,22 @@ export class Transport {
         attempt < this.maxAttempts;
       if (!retryable) {
         if (attempt > 1 && !NON_RETRYABLE.has(error.kind)) {
-          throw new LlmError(error.kind, `${error.message} Gave up after ${attempt} attempts.`, {
-            status: error.status,
-            provider: error.provider,
-            retryAfterMs: error.retryAfterMs,
-          });
+          throw wordedError(
+            error.kind,
+            'llm.error.gaveUp',
+            { message: messageValue(error), attempts: attempt },
+            { status: error.status, provider: error.provider, retryAfterMs: error.retryAfterMs },
+          );
         }
         throw error;
       }
       let delay: number;
       if (error.retryAfterMs !== undefined) {
         if (error.retryAfterMs > MAX_HINT_MS) {
-          throw new LlmError(
+          throw wordedError(
             error.kind,
-            `${error.message} The provider asks to wait ${Math.round(error.retryAfterMs / 1000)} s, which is too long; try again later.`,
+            'llm.error.waitTooLong',
+            { message: messageValue(error), seconds: Math.round(error.retryAfterMs / 1000) },
             { status: error.status, provider: error.provider, retryAfterMs: error.retryAfterMs },
           );
         }

@@ -5,6 +5,7 @@
  * OpenAI-compatible base URL) are plain `fetch` adapters behind it (src/lib/llm/providers/).
  * See shared PROVIDERS.md for the wire formats.
  */
+import type { MessageRef } from '../i18n/message.ts';
 import type { z } from 'zod';
 
 /**
@@ -62,7 +63,7 @@ export interface JudgeRequest {
    * is unusable. Such a reply is a 'malformed-output' error and is never cached, so a provider
    * that recovers gets asked again; a cached reply that fails it is asked again too.
    */
-  accept?(response: JudgeResponse): string | undefined;
+  accept?(response: JudgeResponse): string | MessageRef | undefined;
   signal?: AbortSignal;
 }
 
@@ -135,6 +136,11 @@ export class LlmError extends Error {
   readonly retryAfterMs: number | undefined;
   /** Requests and tokens spent on the call that failed; set by the client. */
   spent: Spent | undefined;
+  /**
+   * The message for the page to word in the reader's language (`message` stays English for logs,
+   * the CLI and stored results). Absent where the text came from elsewhere (a library, a server).
+   */
+  readonly messageRef: MessageRef | undefined;
 
   constructor(
     kind: LlmErrorKind,
@@ -145,6 +151,7 @@ export class LlmError extends Error {
       retryAfterMs?: number;
       cause?: unknown;
       spent?: Spent;
+      messageRef?: MessageRef;
     } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -154,6 +161,7 @@ export class LlmError extends Error {
     this.provider = options.provider;
     this.retryAfterMs = options.retryAfterMs;
     this.spent = options.spent;
+    this.messageRef = options.messageRef;
   }
 }
 

@@ -6,15 +6,27 @@
  */
 import type { JudgeFailure } from '../metrics/judge/run.ts';
 import { RUN_STOPPING_KINDS } from '../llm/types.ts';
+import { englishRef, ref, type MessageRef } from '../i18n/message.ts';
 
 export interface JudgeNotice {
   /** 'not-run': nothing was sent; 'stopped': the provider refused the run. */
   kind: 'not-run' | 'stopped';
   message: string;
+  /** The message for the page to word; absent where only English text exists. */
+  messageRef?: MessageRef;
 }
 
-export const notRunNotice = (problems: readonly string[]): JudgeNotice | undefined =>
-  problems.length > 0 ? { kind: 'not-run', message: problems.join(' ') } : undefined;
+/** Nothing was sent: the problems, one after another (English text, plus a ref when given refs). */
+export function notRunNotice(problems: readonly (string | MessageRef)[]): JudgeNotice | undefined {
+  if (problems.length === 0) return undefined;
+  const message = problems.map((p) => (typeof p === 'string' ? p : englishRef(p))).join(' ');
+  if (problems.every((p) => typeof p === 'string')) return { kind: 'not-run', message };
+  const refs = problems.map((p) =>
+    typeof p === 'string' ? ref('common.literal', { text: p }) : p,
+  );
+  const messageRef = refs.reduce((first, next) => ref('judge.problem.join', { first, next }));
+  return { kind: 'not-run', message, messageRef };
+}
 
 /**
  * The notice for a run whose every failure is one run-stopping provider error, else undefined
@@ -27,10 +39,17 @@ export function stoppedRunNotice(failures: readonly JudgeFailure[]): JudgeNotice
   }
   const messages = new Set(failures.map((f) => f.message));
   if (messages.size !== 1) return undefined;
-  return { kind: 'stopped', message: failures[0].message };
+  const first = failures[0];
+  return first.messageRef
+    ? { kind: 'stopped', message: first.message, messageRef: first.messageRef }
+    : { kind: 'stopped', message: first.message };
 }
 
-export const noticeText = (notice: JudgeNotice): string =>
-  notice.kind === 'not-run'
-    ? `LLM metrics not run: ${notice.message}`
-    : `LLM metrics stopped: ${notice.message} The case keeps this error for each of them.`;
+/** The whole notice as a message (the page words it with `tr`). */
+export function noticeRef(notice: JudgeNotice): MessageRef {
+  const message = notice.messageRef ?? ref('common.literal', { text: notice.message });
+  return ref(notice.kind === 'not-run' ? 'llm.notice.notRun' : 'llm.notice.stopped', { message });
+}
+
+/** The notice in English (logs, tests). */
+export const noticeText = (notice: JudgeNotice): string => englishRef(noticeRef(notice));

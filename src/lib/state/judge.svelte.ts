@@ -5,6 +5,7 @@
  * retry, concurrency limit and the content-addressed IndexedDB cache.
  */
 import { z } from 'zod';
+import { english, englishRef, ref, type MessageKey, type MessageRef } from '../i18n/message.ts';
 import { createJudge, testConnection } from '../llm/client.ts';
 import type { ConnectionResult } from '../llm/client.ts';
 import type { Capabilities, Judge, ProviderConfig } from '../llm/types.ts';
@@ -123,22 +124,33 @@ export class JudgeSession {
   }
 
   /** Problems that stop a run, in plain words; empty when it can run. */
+  /** Why the judge cannot run now, in English (logs, filters, tests). */
   problems(): string[] {
-    const out: string[] = [];
+    return this.problemRefs().map(englishRef);
+  }
+
+  /** Why the judge cannot run now, as messages the page words in the reader's language. */
+  problemRefs(): MessageRef[] {
+    const out: MessageRef[] = [];
+    // Zod's issue text is the library's own English: quoted as it is.
+    const invalid = (key: MessageKey, issue: z.core.$ZodIssue | undefined) =>
+      ref(key, {
+        path: issue?.path.join('.') ?? '',
+        issue: issue?.message ?? english('judge.problem.invalid'),
+      });
     const provider = judgeProviderSchema.safeParse($state.snapshot(this.provider));
-    if (!provider.success) {
-      const issue = provider.error.issues[0];
-      out.push(`Judge provider: ${issue?.path.join('.') ?? ''} ${issue?.message ?? 'is invalid'}.`);
-    }
+    if (!provider.success) out.push(invalid('judge.problem.provider', provider.error.issues[0]));
     const settings = judgeSettingsSchema.safeParse($state.snapshot(this.settings));
-    if (!settings.success) {
-      const issue = settings.error.issues[0];
-      out.push(`Judge settings: ${issue?.path.join('.') ?? ''} ${issue?.message ?? 'is invalid'}.`);
-    }
+    if (!settings.success) out.push(invalid('judge.problem.settings', settings.error.issues[0]));
     if (!this.ready) {
-      out.push(`No API key for ${this.provider.kind}: add one under "LLM judge provider".`);
+      out.push(
+        ref('judge.problem.noKey', {
+          provider: this.provider.kind,
+          section: ref('judge.provider.title'),
+        }),
+      );
     }
-    if (this.metrics.length === 0) out.push('No LLM metric is selected.');
+    if (this.metrics.length === 0) out.push(ref('judge.problem.noMetric'));
     return out;
   }
 

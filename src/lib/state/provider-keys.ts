@@ -9,11 +9,8 @@ import { PROVIDER_KINDS, type ProviderKind } from '../llm/types.ts';
 
 export type KeyPersistence = 'memory' | 'session' | 'device';
 
-export const KEY_PERSISTENCE_LABELS: Record<KeyPersistence, string> = {
-  memory: 'Only in memory (forgotten on reload)',
-  session: 'Until this tab closes (sessionStorage)',
-  device: 'On this device (localStorage, unencrypted)',
-};
+/** The choices, in the order the settings list them (their wording is in judge.key.persistence.*). */
+export const KEY_PERSISTENCES: readonly KeyPersistence[] = ['memory', 'session', 'device'];
 
 const PREFIX = 'sumlens.key.';
 

@@ -251,7 +251,7 @@ export class ScoringSession {
     const wrongSettings = settingsProblems(settings);
     const blocked = blockedMetricReasons(wrongSettings);
     const workerSettings = runnableSettings(settings, wrongSettings);
-    const judgeProblems = this.judge.enabled ? this.judge.problems() : [];
+    const judgeProblems = this.judge.enabled ? this.judge.problemRefs() : [];
     const runJudge = this.judge.enabled && judgeProblems.length === 0;
 
     this.#run?.abort();

@@ -336,7 +336,12 @@ describe('failures stay with their metric', () => {
     const { byId } = await run(judge);
     expect(byId('coverage').status).toBe('error');
     expect(byId('coverage').reason).toMatch(/no key questions/u);
+    // The page words the reason in the reader's language from its ref, nested in the card's.
+    expect(byId('coverage').reasonRef?.values?.error).toEqual({
+      key: 'judgeMetrics.coverage.noQuestions',
+    });
     expect(byId('summarization').status).toBe('error');
+    expect(byId('summarization').reasonRef?.key).toBe('judgeMetrics.summarization.coverageFailed');
     expect(judge.calls.some((c) => c.prompt === 'summarization.answers@1')).toBe(false);
     expect(byId('alignment').status).toBe('ok');
   });
@@ -799,6 +804,7 @@ describe('planJudgeRun', () => {
     const unprobed = planJudgeRun(['geval-coherence'], CASE, settings());
     expect(unprobed.totalCalls).toBe(21);
     expect(unprobed.notes.join(' ')).toMatch(/not been probed/u);
+    expect(unprobed.noteRefs.map((n) => n.key)).toContain('judgeMetrics.plan.notProbed');
     expect(planJudgeRun(['vagueness'], CASE, settings()).gevalMethod).toBeNull();
   });
 

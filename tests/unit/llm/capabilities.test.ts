@@ -307,6 +307,7 @@ describe('testConnection', () => {
       ok: true,
       model: 'gpt-4.1-mini-2025-04-14',
       message: 'Connected: gpt-4.1-mini-2025-04-14 answered.',
+      messageRef: { key: 'llm.test.connected', values: { model: 'gpt-4.1-mini-2025-04-14' } },
     });
   });
 

@@ -12,9 +12,10 @@ import {
   unreadableBody,
   type ErrorContext,
   type ErrorDetails,
+  wordedError,
 } from '../errors.ts';
 import { tokenLogprob, topLogprob } from '../logprobs.ts';
-import { LlmError, type JudgeChoice, type TokenLogprob, type TokenUsage } from '../types.ts';
+import type { JudgeChoice, TokenLogprob, TokenUsage } from '../types.ts';
 import {
   errorClassifier,
   finishReasonOf,
@@ -162,13 +163,14 @@ export const geminiAdapter: ProviderAdapter = {
       const feedback = isRecord(body.promptFeedback) ? body.promptFeedback : {};
       const reason = str(feedback.blockReason);
       if (reason) {
-        throw new LlmError(
+        throw wordedError(
           'content-filter',
-          `Google Gemini blocked the prompt (${reason}). The item cannot be scored by this provider.`,
+          'llm.error.geminiBlocked',
+          { reason },
           { provider: ctx.provider, status: 200 },
         );
       }
-      throw new LlmError('malformed-output', 'Google Gemini returned no answer at all.', {
+      throw wordedError('malformed-output', 'llm.error.geminiNoAnswer', undefined, {
         provider: ctx.provider,
         status: 200,
       });

@@ -11,11 +11,11 @@ import {
   type ErrorContext,
   type ErrorDetails,
   type ErrorHooks,
+  wordedError,
 } from '../errors.ts';
 import { tokenLogprob, topLogprob } from '../logprobs.ts';
 import type { Traits } from '../capabilities.ts';
 import {
-  LlmError,
   type JudgeChoice,
   type ProviderConfig,
   type TokenLogprob,
@@ -177,10 +177,12 @@ export function parseChatCompletion(
   const raw = body.choices.filter(isRecord).sort((a, b) => num(a.index) - num(b.index));
   for (const c of raw) {
     if (c.finish_reason === 'error') {
-      throw new LlmError('server', `${ctx.name} reported an error while generating the answer.`, {
-        provider: ctx.provider,
-        status: 200,
-      });
+      throw wordedError(
+        'server',
+        'llm.error.generationFailed',
+        { who: ctx.name },
+        { provider: ctx.provider, status: 200 },
+      );
     }
     const message = isRecord(c.message) ? c.message : {};
     let text = contentText(message.content);

@@ -9,6 +9,7 @@ import {
   type ErrorContext,
   type ErrorDetails,
   type ErrorHooks,
+  wordedError,
 } from '../errors.ts';
 import type { JsonSchema } from '../json-schema.ts';
 import {
@@ -82,9 +83,7 @@ export function systemText(messages: ChatMessage[]): string | undefined {
 /** The configured base URL of a provider that has no default one (the compatible servers). */
 export function requiredBaseUrl(config: ProviderConfig): string {
   if (config.baseUrl) return config.baseUrl;
-  throw new LlmError('bad-request', 'An OpenAI-compatible provider needs a base URL.', {
-    provider: config.kind,
-  });
+  throw wordedError('bad-request', 'llm.error.needsBaseUrl', undefined, { provider: config.kind });
 }
 
 /**

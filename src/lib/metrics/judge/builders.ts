@@ -11,6 +11,7 @@ import { completenessPipeline } from './ccai/completeness.ts';
 import { builtinCriterion, customCriterion } from './g-eval/criteria.ts';
 import { gevalPipeline } from './g-eval/g-eval.ts';
 import type { Pipeline, RunEnv } from './pipeline.ts';
+import { ref } from '../../i18n/message.ts';
 import { repetitivenessPipeline } from './repetitiveness/repetitiveness.ts';
 import type { BuiltinCriterion } from './settings.ts';
 import { claimsPipeline } from './summarization/alignment.ts';
@@ -75,14 +76,9 @@ export const gevalCustomBuilder: JudgePipelineBuilder = {
   build(env) {
     const criteria = env.settings.customCriteria;
     if (criteria.length === 0) {
-      const none = notApplicable(
-        'geval-custom',
-        env.backend,
-        'No custom G-Eval criteria are defined.',
-        {
-          criterion: null,
-        },
-      );
+      const none = notApplicable('geval-custom', env.backend, ref('judgeMetrics.geval.noCustom'), {
+        criterion: null,
+      });
       return { pipelines: [staticPipeline(none)], needsCapabilities: false };
     }
     return {

@@ -14,6 +14,7 @@ import {
 } from '../../llm/types.ts';
 import type { z } from 'zod';
 import { languageCacheKey, withReplyLanguage } from './prompt-kit.ts';
+import { english, englishRef, ref, type MessageRef } from '../../i18n/message.ts';
 
 export type Round = 1 | 2 | 3;
 
@@ -21,6 +22,8 @@ export interface CallRecord {
   round: Round;
   /** What the call was for, e.g. "alignment: claim verdicts". */
   purpose: string;
+  /** The purpose as a message, for the audit in the reader's language. */
+  purposeRef?: MessageRef;
   messages: ChatMessage[];
   /** The text of every choice (n samples give n texts). */
   responses: string[];
@@ -31,6 +34,7 @@ export interface CallRecord {
   elapsedMs: number;
   /** Why the call failed, in plain words. */
   error?: string;
+  errorRef?: MessageRef;
 }
 
 export interface JudgeAudit {
@@ -55,17 +59,19 @@ const ZERO: TokenUsage = { input: 0, output: 0 };
 export function errorMessage(error: unknown): string {
   if (error instanceof LlmError) return error.message;
   if (error instanceof Error && error.message) return error.message;
-  return 'The judge call failed for an unknown reason.';
+  return english('judgeMetrics.unknownFailure');
 }
 
 /** A reply that parsed but does not hold what the prompt asked for (counts, indices …). */
-export function malformed(message: string): LlmError {
-  return new LlmError('malformed-output', message);
+export function malformed(message: string | MessageRef): LlmError {
+  return typeof message === 'string'
+    ? new LlmError('malformed-output', message)
+    : new LlmError('malformed-output', englishRef(message), { messageRef: message });
 }
 
 function finish(
   ctx: CallContext,
-  purpose: string,
+  { purpose, purposeRef }: { purpose: string; purposeRef?: MessageRef },
   messages: ChatMessage[],
   started: number,
   response: JudgeResponse | undefined,
@@ -77,6 +83,7 @@ function finish(
   const record: CallRecord = {
     round: ctx.round,
     purpose,
+    ...(purposeRef ? { purposeRef } : {}),
     messages,
     responses: response?.choices.map((c) => c.text) ?? [],
     usage: response?.usage ?? spent?.usage ?? ZERO,
@@ -84,13 +91,17 @@ function finish(
     httpCalls: response?.calls ?? spent?.httpCalls ?? 0,
     elapsedMs: Math.round(performance.now() - started),
   };
-  if (error !== undefined) record.error = errorMessage(error);
+  if (error !== undefined) {
+    record.error = errorMessage(error);
+    if (error instanceof LlmError && error.messageRef) record.errorRef = error.messageRef;
+  }
   ctx.log.push(record);
   ctx.onCall?.(record);
 }
 
 export interface JsonCallSpec<T> {
   purpose: string;
+  purposeRef?: MessageRef;
   messages: ChatMessage[];
   name: string;
   schema: z.ZodType<T>;
@@ -111,16 +122,17 @@ export async function callJson<T>(ctx: CallContext, spec: JsonCallSpec<T>): Prom
       cacheKey: languageCacheKey(spec.cacheKey, ctx.replyLanguage),
       signal: ctx.signal,
     });
-    finish(ctx, spec.purpose, messages, started, response);
+    finish(ctx, spec, messages, started, response);
     return value;
   } catch (error) {
-    finish(ctx, spec.purpose, messages, started, undefined, error);
+    finish(ctx, spec, messages, started, undefined, error);
     throw error;
   }
 }
 
 export interface TextCallSpec {
   purpose: string;
+  purposeRef?: MessageRef;
   messages: ChatMessage[];
   cacheKey: unknown;
   maxTokens: number;
@@ -148,13 +160,23 @@ export async function callText(ctx: CallContext, spec: TextCallSpec): Promise<Ju
       signal: ctx.signal,
     });
   } catch (error) {
-    finish(ctx, spec.purpose, messages, started, undefined, error);
+    finish(ctx, spec, messages, started, undefined, error);
     throw error;
   }
-  finish(ctx, spec.purpose, messages, started, response);
-  if (response.choices.length === 0) throw malformed('The judge returned no reply.');
+  finish(ctx, spec, messages, started, response);
+  if (response.choices.length === 0) throw malformed(ref('judgeMetrics.noReply'));
   return response;
 }
+
+/** The select keys of `judgeMetrics.incomplete` for the names of the items a reply lists. */
+const ITEM_WORDS: Record<string, string> = {
+  sentences: 'sentences',
+  'rubric questions': 'rubricQuestions',
+  instructions: 'instructions',
+  questions: 'questions',
+  'answers to grade': 'grades',
+  claims: 'claims',
+};
 
 /**
  * Items the judge numbered 1..n, put back in order. Numbers must cover 1..n exactly once; a reply
@@ -180,5 +202,5 @@ export function inOrder<T>(
   if (items.length === n) return [...items];
   const got = new Set(items.map(indexOf).filter((i) => Number.isInteger(i) && i >= 1 && i <= n))
     .size;
-  throw malformed(`The judge answered ${got} of the ${n} ${what}; the reply is incomplete.`);
+  throw malformed(ref('judgeMetrics.incomplete', { got, n, what: ITEM_WORDS[what] ?? 'other' }));
 }

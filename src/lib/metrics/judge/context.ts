@@ -9,6 +9,7 @@
  * BPE vocabularies trained mostly on English split more finely. It errs on the long side.
  */
 import { CJK_CHAR } from '../text/tokenize.ts';
+import { ref, type MessageRef } from '../../i18n/message.ts';
 
 function charTokens(ch: string): number {
   const code = ch.codePointAt(0) ?? 0;
@@ -144,10 +145,11 @@ export function fitSource(
 }
 
 /** One sentence for a result's notes, or undefined when nothing was cut. */
-export function describeCut(note: ContextNote): string | undefined {
+export function describeCut(note: ContextNote): MessageRef | undefined {
   if (!note.cut) return undefined;
-  return (
-    `The source was longer than the judge's context allows (about ${note.budgetTokens} tokens for ` +
-    `it): ${note.removedChars} of ${note.originalChars} characters were cut from the middle.`
-  );
+  return ref('judgeMetrics.cut', {
+    budget: note.budgetTokens,
+    removed: note.removedChars,
+    original: note.originalChars,
+  });
 }

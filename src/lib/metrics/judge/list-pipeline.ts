@@ -5,6 +5,7 @@
  * shows no call; the metric's result then says why it does not apply. Vagueness and call-center
  * adherence and completeness are such metrics: they differ only in their prompt, reply and score.
  */
+import type { MessageRef } from '../../i18n/message.ts';
 import type { z } from 'zod';
 import type { ChatMessage } from '../../llm/types.ts';
 import { failed } from '../results.ts';
@@ -40,8 +41,9 @@ export type Audited<Facts> = Facts & { audit: JudgeAudit };
 
 export interface ListJudgeSpec<K extends JudgeMetricId, Reply, Answer, Facts> {
   metric: K;
-  /** Shown in the plan and the audit. */
+  /** Shown in the plan and the audit (English; `purposeRef` is worded by the page). */
   purpose: string;
+  purposeRef?: MessageRef;
   /** The number of items to judge; 0 leaves the pipeline without a stage. */
   count: number;
   call: ListCall<Reply, Answer>;
@@ -57,7 +59,7 @@ export function listJudgePipeline<K extends JudgeMetricId, Reply, Answer, Facts>
   env: RunEnv,
   spec: ListJudgeSpec<K, Reply, Answer, Facts>,
 ): Pipeline {
-  const { metric, purpose, count, call } = spec;
+  const { metric, purpose, purposeRef, count, call } = spec;
   const log: CallRecord[] = [];
   const details = (): Audited<Facts> => ({ ...spec.details(), audit: { calls: log } });
   return {
@@ -70,6 +72,7 @@ export function listJudgePipeline<K extends JudgeMetricId, Reply, Answer, Facts>
             {
               round: 1,
               purpose,
+              ...(purposeRef ? { purposeRef } : {}),
               metric,
               serves: [metric],
               estimate: () =>
@@ -80,6 +83,7 @@ export function listJudgePipeline<K extends JudgeMetricId, Reply, Answer, Facts>
               async run(ctx) {
                 const reply = await callJson(ctx, {
                   purpose,
+                  purposeRef,
                   messages: call.prompt(createFence()),
                   name: call.name,
                   schema: call.schema,

@@ -5,6 +5,8 @@
  * is what keeps a full evaluation at three sequential rounds. Stages write into the pipeline's own
  * state; `results()` turns that state into MetricResults once the last stage has run.
  */
+import { englishRef, type MessageRef } from '../../i18n/message.ts';
+import { withNotes } from '../results.ts';
 import type { Capabilities, ChatMessage } from '../../llm/types.ts';
 import type {
   CaseInput,
@@ -40,8 +42,10 @@ export interface StageEstimate {
 
 export interface Stage {
   round: Round;
-  /** Shown in the plan and the audit, e.g. "coverage: grade the answers". */
+  /** Shown in the plan and the audit, e.g. "coverage: grade the answers" (English). */
   purpose: string;
+  /** The purpose as a message, worded in the reader's language by the plan and the audit. */
+  purposeRef?: MessageRef;
   /** The metric the call is for (the first, when several share it). */
   metric: JudgeMetricId;
   /** Every metric that uses the call's answer. */
@@ -60,7 +64,7 @@ export interface Pipeline {
   /** Results once every stage has run (status ok or n/a). */
   results(): MetricResult[];
   /** Results when a stage failed: 'error' with the message, partial details kept. */
-  failure(message: string): MetricResult[];
+  failure(message: string | MessageRef): MetricResult[];
 }
 
 /**
@@ -82,19 +86,30 @@ export function outputBudget(items: number, perItem: number, base = 200, cap = 1
   return Math.min(cap, base + Math.ceil(items * perItem));
 }
 
-/** A scored result; `notes` are dropped when empty. */
+/** A scored result; `notes` are dropped when empty. A message is stored as English plus its ref. */
 export function okResult<K extends JudgeMetricId>(
   id: K,
   score: number,
-  explanation: string,
+  explanation: string | MessageRef,
   backend: string,
   details: MetricDetailsById[K],
-  notes: (string | undefined)[] = [],
+  notes: (string | MessageRef | undefined)[] = [],
 ): ScoredResult<K> {
-  const kept = notes.filter((n): n is string => Boolean(n));
-  const result: ScoredResult<K> = { id, status: 'ok', score, explanation, backend, details };
-  if (kept.length > 0) result.notes = kept;
+  const kept = notes.filter((n): n is string | MessageRef => Boolean(n));
+  const worded =
+    typeof explanation === 'string'
+      ? { explanation }
+      : { explanation: englishRef(explanation), explanationRef: explanation };
+  const result: ScoredResult<K> = { id, status: 'ok', score, ...worded, backend, details };
+  const noted = withNotes(result as MetricResult, kept);
+  if (noted.notes) result.notes = noted.notes;
+  if (noted.noteRefs) result.noteRefs = noted.noteRefs;
   return result;
+}
+
+/** A stage's purpose: the English text (audit, tests) and the ref the page words. */
+export function purposeOf(purposeRef: MessageRef): { purpose: string; purposeRef: MessageRef } {
+  return { purpose: englishRef(purposeRef), purposeRef };
 }
 
 /** Estimated input tokens of a prompt (content plus a few tokens of framing per message). */

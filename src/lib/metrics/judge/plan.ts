@@ -5,6 +5,7 @@
  * cache may answer some calls (G-Eval steps are shared by every case), a summary with no claims
  * skips the verdicts, and an all-"idk" summary skips the grades.
  */
+import { englishRef, ref, type MessageRef } from '../../i18n/message.ts';
 import type { Capabilities } from '../../llm/types.ts';
 import type { CaseInput, JudgeMetricId } from '../types.ts';
 import type { Round } from './call.ts';
@@ -68,6 +69,8 @@ export interface PlannedCall {
   /** Every metric that uses its answer. */
   serves: JudgeMetricId[];
   purpose: string;
+  /** The purpose as a message, worded by the plan view in the reader's language. */
+  purposeRef?: MessageRef;
   estimatedInputTokens: number;
   estimatedOutputTokens: number;
   /** HTTP requests (n samples without `n` support are n requests). */
@@ -84,7 +87,9 @@ export interface JudgePlan {
   /** How G-Eval forms will be filled; null when no G-Eval metric is planned. */
   gevalMethod: MethodPlan | null;
   context: ContextNote;
+  /** English, for the CLI and tests; `noteRefs` (same order) is what the page words. */
   notes: string[];
+  noteRefs: MessageRef[];
 }
 
 /**
@@ -116,6 +121,7 @@ export function planJudgeRun(
           metric: s.metric,
           serves: s.serves,
           purpose: s.purpose,
+          ...(s.purposeRef ? { purposeRef: s.purposeRef } : {}),
           estimatedInputTokens: e.inputTokens,
           estimatedOutputTokens: e.outputTokens,
           httpCalls: e.httpCalls,
@@ -128,18 +134,14 @@ export function planJudgeRun(
     }
     if (calls.length > 0) rounds.push({ round, calls });
   }
-  const notes: string[] = [];
+  const noteRefs: MessageRef[] = [];
   const gevalMethod = built.needsCapabilities ? chooseMethod(settings, capabilities) : null;
   if (gevalMethod && !capabilities && settings.gevalMethod !== 'greedy') {
-    notes.push(
-      'The model has not been probed yet: G-Eval is planned with sampling, the costliest method.',
-    );
+    noteRefs.push(ref('judgeMetrics.plan.notProbed'));
   }
-  if (gevalMethod?.note) notes.push(gevalMethod.note);
+  if (gevalMethod?.note) noteRefs.push(gevalMethod.note);
   if (env.context.cut) {
-    notes.push(
-      `The source is too long for the context setting: ${env.context.removedChars} characters will be cut from its middle.`,
-    );
+    noteRefs.push(ref('judgeMetrics.plan.cut', { removed: env.context.removedChars }));
   }
   return {
     rounds,
@@ -148,6 +150,7 @@ export function planJudgeRun(
     estimatedTokens: { input: input_, output, total: input_ + output },
     gevalMethod,
     context: env.context,
-    notes,
+    notes: noteRefs.map(englishRef),
+    noteRefs,
   };
 }

@@ -15,6 +15,7 @@
  * plain message); the others go on. Cancelling (the AbortSignal) stops everything: the signal goes
  * to every call, is checked between rounds, and the run rejects with the signal's reason.
  */
+import { ref, type MessageRef } from '../../i18n/message.ts';
 import {
   LlmError,
   type Capabilities,
@@ -56,6 +57,8 @@ export interface JudgeFailure {
   kind: LlmErrorKind | 'other';
   /** The error in plain words (without the stage). */
   message: string;
+  /** The same, for the page to word in the reader's language; absent for a metric's own error. */
+  messageRef?: MessageRef;
   /** What the failed call was for ("Coherence: fill the evaluation form"). */
   stage: string;
   metrics: JudgeMetricId[];
@@ -141,7 +144,13 @@ export async function runJudgeMetrics(
   };
   const failures = new Map<
     Pipeline,
-    { message: string; error: string; stage: string; kind: JudgeFailure['kind'] }
+    {
+      message: string | MessageRef;
+      error: string;
+      errorRef: MessageRef | undefined;
+      stage: string;
+      kind: JudgeFailure['kind'];
+    }
   >();
   const summary = (rounds: number): JudgeRunSummary => ({
     results,
@@ -153,6 +162,7 @@ export async function runJudgeMetrics(
     failures: [...failures].map(([p, f]) => ({
       kind: f.kind,
       message: f.error,
+      ...(f.errorRef ? { messageRef: f.errorRef } : {}),
       stage: f.stage,
       metrics: p.produces.filter((id) => want.has(id)),
     })),
@@ -161,7 +171,10 @@ export async function runJudgeMetrics(
   // A case without text has nothing to judge.
   const missing = !input.summary.trim() ? 'summary' : !input.source.trim() ? 'source' : null;
   if (missing) {
-    for (const id of want) emit(notApplicable(id, backend, `The ${missing} is empty.`, {}));
+    const reason = ref(
+      missing === 'summary' ? 'judgeMetrics.emptySummary' : 'judgeMetrics.emptySource',
+    );
+    for (const id of want) emit(notApplicable(id, backend, reason, {}));
     return summary(0);
   }
 
@@ -228,9 +241,16 @@ export async function runJudgeMetrics(
               await Promise.all(asked.map((r) => judge.forget?.(r).catch(() => undefined)));
             }
             if (!signal?.aborted && !failures.has(p)) {
+              const errorRef = error instanceof LlmError ? error.messageRef : undefined;
               failures.set(p, {
-                message: `${errorMessage(error)} (${s.purpose})`,
+                message: errorRef
+                  ? ref('judgeMetrics.failedAt', {
+                      error: errorRef,
+                      stage: s.purposeRef ?? s.purpose,
+                    })
+                  : `${errorMessage(error)} (${s.purpose})`,
                 error: errorMessage(error),
+                errorRef,
                 stage: s.purpose,
                 kind,
               });
@@ -251,7 +271,7 @@ export async function runJudgeMetrics(
   // Defensive: anything left unfinished reports an error rather than vanishing.
   for (const p of built.pipelines) {
     if (!finished.has(p)) {
-      for (const id of p.produces) emit(failed(id, backend, 'The metric did not finish.', {}));
+      for (const id of p.produces) emit(failed(id, backend, ref('judgeMetrics.unfinished'), {}));
     }
   }
   return summary(roundsRun);

@@ -5,9 +5,10 @@
  * alignment verdict's reason (summarization/alignment.ts). A contradicted point is inaccurate; an
  * unsupported one is inaccurate too, or left out when unsupported claims are set to neutral.
  */
+import { ref, type MessageRef } from '../../../i18n/message.ts';
 import type { CallRecord } from '../call.ts';
 import { describeCut, type ContextNote } from '../context.ts';
-import { okResult, pct, type RunEnv } from '../pipeline.ts';
+import { okResult, type RunEnv } from '../pipeline.ts';
 import type { ClaimVerdictLabel } from '../scoring.ts';
 import { share } from '../scoring.ts';
 import type { Offsets } from '../spans.ts';
@@ -71,21 +72,20 @@ export function accuracyResult(
 ): MetricResult<'ccai-accuracy'> {
   const d = details(outcome, env, log);
   if (outcome.claims.length === 0) {
-    return notApplicable('ccai-accuracy', env.backend, 'The summary states no point to check.', d);
+    return notApplicable('ccai-accuracy', env.backend, ref('judgeMetrics.accuracy.none'), d);
   }
   const score = share(d.accurate, d.counted);
   if (score === null) {
-    return notApplicable(
-      'ccai-accuracy',
-      env.backend,
-      'No point could be counted: every point is unsupported, and unsupported points are set to count as neutral.',
-      d,
-    );
+    return notApplicable('ccai-accuracy', env.backend, ref('judgeMetrics.accuracy.neutral'), d);
   }
   return okResult(
     'ccai-accuracy',
     score,
-    `${d.accurate} of ${d.counted} summary points are accurate against the source (${pct(score)}).`,
+    ref('judgeMetrics.accuracy.explanation', {
+      accurate: d.accurate,
+      counted: d.counted,
+      share: score,
+    }),
     env.backend,
     d,
     [describeCut(env.context)],
@@ -96,7 +96,7 @@ export function accuracyFailure(
   outcome: ClaimsOutcome,
   env: RunEnv,
   log: CallRecord[],
-  message: string,
+  message: string | MessageRef,
 ): MetricResult<'ccai-accuracy'> {
   return failed('ccai-accuracy', env.backend, message, details(outcome, env, log));
 }

@@ -5,9 +5,10 @@
  * follow the instruction '…'?". One call answers them all, each with reasoning and `is_addressed`.
  * Score = share addressed. The source is not shown: adherence is about the summary's form.
  */
+import { ref } from '../../../i18n/message.ts';
 import type { CallRecord } from '../call.ts';
 import { listJudgePipeline } from '../list-pipeline.ts';
-import { okResult, pct, type Pipeline, type RunEnv } from '../pipeline.ts';
+import { okResult, purposeOf, type Pipeline, type RunEnv } from '../pipeline.ts';
 import { share } from '../scoring.ts';
 import { notApplicable } from '../../results.ts';
 import { adherencePrompt, CCAI_PROMPT_VERSIONS, isCategorical, rubricQuestion } from './prompts.ts';
@@ -30,7 +31,7 @@ export interface AdherenceDetails {
   audit: { calls: CallRecord[] };
 }
 
-export const NO_INSTRUCTIONS = 'No summary instructions were given; this metric needs them.';
+export const NO_INSTRUCTIONS = ref('judgeMetrics.noInstructions');
 
 export function adherencePipeline(env: RunEnv): Pipeline {
   const sections = env.input.instructions ?? [];
@@ -53,7 +54,7 @@ export function adherencePipeline(env: RunEnv): Pipeline {
 
   return listJudgePipeline(env, {
     metric: 'ccai-adherence',
-    purpose: 'adherence: one rubric question per instruction',
+    ...purposeOf(ref('judgeMetrics.purpose.adherence')),
     count: texts.length,
     call: {
       prompt: (fence) => adherencePrompt(fence, summary, texts),
@@ -78,7 +79,11 @@ export function adherencePipeline(env: RunEnv): Pipeline {
       return okResult(
         'ccai-adherence',
         score,
-        `The summary follows ${d.addressed} of its ${d.total} instructions (${pct(score)}).`,
+        ref('judgeMetrics.adherence.explanation', {
+          addressed: d.addressed,
+          total: d.total,
+          share: score,
+        }),
         env.backend,
         d,
       );

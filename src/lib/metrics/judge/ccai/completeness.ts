@@ -6,10 +6,11 @@
  * covered / listed contents. n/a without instructions, or when every section is categorical, or
  * when the source holds nothing any instruction asks for.
  */
+import { ref } from '../../../i18n/message.ts';
 import type { CallRecord } from '../call.ts';
 import { describeCut, type ContextNote } from '../context.ts';
 import { listJudgePipeline } from '../list-pipeline.ts';
-import { okResult, pct, type Pipeline, type RunEnv } from '../pipeline.ts';
+import { okResult, purposeOf, type Pipeline, type RunEnv } from '../pipeline.ts';
 import { share } from '../scoring.ts';
 import { locateSpan, type Offsets } from '../spans.ts';
 import { notApplicable } from '../../results.ts';
@@ -73,7 +74,7 @@ export function completenessPipeline(env: RunEnv): Pipeline {
 
   return listJudgePipeline(env, {
     metric: 'ccai-completeness',
-    purpose: 'completeness: source contents per instruction, covered or not',
+    ...purposeOf(ref('judgeMetrics.purpose.completeness')),
     count: judged.length,
     call: {
       prompt: (fence) => completenessPrompt(fence, env.source, summary, judged),
@@ -113,7 +114,7 @@ export function completenessPipeline(env: RunEnv): Pipeline {
         return notApplicable(
           'ccai-completeness',
           env.backend,
-          'Completeness applies to non-categorical sections only, and every section here is categorical.',
+          ref('judgeMetrics.completeness.allCategorical'),
           d,
         );
       }
@@ -122,23 +123,33 @@ export function completenessPipeline(env: RunEnv): Pipeline {
         return notApplicable(
           'ccai-completeness',
           env.backend,
-          'The source holds nothing that the instructions ask for, so there is nothing to cover.',
+          ref('judgeMetrics.completeness.nothingAsked'),
           d,
         );
       }
       const leftOut = sections.filter((s) => s.leftOut).length;
-      const skipped = [
-        leftOut > 0
-          ? `${leftOut} instruction${leftOut > 1 ? 's' : ''} with nothing in the source left out`
-          : '',
+      const leftOutPart =
+        leftOut > 0 ? ref('judgeMetrics.completeness.leftOut', { count: leftOut }) : undefined;
+      const categoricalPart =
         d.categoricalSkipped.length > 0
-          ? `${d.categoricalSkipped.length} categorical section${d.categoricalSkipped.length > 1 ? 's' : ''} skipped`
-          : '',
-      ].filter(Boolean);
+          ? ref('judgeMetrics.completeness.categoricalSkipped', {
+              count: d.categoricalSkipped.length,
+            })
+          : undefined;
+      const skipped =
+        leftOutPart && categoricalPart
+          ? ref('judgeMetrics.completeness.bothSkipped', {
+              leftOut: leftOutPart,
+              categorical: categoricalPart,
+            })
+          : (leftOutPart ?? categoricalPart);
+      const counts = { covered: d.covered, listed: d.listed, share: score };
       return okResult(
         'ccai-completeness',
         score,
-        `The summary covers ${d.covered} of the ${d.listed} source contents its instructions ask for (${pct(score)})${skipped.length > 0 ? `; ${skipped.join(', ')}` : ''}.`,
+        skipped
+          ? ref('judgeMetrics.completeness.explanationSkipped', { ...counts, skipped })
+          : ref('judgeMetrics.completeness.explanation', counts),
         env.backend,
         d,
         [describeCut(env.context)],

@@ -17,6 +17,7 @@ import type { Capabilities, TokenLogprob, TopLogprob } from '../../../llm/types.
 import { createFence } from '../fence.ts';
 import { callJson, callText, malformed, type CallRecord } from '../call.ts';
 import { describeCut, type ContextNote } from '../context.ts';
+import { ref, type MessageRef } from '../../../i18n/message.ts';
 import {
   ESTIMATE_FENCE,
   messagesTokens,
@@ -25,6 +26,7 @@ import {
   type Pipeline,
   type RunEnv,
   type Stage,
+  purposeOf,
 } from '../pipeline.ts';
 import {
   allowedScores,
@@ -88,7 +90,7 @@ export interface MethodPlan {
   temperature: number;
   topLogprobs?: number;
   /** Why the method differs from the one asked for. */
-  note?: string;
+  note?: MessageRef;
 }
 
 /**
@@ -97,7 +99,7 @@ export interface MethodPlan {
  */
 export function chooseMethod(settings: JudgeSettings, caps: Capabilities | undefined): MethodPlan {
   const samples = settings.gevalSamples;
-  const sampling = (note?: string): MethodPlan =>
+  const sampling = (note?: MessageRef): MethodPlan =>
     samples > 1
       ? { method: 'sampling', n: samples, temperature: 1, note }
       : {
@@ -106,9 +108,7 @@ export function chooseMethod(settings: JudgeSettings, caps: Capabilities | undef
           temperature: 0,
           note:
             note ??
-            (settings.gevalMethod === 'sampling'
-              ? 'One sample set: a single greedy reply.'
-              : undefined),
+            (settings.gevalMethod === 'sampling' ? ref('judgeMetrics.geval.oneSample') : undefined),
         };
   const canLogprobs = caps !== undefined && caps.logprobs && caps.maxTopLogprobs > 0;
   const logprobs = (): MethodPlan => ({
@@ -123,11 +123,7 @@ export function chooseMethod(settings: JudgeSettings, caps: Capabilities | undef
     case 'logprobs':
       return canLogprobs
         ? logprobs()
-        : sampling(
-            caps
-              ? 'This model returns no log-probabilities: scores are estimated from samples.'
-              : undefined,
-          );
+        : sampling(caps ? ref('judgeMetrics.geval.noLogprobs') : undefined);
     case 'sampling':
       return sampling();
     case 'greedy':
@@ -144,27 +140,30 @@ export function scoreReplies(
   plan: MethodPlan,
   choices: readonly { text: string; logprobs?: TokenLogprob[] }[],
   criterion: GEvalCriterion,
-): { distribution: ScoreDistribution; note?: string } {
+): { distribution: ScoreDistribution; note?: MessageRef } {
   const { scale } = criterion;
   const [min, max] = scale;
   const invalid = (text: string) =>
     malformed(
-      `The judge's reply gives no score from ${min} to ${max} for ${criterion.name}: "${text.slice(-160)}"`,
+      ref('judgeMetrics.geval.noScore', {
+        min,
+        max,
+        criterion: criterion.name,
+        reply: text.slice(-160),
+      }),
     );
   if (plan.method === 'sampling') {
     const samples = choices.map((c) => parseScoreFromText(c.text, scale));
     const distribution = fromSamples(samples, scale);
     if (!distribution) {
-      throw malformed(
-        `None of the ${choices.length} sampled replies gives a score from ${min} to ${max}.`,
-      );
+      throw malformed(ref('judgeMetrics.geval.noSampleScore', { count: choices.length, min, max }));
     }
     const bad = distribution.invalidSamples ?? 0;
     return {
       distribution,
       note:
         bad > 0
-          ? `${bad} of ${choices.length} samples gave no valid score and were left out.`
+          ? ref('judgeMetrics.geval.invalidSamples', { bad, count: choices.length })
           : undefined,
     };
   }
@@ -176,14 +175,14 @@ export function scoreReplies(
       return {
         distribution: weighted,
         note: weighted.lowCoverage
-          ? `Only ${Math.round((weighted.coveredMass ?? 0) * 100)}% of the probability at the score token went to allowed scores; treat this score with care.`
+          ? ref('judgeMetrics.geval.lowCoverage', { share: weighted.coveredMass ?? 0 })
           : undefined,
       };
     }
     if (raw === null) throw invalid(first.text);
     return {
       distribution: greedyScore(raw, scale),
-      note: 'No usable score-token probabilities came back: the stated score is used as is (greedy).',
+      note: ref('judgeMetrics.geval.noProbabilities'),
     };
   }
   if (raw === null) throw invalid(first.text);
@@ -200,17 +199,21 @@ export interface GEvalHooks {
   formMaxTokens?: number;
   /** Builds the result from the details (default: score on the criterion's scale, or 0–1 for
    * custom criteria). */
-  result?: (details: GEvalDetails, notes: string[]) => MetricResult;
+  result?: (details: GEvalDetails, notes: MessageRef[]) => MetricResult;
 }
 
-const METHOD_TEXT: Record<GEvalMethod, (d: GEvalDetails) => string> = {
-  logprobs: () => 'weighted by the score token’s probabilities',
-  sampling: (d) => `mean of ${(d.samples?.length ?? 0) - (d.invalidSamples ?? 0)} samples`,
-  greedy: () => 'one greedy reply',
+const METHOD_TEXT: Record<GEvalMethod, (d: GEvalDetails) => MessageRef> = {
+  logprobs: () => ref('judgeMetrics.geval.method.logprobs'),
+  sampling: (d) =>
+    ref('judgeMetrics.geval.method.sampling', {
+      count: (d.samples?.length ?? 0) - (d.invalidSamples ?? 0),
+    }),
+  greedy: () => ref('judgeMetrics.geval.method.greedy'),
 };
 
-export function methodText(d: GEvalDetails): string {
-  return d.method ? METHOD_TEXT[d.method](d) : 'no method ran';
+/** How the score was reached ("mean of 5 samples"), for explanations. */
+export function methodText(d: GEvalDetails): MessageRef {
+  return d.method ? METHOD_TEXT[d.method](d) : ref('judgeMetrics.geval.method.none');
 }
 
 export function gevalBackend(env: RunEnv, method: GEvalMethod | null): string {
@@ -238,17 +241,18 @@ export function gevalPipeline(
   let distribution: ScoreDistribution | null = null;
   let rawReplies: string[] = [];
   let method: GEvalMethod | null = null;
-  const notes: string[] = [];
+  const notes: MessageRef[] = [];
 
   const stepsStage: Stage = {
     round: 1,
-    purpose: `${criterion.name}: write the evaluation steps (cached per criterion and model)`,
+    ...purposeOf(ref('judgeMetrics.purpose.gevalSteps', { criterion: criterion.name })),
     metric: id,
     serves: [id],
     estimate: () => oneCallEstimate(stepsPrompt(criterion), STEPS_OUTPUT_TOKENS),
     async run(ctx) {
       const reply = await callJson(ctx, {
         purpose: this.purpose,
+        purposeRef: this.purposeRef,
         messages: stepsPrompt(criterion),
         name: 'evaluation_steps',
         schema: evaluationStepsSchema,
@@ -261,13 +265,13 @@ export function gevalPipeline(
       });
       steps = reply.steps.map((s) => s.trim()).filter((s) => s.length > 0);
       if (steps.length === 0)
-        throw malformed(`The judge wrote no evaluation steps for ${criterion.name}.`);
+        throw malformed(ref('judgeMetrics.geval.noSteps', { criterion: criterion.name }));
     },
   };
 
   const formStage: Stage = {
     round: 2,
-    purpose: `${criterion.name}: fill the evaluation form`,
+    ...purposeOf(ref('judgeMetrics.purpose.gevalForm', { criterion: criterion.name })),
     metric: id,
     serves: [id],
     estimate(caps) {
@@ -296,7 +300,12 @@ export function gevalPipeline(
       const plan = chooseMethod(env.settings, caps);
       if (plan.note) notes.push(plan.note);
       const response = await callText(ctx, {
-        purpose: `${this.purpose} (${plan.method})`,
+        ...purposeOf(
+          ref('judgeMetrics.purpose.withMethod', {
+            purpose: this.purposeRef ?? this.purpose,
+            method: plan.method,
+          }),
+        ),
         messages: formPrompt(
           createFence(),
           criterion,
@@ -364,7 +373,7 @@ export function gevalPipeline(
     return out;
   }
 
-  function defaultResult(d: GEvalDetails, allNotes: string[]): MetricResult {
+  function defaultResult(d: GEvalDetails, allNotes: MessageRef[]): MetricResult {
     if (id === 'repetitiveness') {
       return failed(id, gevalBackend(env, d.method), 'Repetitiveness needs its own result.', d);
     }
@@ -375,7 +384,14 @@ export function gevalPipeline(
     const result = okResult(
       id,
       score,
-      `The judge rates ${d.criterion} ${mean.toFixed(2)} on its ${min}–${max} scale (${methodText(d)}; spread ±${(d.std ?? 0).toFixed(2)}).`,
+      ref('judgeMetrics.geval.explanation', {
+        criterion: d.criterion,
+        mean,
+        min,
+        max,
+        method: methodText(d),
+        std: d.std ?? 0,
+      }),
       gevalBackend(env, d.method),
       d,
       allNotes,

@@ -7,7 +7,8 @@
  * both scales. The judge also lists the repeated items, located in the summary.
  */
 import type { RunEnv } from '../pipeline.ts';
-import { okResult, fmt, type Pipeline } from '../pipeline.ts';
+import { okResult, type Pipeline } from '../pipeline.ts';
+import { ref } from '../../../i18n/message.ts';
 import { toUnit } from '../scoring.ts';
 import { locateAll, type Offsets } from '../spans.ts';
 import type { GEvalCriterion } from '../g-eval/criteria.ts';
@@ -83,11 +84,21 @@ export function repetitivenessPipeline(env: RunEnv): Pipeline {
         normalizedStd: d.std === null ? null : d.std / span,
       };
       const named = details.repeatedItems.slice(0, 3).map((i) => `“${i.text}”`);
-      const repeated = named.length > 0 ? ` Repeated: ${named.join(', ')}.` : '';
+      const values = {
+        score,
+        mean,
+        method: methodText(d),
+        std: details.normalizedStd ?? 0,
+      };
       const result = okResult(
         'repetitiveness',
         score,
-        `No-needless-repetition score ${fmt(score)} (judge ${mean.toFixed(2)} of 5, ${methodText(d)}; spread ±${fmt(details.normalizedStd ?? 0)}).${repeated}`,
+        named.length > 0
+          ? ref('judgeMetrics.repetitiveness.explanationRepeated', {
+              ...values,
+              items: named.join(', '),
+            })
+          : ref('judgeMetrics.repetitiveness.explanation', values),
         gevalBackend(env, d.method),
         details,
         notes,

@@ -7,18 +7,19 @@
  * Alignment = supported / claims (unsupported counts against the summary unless switched to
  * neutral). The same claims and verdicts feed the call-center accuracy card (ccai/accuracy.ts).
  */
+import { ref } from '../../../i18n/message.ts';
 import { createFence } from '../fence.ts';
 import { callJson, inOrder, type CallRecord } from '../call.ts';
 import { describeCut, estimateTokens, type ContextNote } from '../context.ts';
 import {
   ESTIMATE_FENCE,
-  fmt,
   okResult,
   oneCallEstimate,
   outputBudget,
   type Pipeline,
   type RunEnv,
   type Stage,
+  purposeOf,
 } from '../pipeline.ts';
 import {
   alignmentScore,
@@ -86,7 +87,7 @@ export function claimsPipeline(env: RunEnv, produces: JudgeMetricId[]): ClaimsPi
 
   const extract: Stage = {
     round: 1,
-    purpose: 'alignment: extract the summary claims',
+    ...purposeOf(ref('judgeMetrics.purpose.claims')),
     metric,
     serves,
     estimate: () =>
@@ -97,6 +98,7 @@ export function claimsPipeline(env: RunEnv, produces: JudgeMetricId[]): ClaimsPi
     async run(ctx) {
       const reply = await callJson(ctx, {
         purpose: this.purpose,
+        purposeRef: this.purposeRef,
         messages: claimsPrompt(createFence(), summary),
         name: 'summary_claims',
         schema: claimsSchema,
@@ -109,7 +111,7 @@ export function claimsPipeline(env: RunEnv, produces: JudgeMetricId[]): ClaimsPi
 
   const judgeClaims: Stage = {
     round: 2,
-    purpose: 'alignment: judge every claim against the full source',
+    ...purposeOf(ref('judgeMetrics.purpose.verdicts')),
     metric,
     serves,
     estimate() {
@@ -125,6 +127,7 @@ export function claimsPipeline(env: RunEnv, produces: JudgeMetricId[]): ClaimsPi
       }
       const reply = await callJson(ctx, {
         purpose: this.purpose,
+        purposeRef: this.purposeRef,
         messages: verdictsPrompt(createFence(), env.source, claims),
         name: 'claim_verdicts',
         schema: claimVerdictsSchema,
@@ -155,28 +158,22 @@ export function claimsPipeline(env: RunEnv, produces: JudgeMetricId[]): ClaimsPi
     const d = details();
     const cutNote = describeCut(env.context);
     if (outcome.claims.length === 0) {
-      return notApplicable(
-        'alignment',
-        env.backend,
-        'The summary states no factual claim to check.',
-        d,
-      );
+      return notApplicable('alignment', env.backend, ref('judgeMetrics.alignment.none'), d);
     }
     const score = alignmentScore(d.counts, d.unsupportedCountsAgainst);
     if (score === null) {
-      return notApplicable(
-        'alignment',
-        env.backend,
-        'No claim could be counted: every claim is unsupported, and unsupported claims are set to count as neutral.',
-        d,
-      );
+      return notApplicable('alignment', env.backend, ref('judgeMetrics.alignment.neutral'), d);
     }
     const { supported, contradicted, unsupported } = d.counts;
-    const neutral = d.unsupportedCountsAgainst ? '' : ', unsupported ones counted as neutral';
     return okResult(
       'alignment',
       score,
-      `${supported} of ${d.claims.length} summary claims are supported by the source (${contradicted} contradicted, ${unsupported} not in the source${neutral}): alignment ${fmt(score)}.`,
+      ref(
+        d.unsupportedCountsAgainst
+          ? 'judgeMetrics.alignment.explanation'
+          : 'judgeMetrics.alignment.explanationNeutral',
+        { supported, claims: d.claims.length, contradicted, unsupported, score },
+      ),
       env.backend,
       d,
       [cutNote],

@@ -6,6 +6,7 @@
  * source answer 0–5 ("idk" is graded 0 without asking). Coverage = Σ importanceᵢ·gradeᵢ/5 /
  * Σ importanceᵢ: the importances the seed generated and never used are used.
  */
+import { english, ref } from '../../../i18n/message.ts';
 import { createFence } from '../fence.ts';
 import { callJson, inOrder, malformed, type CallRecord } from '../call.ts';
 import { describeCut, type ContextNote } from '../context.ts';
@@ -14,10 +15,10 @@ import {
   okResult,
   oneCallEstimate,
   outputBudget,
-  pct,
   type Pipeline,
   type RunEnv,
   type Stage,
+  purposeOf,
 } from '../pipeline.ts';
 import { coverageScore } from '../scoring.ts';
 import { locateSpan, type Offsets } from '../spans.ts';
@@ -92,7 +93,7 @@ export function coveragePipeline(env: RunEnv): CoveragePipeline {
 
   const ask: Stage = {
     round: 1,
-    purpose: 'coverage: key questions about the source',
+    ...purposeOf(ref('judgeMetrics.purpose.questions')),
     ...COVERAGE_CALLS,
     estimate: () =>
       oneCallEstimate(
@@ -102,6 +103,7 @@ export function coveragePipeline(env: RunEnv): CoveragePipeline {
     async run(ctx) {
       const reply = await callJson(ctx, {
         purpose: this.purpose,
+        purposeRef: this.purposeRef,
         messages: questionsPrompt(createFence(), env.source, requested),
         name: 'coverage_questions',
         schema: coverageQuestionsSchema,
@@ -109,7 +111,7 @@ export function coveragePipeline(env: RunEnv): CoveragePipeline {
         maxTokens: outputBudget(requested, QUESTION_TOKENS * 2),
       });
       const kept = reply.questions.filter((q) => q.question.trim()).slice(0, requested);
-      if (kept.length === 0) throw malformed('The judge wrote no key questions about the source.');
+      if (kept.length === 0) throw malformed(ref('judgeMetrics.coverage.noQuestions'));
       questions = kept.map((q, i) => ({
         index: i + 1,
         question: q.question.trim(),
@@ -127,7 +129,7 @@ export function coveragePipeline(env: RunEnv): CoveragePipeline {
 
   const answer: Stage = {
     round: 2,
-    purpose: 'coverage: answer the questions from the summary only',
+    ...purposeOf(ref('judgeMetrics.purpose.answers')),
     ...COVERAGE_CALLS,
     estimate() {
       const qs = Array.from({ length: requested }, () => 'x'.repeat(QUESTION_TOKENS));
@@ -140,6 +142,7 @@ export function coveragePipeline(env: RunEnv): CoveragePipeline {
       const texts = questions.map((q) => q.question);
       const reply = await callJson(ctx, {
         purpose: this.purpose,
+        purposeRef: this.purposeRef,
         messages: answersPrompt(createFence(), summary, texts),
         name: 'summary_answers',
         schema: summaryAnswersSchema,
@@ -153,7 +156,7 @@ export function coveragePipeline(env: RunEnv): CoveragePipeline {
         q.idk = isIdk(a.answer);
         if (q.idk) {
           q.grade = 0;
-          q.gradeReason = 'The summary does not answer this question ("idk").';
+          q.gradeReason = english('judgeMetrics.coverage.idkReason');
         }
       });
     },
@@ -161,7 +164,7 @@ export function coveragePipeline(env: RunEnv): CoveragePipeline {
 
   const grade: Stage = {
     round: 3,
-    purpose: 'coverage: grade the summary answers against the source answers',
+    ...purposeOf(ref('judgeMetrics.purpose.grades')),
     ...COVERAGE_CALLS,
     estimate() {
       const items: GradeItem[] = Array.from({ length: requested }, () => ({
@@ -181,6 +184,7 @@ export function coveragePipeline(env: RunEnv): CoveragePipeline {
       }));
       const reply = await callJson(ctx, {
         purpose: this.purpose,
+        purposeRef: this.purposeRef,
         messages: gradesPrompt(createFence(), items),
         name: 'answer_grades',
         schema: answerGradesSchema,
@@ -219,13 +223,15 @@ export function coveragePipeline(env: RunEnv): CoveragePipeline {
       questions.map((q) => ({ importance: q.importance, grade: q.grade ?? 0 })),
     );
     if (score === null) {
-      return notApplicable('coverage', env.backend, 'There were no key questions to answer.', d);
+      return notApplicable('coverage', env.backend, ref('judgeMetrics.coverage.none'), d);
     }
-    const idk = d.idkCount > 0 ? `; ${d.idkCount} of them it does not answer at all` : '';
+    const counts = { count: questions.length, share: score };
     return okResult(
       'coverage',
       score,
-      `The summary answers the source's ${questions.length} key questions to ${pct(score)}, weighted by importance${idk}.`,
+      d.idkCount > 0
+        ? ref('judgeMetrics.coverage.explanationIdk', { ...counts, idk: d.idkCount })
+        : ref('judgeMetrics.coverage.explanation', counts),
       env.backend,
       d,
       [describeCut(env.context)],

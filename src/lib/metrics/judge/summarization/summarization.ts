@@ -6,7 +6,8 @@
 import type { CallRecord } from '../call.ts';
 import type { ContextNote } from '../context.ts';
 import { describeCut } from '../context.ts';
-import { fmt, okResult, type RunEnv } from '../pipeline.ts';
+import { okResult, type RunEnv } from '../pipeline.ts';
+import { ref, type MessageRef } from '../../../i18n/message.ts';
 import { fBeta, type VerdictCounts } from '../scoring.ts';
 import { failed, notApplicable } from '../../results.ts';
 import { type MetricResult } from '../../types.ts';
@@ -27,6 +28,11 @@ export interface SummarizationDetails {
   questions: CoverageQuestion[];
   context: ContextNote;
   audit: { calls: CallRecord[] };
+}
+
+/** Why a part has no score, as a message when the part gave one. */
+function reasonOf(r: MetricResult): string | MessageRef {
+  return r.reasonRef ?? r.explanationRef ?? r.reason ?? r.explanation;
 }
 
 /** "F1" for beta 1, else "F-beta (β = 0.5)". */
@@ -61,28 +67,29 @@ export function combineSummarization(
     context: env.context,
     audit: { calls: [...shared.alignment.audit.calls, ...shared.coverage.audit.calls] },
   };
-  for (const [label, r] of [
-    ['Alignment', alignment],
-    ['Coverage', coverage],
-  ] as const) {
+  const parts = [
+    {
+      r: alignment,
+      failedKey: 'judgeMetrics.summarization.alignmentFailed',
+      naKey: 'judgeMetrics.summarization.noAlignment',
+    },
+    {
+      r: coverage,
+      failedKey: 'judgeMetrics.summarization.coverageFailed',
+      naKey: 'judgeMetrics.summarization.noCoverage',
+    },
+  ] as const;
+  for (const { r, failedKey } of parts) {
     if (r.status === 'error') {
-      return failed(
-        'summarization',
-        env.backend,
-        `${label} failed: ${r.reason ?? r.explanation}`,
-        details,
-      );
+      return failed('summarization', env.backend, ref(failedKey, { reason: reasonOf(r) }), details);
     }
   }
-  for (const [label, r] of [
-    ['alignment', alignment],
-    ['coverage', coverage],
-  ] as const) {
+  for (const { r, naKey } of parts) {
     if (r.status === 'n/a') {
       return notApplicable(
         'summarization',
         env.backend,
-        `No ${label} score: ${r.reason ?? r.explanation}`,
+        ref(naKey, { reason: reasonOf(r) }),
         details,
       );
     }
@@ -91,7 +98,13 @@ export function combineSummarization(
   return okResult(
     'summarization',
     score,
-    `${fLabel(beta)} of alignment ${fmt(a as number)} and coverage ${fmt(c as number)} is ${fmt(score)} (min() would give ${fmt(details.min as number)}).`,
+    ref('judgeMetrics.summarization.explanation', {
+      beta,
+      alignment: a as number,
+      coverage: c as number,
+      score,
+      min: details.min as number,
+    }),
     env.backend,
     details,
     [describeCut(env.context)],

@@ -4,9 +4,10 @@
  * user sees), and ONE call judges every sentence: vague (names no concrete point, "the article
  * discusses the reasons for …") or specific. Score = share of specific sentences.
  */
+import { ref } from '../../../i18n/message.ts';
 import type { CallRecord } from '../call.ts';
 import { listJudgePipeline } from '../list-pipeline.ts';
-import { okResult, pct, type Pipeline, type RunEnv } from '../pipeline.ts';
+import { okResult, purposeOf, type Pipeline, type RunEnv } from '../pipeline.ts';
 import { share } from '../scoring.ts';
 import { splitSentences } from '../../text/tokenize.ts';
 import { notApplicable } from '../../results.ts';
@@ -50,7 +51,7 @@ export function vaguenessPipeline(env: RunEnv): Pipeline {
 
   return listJudgePipeline(env, {
     metric: 'vagueness',
-    purpose: 'vagueness: judge every summary sentence',
+    ...purposeOf(ref('judgeMetrics.purpose.vagueness')),
     count: texts.length,
     call: {
       prompt: (fence) => vaguenessPrompt(fence, texts),
@@ -72,12 +73,16 @@ export function vaguenessPipeline(env: RunEnv): Pipeline {
     result(d) {
       const score = share(d.total - d.vagueCount, d.total);
       if (score === null) {
-        return notApplicable('vagueness', env.backend, 'The summary has no sentence to judge.', d);
+        return notApplicable('vagueness', env.backend, ref('judgeMetrics.vagueness.none'), d);
       }
       return okResult(
         'vagueness',
         score,
-        `${d.vagueCount} of ${d.total} summary sentences are vague; ${pct(score)} name a concrete point.`,
+        ref('judgeMetrics.vagueness.explanation', {
+          vague: d.vagueCount,
+          total: d.total,
+          share: score,
+        }),
         env.backend,
         d,
       );
