@@ -86,7 +86,8 @@ describe('the page in every interface language', () => {
         });
         const sideways = await sidewaysScroll(page);
         if (sideways > 0) problems.push(`${width}: page scrolls ${sideways}px sideways`);
-        for (const cut of await clippedText(page.locator('body'))) problems.push(`${width}: ${cut}`);
+        for (const cut of await clippedText(page.locator('body')))
+          problems.push(`${width}: ${cut}`);
       }
       await page.setViewportSize({ width: 1280, height: 800 });
       expect(problems).toEqual([]);

@@ -45,7 +45,12 @@ export function withNotes<R extends MetricResult>(
     ...result,
     notes: [...before, ...texts],
     ...(hasRefs
-      ? { noteRefs: [...refsBefore, ...notes.map((n) => (typeof n === 'string' ? literalRef(n) : n))] }
+      ? {
+          noteRefs: [
+            ...refsBefore,
+            ...notes.map((n) => (typeof n === 'string' ? literalRef(n) : n)),
+          ],
+        }
       : {}),
   };
 }

@@ -13,6 +13,9 @@ import type { CaseInput, MetricId, MetricNeeds, MetricResult } from '../metrics/
 import type { ModelSource } from '../models/source.ts';
 import type { MetricWorkers } from '../workers/metric-workers.ts';
 import { errorResult } from './metric-cards.ts';
+// Static, not lazy: the registry already puts these metric modules in the page's bundle, and a
+// dynamic chunk sharing them split the entry so that zod ran before zod-config.ts (a CSP eval).
+import { scoreOnProviderEmbeddings } from '../metrics/semantic/provider-embedding-metrics.ts';
 
 export type WorkerNeeds = Exclude<MetricNeeds, 'llm'>;
 
@@ -87,9 +90,6 @@ export async function providerEmbeddingMetrics(
   if (choice.kind !== 'provider') return [];
   const config = judgeConfig();
   try {
-    // Loaded on first use: the page itself otherwise never runs offline metrics.
-    const { scoreOnProviderEmbeddings } =
-      await import('../metrics/semantic/provider-embedding-metrics.ts');
     const results = await scoreOnProviderEmbeddings(
       ids,
       input,
