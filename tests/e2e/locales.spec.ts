@@ -70,7 +70,7 @@ describe('the page in every interface language', () => {
         .poll(() => page.getByTestId('score-button').textContent())
         .toContain(say('input.score'));
       // An explanation stored by a worker in English is worded from its ref in this language.
-      const rouge = page.getByTestId('metric-rouge').getByTestId('explanation');
+      const rouge = page.getByTestId('metric-rouge-1').getByTestId('explanation');
       const text = (await rouge.textContent()) ?? '';
       expect(text.length).toBeGreaterThan(0);
       if (locale === 'en') englishExplanation = text;

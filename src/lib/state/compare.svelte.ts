@@ -23,7 +23,7 @@ import {
 } from '../datasets/export/comparison-report.ts';
 import { isCaseRow, type DatasetRow } from '../rows/formats.ts';
 import { getDatasetRow } from '../storage/datasets.ts';
-import { formatTime } from '../ui/format.ts';
+import { formatTime } from '../ui/locale-format.ts';
 import { saveFile } from '../ui/save-file.ts';
 import { startCalibrationWorker, type CalibrationClient } from '../workers/calibration-client.ts';
 import { isCancelled } from '../workers/rpc.ts';

@@ -21,7 +21,7 @@ import { isCancelled } from '../workers/rpc.ts';
 import { saveFile } from '../ui/save-file.ts';
 import { runToHtml } from '../datasets/export/html.ts';
 import { exportFileName } from '../datasets/export.ts';
-import { formatTime } from '../ui/format.ts';
+import { formatTime } from '../ui/locale-format.ts';
 
 /** The run on screen: its records and its view's numbers. */
 export interface OpenRun {

@@ -32,7 +32,7 @@ import { contextWindow } from '../llm/capabilities.ts';
 import type { Capabilities, Judge, JudgeResponse, ProviderConfig } from '../llm/types.ts';
 import { judgeProviderSchema } from './judge-prefs.ts';
 import type { JudgeSession } from './judge.svelte.ts';
-import { formatCount } from '../ui/format.ts';
+import { formatCount } from '../ui/locale-format.ts';
 
 export const GENERATE_PREFS_KEY = 'sumlens.generate.v1';
 const prefsSchema = z.record(

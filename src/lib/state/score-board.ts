@@ -6,7 +6,7 @@
 import type { MetricInfo } from '../metrics/registry.ts';
 import type { MetricId, MetricResult } from '../metrics/types.ts';
 import type { CardState, CardStatus } from './metric-cards.ts';
-import { formatScore } from '../ui/format.ts';
+import { formatScore } from '../ui/locale-format.ts';
 import { t } from '../i18n/i18n.svelte.ts';
 import { metricLabel } from '../i18n/metric-text.svelte.ts';
 

@@ -1,14 +1,7 @@
 /**
- * Number formatting shared by cards, history and the data-set views. Scores, counts and times go
- * through Intl in the page's language (English output equals toFixed, which tests parse).
+ * Formats with no language in them, safe in workers (storage quota, model downloads). Those in the
+ * page's language are in locale-format.ts: it reads the language rune, which a worker lacks.
  */
-import type { MetricId } from '../metrics/types.ts';
-import { formatDateTime, formatInteger, formatNumber } from '../i18n/format.svelte.ts';
-
-export function formatScore(id: MetricId, score: number | null | undefined): string {
-  if (score === null || score === undefined || !Number.isFinite(score)) return '—';
-  return formatNumber(score, id === 'bleu' ? 1 : 3);
-}
 
 export function formatPercent(value: number): string {
   return `${(value * 100).toFixed(1)}%`;
@@ -18,14 +11,6 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
-
-export function formatCount(n: number): string {
-  return formatInteger(n);
-}
-
-export function formatTime(timestamp: number): string {
-  return formatDateTime(timestamp);
 }
 
 /**

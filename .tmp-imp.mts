@@ -1,0 +1,12 @@
+import { openApp } from './tests/e2e/support/browser.ts';
+import { writeFileSync } from 'node:fs';
+writeFileSync('/tmp/t.jsonl', '{"source":"The cat sat on the mat all day.","summary":"A cat sat."}\n{"source":"Dogs bark.","summary":"Dogs."}\n');
+const app = await openApp();
+const page = app.page;
+page.on('console', (m) => console.log('console', m.type(), m.text()));
+page.on('pageerror', (e) => console.log('pageerror', e.message));
+await page.getByTestId('dataset-file').setInputFiles('/tmp/t.jsonl');
+await page.waitForTimeout(5000);
+console.log(await page.getByTestId('dataset-item').count(), app.errors);
+console.log((await page.locator('[data-testid="datasets"]').textContent())?.slice(0,600));
+await app.close();
