@@ -10,6 +10,15 @@ import { detectLanguage, loadLanguageIdentifier } from '../src/lib/metrics/text/
 import { languageApi } from '../src/lib/workers/language-api.ts';
 import { serve } from '../src/lib/workers/rpc.ts';
 
+// cld3's emscripten loader first fetches its inline wasm as a data: URL and, when that fails, decodes
+// the same base64 itself. The page's CSP (connect-src) refuses data: fetches and reports each as a
+// violation, so the loader is sent straight to its own decoder; other requests pass untouched.
+const ownFetch = self.fetch.bind(self);
+self.fetch = (input: RequestInfo | URL, init?: RequestInit) =>
+  String(input instanceof Request ? input.url : input).startsWith('data:')
+    ? Promise.reject(new TypeError('data: URLs are decoded in place, not fetched'))
+    : ownFetch(input, init);
+
 serve(
   languageApi,
   {

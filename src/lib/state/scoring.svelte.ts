@@ -241,6 +241,11 @@ export class ScoringSession {
     this.problems = caseProblems(input, instructions.problems, instructions.problemRefs);
     if (this.problems.some((p) => p.blocking)) return;
 
+    // Running from the click on, while the language worker answers: the cards never show the
+    // previous case's scores as if they were this one's.
+    const judgeAsked = this.judge.enabled && this.judge.problemRefs().length === 0;
+    this.running = true;
+    this.cards = runningCards(judgeAsked ? new Set(this.judge.metrics) : new Set());
     const caseInput = {
       ...caseInputOf(input, instructions.sections),
       ...(await this.language.forCase(input)),
