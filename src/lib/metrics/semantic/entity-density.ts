@@ -11,6 +11,7 @@
  * `result.raw` is the density itself.
  */
 import { messageOf } from '../../errors.ts';
+import { explained } from '../../i18n/message.ts';
 import { failed, notApplicable } from '../results.ts';
 import { type MetricResult, type TextSpan } from '../types.ts';
 import { splitTokens, type Segment } from '../text/tokenize.ts';
@@ -77,35 +78,16 @@ function fmt(x: number): string {
   return String(Number(x.toFixed(3)));
 }
 
-function explain(
-  entityCount: number,
-  tokenCount: number,
-  density: number,
-  target: number,
-  width: number,
-  score: number,
-): string {
-  const head =
-    `${entityCount} ${entityCount === 1 ? 'entity' : 'entities'} in ${tokenCount} ` +
-    `${tokenCount === 1 ? 'token' : 'tokens'}: ${density.toFixed(3)} per token`;
-  const t = fmt(target);
+/** Where the density sits against the target: the band the explanation names. */
+function band(density: number, target: number, width: number, score: number): string {
   const diff = density - target;
-  if (Math.abs(diff) <= width / 5) {
-    const who = target === DEFAULT_DENSITY_TARGET ? ' that people preferred' : ' target';
-    return `${head}, close to the ${t}${who}`;
-  }
+  if (Math.abs(diff) <= width / 5) return 'close';
   if (diff < 0) {
-    if (score === 0)
-      return `${head}, far below the ${t} target: a sparse summary with few specifics`;
-    if (diff <= -width / 3)
-      return `${head}, below the ${t} target: a sparse, first-draft-like summary`;
-    return `${head}, a little below the ${t} target: slightly sparse`;
+    if (score === 0) return 'farBelow';
+    return diff <= -width / 3 ? 'below' : 'littleBelow';
   }
-  if (score === 0) {
-    return `${head}, far above the ${t} target: crammed with names and numbers, likely hard to read`;
-  }
-  if (diff >= width / 3) return `${head}, above the ${t} target: crammed with specifics`;
-  return `${head}, a little above the ${t} target: slightly dense`;
+  if (score === 0) return 'farAbove';
+  return diff >= width / 3 ? 'above' : 'littleAbove';
 }
 
 /**
@@ -174,17 +156,20 @@ export async function scoreEntityDensity(
   details.density = density;
   details.counts = counts;
 
-  let explanation = explain(entities.length, tokenCount, density, target, width, score);
-  if (language && !language.supported) {
-    explanation +=
-      '; the recogniser reads English only and finds mostly numbers in this text, so this undercounts';
-  }
   return {
     id: ID,
     status: 'ok',
     score,
     raw: density,
-    explanation: `${explanation}.`,
+    ...explained('language.entityDensity.explanation', {
+      entities: entities.length,
+      tokens: tokenCount,
+      density,
+      target: fmt(target),
+      band: band(density, target, width, score),
+      preferred: target === DEFAULT_DENSITY_TARGET ? 'yes' : 'no',
+      undercount: language && !language.supported ? 'yes' : 'no',
+    }),
     backend,
     details,
     elapsedMs: performance.now() - t0,
