@@ -225,7 +225,7 @@ describe('models from a hub (a loopback mirror), with consent', () => {
     await chooseModel(page, 'ner', NER, 'wasm', 'q8');
 
     const consent = page.getByTestId('consent-embedding');
-    expect(await consent.innerText()).toMatch(/about \d+(\.\d+)? KB \(q8\)/u);
+    expect(await consent.innerText()).toMatch(/about \d+(\.\d+)? [kKM]B \(q8\)/u);
 
     // Without consent nothing is fetched from the hub: the metric falls back and says why.
     await scoreCase(page);
