@@ -69,6 +69,7 @@ describe('the page in every interface language', () => {
       await expect
         .poll(() => page.getByTestId('score-button').textContent())
         .toContain(say('input.score'));
+      expect(await page.title()).toBe(say('app.documentTitle'));
       // An explanation stored by a worker in English is worded from its ref in this language.
       const rouge = page.getByTestId('metric-rouge-1').getByTestId('explanation');
       const text = (await rouge.textContent()) ?? '';
