@@ -100,6 +100,10 @@ describe('the keyboard alone', () => {
     writeFileSync(file, slice.map((r) => JSON.stringify(r)).join('\n') + '\n');
     app = await openApp({ context: { viewport: { width: 1280, height: 900 } } });
     page = app.page;
+    // Playwright intercepts file choosers only while a listener is on, and turning that on is an
+    // asynchronous message of its own: switched on here, long before the Enter that opens one,
+    // it cannot lose that race (on CI's slower machine the chooser was lost).
+    page.on('filechooser', () => undefined);
     await page.getByTestId('score-button').waitFor();
   });
 
@@ -149,9 +153,23 @@ describe('the keyboard alone', () => {
   it('imports a data set through the file chooser opened with Enter', async () => {
     await tabTo(page, '[data-testid="dataset-file"]');
     expect(await hasFocusRing(page)).toBe(true);
-    const chooser = page.waitForEvent('filechooser');
+    // (choosers are intercepted since beforeAll; the click mark tells a lost chooser from an
+    // Enter that never activated the input)
+    const chooser = page.waitForEvent('filechooser', { timeout: 20_000 });
+    await page.evaluate(() => {
+      const input = document.querySelector('[data-testid="dataset-file"]')!;
+      input.addEventListener('click', () => input.setAttribute('data-activated', 'yes'), {
+        once: true,
+      });
+    });
     await page.keyboard.press('Enter');
-    await (await chooser).setFiles(file);
+    const opened = await chooser.catch(async (error: unknown) => {
+      const activated = await page.getByTestId('dataset-file').getAttribute('data-activated');
+      throw new Error(
+        `no file chooser after Enter (input activated: ${activated ?? 'no'}, focus at ${await focused(page)}): ${String(error)}`,
+      );
+    });
+    await opened.setFiles(file);
     await expect
       .poll(() => page.getByTestId('dataset-item').filter({ hasText: 'summeval-keys' }).count(), {
         timeout: 60_000,
