@@ -29,11 +29,15 @@ export function serveCalibration(scope: RpcScope): void {
         const { loadComparison } = await import('../src/lib/datasets/compare-data.ts');
         return loadComparison(request, signal);
       },
-      async exportRun({ runId, format, calibration }) {
+      async exportRun({ runId, format, calibration, locale }) {
         // Loaded on the first export (papaparse, the metrics' names): opening a run starts a
         // worker less than half the size.
-        const { exportFile } = await import('../src/lib/datasets/export.ts');
-        return exportFile(await loadRunData(runId), format, calibration ? { calibration } : {});
+        const { exportFile, loadWords } = await import('../src/lib/datasets/export.ts');
+        const words = await loadWords(locale);
+        return exportFile(await loadRunData(runId), format, {
+          ...(calibration ? { calibration } : {}),
+          words,
+        });
       },
     },
     scope,

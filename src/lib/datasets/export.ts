@@ -31,11 +31,13 @@ import { comparisonToJson } from './export/compare-json.ts';
 import { comparisonPairsCsv, comparisonSummaryCsv } from './export/compare-csv.ts';
 import { comparisonToMarkdown } from './export/compare-markdown.ts';
 import { comparisonToHtml } from './export/html.ts';
+import type { Words } from './export/words.ts';
 
 export { runToCsv, type CsvOptions } from './export/csv.ts';
 export { spreadsheetSafe } from './export/spreadsheet.ts';
 export * from './export/json.ts';
 export { runToMarkdown, type MarkdownOptions } from './export/markdown.ts';
+export { englishWords, loadWords, type Words } from './export/words.ts';
 
 export type ExportFormat = 'json' | 'csv' | 'md';
 
@@ -51,6 +53,8 @@ export interface ExportFileOptions {
   secrets?: readonly string[];
   /** Markdown: the calibration already computed for the run view (else computed here). */
   calibration?: Calibration;
+  /** The words of the Markdown report (the page's language); default English. */
+  words?: Words;
 }
 
 /** A run exported as one file: its text, name and MIME type. */
@@ -64,7 +68,10 @@ export function exportFile(
       ? runToJson(data, { secrets: options.secrets ?? [] })
       : format === 'csv'
         ? runToCsv(data)
-        : runToMarkdown(data, options.calibration ? { calibration: options.calibration } : {});
+        : runToMarkdown(data, {
+            ...(options.calibration ? { calibration: options.calibration } : {}),
+            ...(options.words ? { words: options.words } : {}),
+          });
   return {
     text,
     fileName: exportFileName(data, format),
@@ -116,19 +123,20 @@ export function comparisonFileName(report: ComparisonReport, format: ComparisonF
 export function comparisonFile(
   report: ComparisonReport,
   format: ComparisonFormat,
-  options: { secrets?: readonly string[] } = {},
+  options: { secrets?: readonly string[]; words?: Words } = {},
 ): { text: string; fileName: string; type: string } {
   const clean = redactReport(report, options.secrets ?? []);
+  const words = options.words;
   const text =
     format === 'json'
       ? comparisonToJson(clean)
       : format === 'csv'
-        ? comparisonPairsCsv(clean)
+        ? comparisonPairsCsv(clean, words)
         : format === 'summary-csv'
-          ? comparisonSummaryCsv(clean)
+          ? comparisonSummaryCsv(clean, words)
           : format === 'md'
-            ? comparisonToMarkdown(clean)
-            : comparisonToHtml(clean);
+            ? comparisonToMarkdown(clean, words ? { words } : {})
+            : comparisonToHtml(clean, words);
   const mime = MIME_TYPES[format === 'summary-csv' ? 'csv' : format];
   return { text, fileName: comparisonFileName(clean, format), type: `${mime};charset=utf-8` };
 }

@@ -25,6 +25,7 @@ import { isCaseRow, type DatasetRow } from '../rows/formats.ts';
 import { getDatasetRow } from '../storage/datasets.ts';
 import { formatTime } from '../ui/locale-format.ts';
 import { saveFile } from '../ui/save-file.ts';
+import { t } from '../i18n/i18n.svelte.ts';
 import { startCalibrationWorker, type CalibrationClient } from '../workers/calibration-client.ts';
 import { isCancelled } from '../workers/rpc.ts';
 
@@ -202,7 +203,7 @@ export class CompareSession {
     if (!a || !b) return undefined;
     const metric = this.state?.metric;
     return {
-      title: comparisonTitle(a.label, b.label),
+      title: comparisonTitle(a.label, b.label, t),
       a,
       b,
       comparison: answer.comparison,
@@ -217,7 +218,7 @@ export class CompareSession {
     const report = this.report();
     if (!report) return;
     try {
-      saveFile(comparisonFile(report, format, { secrets: this.#secrets() }));
+      saveFile(comparisonFile(report, format, { secrets: this.#secrets(), words: t }));
     } catch (error) {
       this.error = messageOf(error);
     }

@@ -22,6 +22,7 @@ import { saveFile } from '../ui/save-file.ts';
 import { runToHtml } from '../datasets/export/html.ts';
 import { exportFileName } from '../datasets/export.ts';
 import { formatTime } from '../ui/locale-format.ts';
+import { i18n, t } from '../i18n/i18n.svelte.ts';
 
 /** The run on screen: its records and its view's numbers. */
 export interface OpenRun {
@@ -149,14 +150,17 @@ export class RunViewer {
     if (!open) return;
     const title = `${open.dataset.name} · ${formatTime(open.run.createdAt)}`;
     saveFile({
-      text: runToHtml({
-        title,
-        datasetName: open.dataset.name,
-        createdAt: open.run.createdAt,
-        status: open.run.status,
-        table: open.view.table,
-        ...(this.calibration ? { calibration: this.calibration } : {}),
-      }),
+      text: runToHtml(
+        {
+          title,
+          datasetName: open.dataset.name,
+          createdAt: open.run.createdAt,
+          status: open.run.status,
+          table: open.view.table,
+          ...(this.calibration ? { calibration: this.calibration } : {}),
+        },
+        t,
+      ),
       fileName: exportFileName(open, 'html'),
       type: 'text/html;charset=utf-8',
     });
@@ -175,6 +179,7 @@ export class RunViewer {
           : await this.#client().call('exportRun', {
               runId,
               format,
+              locale: i18n.locale,
               ...(format === 'md' && calibration ? { calibration } : {}),
             });
       saveFile(file);

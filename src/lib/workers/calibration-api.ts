@@ -9,6 +9,7 @@
  * never cross to the page in bulk; the page opens one row on its own (src/lib/storage).
  */
 import { z } from 'zod';
+import { LOCALES } from '../i18n/locales.ts';
 import { defineWorkerApi } from './rpc.ts';
 
 const methodValuesSchema = z.object({
@@ -156,6 +157,8 @@ export const calibrationApi = defineWorkerApi('calibration', {
       runId,
       format: z.enum(['csv', 'md']),
       calibration: calibrationSchema.optional(),
+      /** The page's language: the Markdown report's words (default English). */
+      locale: z.enum(LOCALES).optional(),
     }),
     progress: z.never(),
     result: z.object({ text: z.string(), fileName: z.string(), type: z.string() }),

@@ -14,24 +14,26 @@
  * Scores and differences keep six decimals, p-values six significant digits (format.ts); an empty
  * cell is a score that is n/a, an error or missing. Spreadsheet-safe (spreadsheet.ts).
  */
+import type { MessageKey } from '../../i18n/catalog-en.ts';
 import { labelledHeader, scoreColumnLabel } from '../column-labels.ts';
 import { pairScores, type ComparisonReport } from './comparison-report.ts';
 import { rounded, roundedP } from './format.ts';
 import { csvText } from './spreadsheet.ts';
+import { csvHeader, englishWords, type Words } from './words.ts';
 
 /** One line per pair, A, B and B − A per metric. */
-export function comparisonPairsCsv(report: ComparisonReport): string {
+export function comparisonPairsCsv(report: ComparisonReport, w: Words = englishWords): string {
   const c = report.comparison;
   const fields = [
-    'pair',
-    'row A',
-    'row B',
+    csvHeader(w('exports.csv.pair'), 'pair'),
+    csvHeader(w('exports.csv.rowA'), 'row A'),
+    csvHeader(w('exports.csv.rowB'), 'row B'),
     ...c.metrics.flatMap((m) => {
-      const label = scoreColumnLabel(m.column);
+      const metric = scoreColumnLabel(m.column);
       return [
-        labelledHeader(`${label}: A`, `a:${m.column}`),
-        labelledHeader(`${label}: B`, `b:${m.column}`),
-        labelledHeader(`${label}: B - A`, `delta:${m.column}`),
+        labelledHeader(w('exports.csv.scoreA', { metric }), `a:${m.column}`),
+        labelledHeader(w('exports.csv.scoreB', { metric }), `b:${m.column}`),
+        labelledHeader(w('exports.csv.delta', { metric }), `delta:${m.column}`),
       ];
     }),
   ];
@@ -47,30 +49,36 @@ export function comparisonPairsCsv(report: ComparisonReport): string {
   return csvText(fields, lines);
 }
 
+/**
+ * The summary's columns: the id a program matches, and the words a person reads (a header in
+ * another language is `words [id]`; a bare letter or `n` reads the same everywhere).
+ */
+const SUMMARY_FIELDS: readonly (readonly [string, MessageKey | null])[] = [
+  ['metric', 'exports.csv.metric'],
+  ['metric id', 'exports.csv.metricId'],
+  ['A', null],
+  ['B', null],
+  ['backend A', 'exports.csv.backendA'],
+  ['backend B', 'exports.csv.backendB'],
+  ['comparable', 'exports.csv.comparable'],
+  ['pairing', 'exports.csv.pairing'],
+  ['n', null],
+  ['mean A', 'exports.csv.meanA'],
+  ['mean B', 'exports.csv.meanB'],
+  ['mean diff (B - A)', 'exports.csv.meanDiff'],
+  ['95% low', 'exports.csv.low'],
+  ['95% high', 'exports.csv.high'],
+  ['Wilcoxon p', 'exports.csv.wilcoxon'],
+  ['p method', 'exports.csv.pMethod'],
+  ['wins', 'exports.csv.wins'],
+  ['ties', 'exports.csv.ties'],
+  ['losses', 'exports.csv.losses'],
+];
+
 /** One line per metric: the statistics of the view's summary table. */
-export function comparisonSummaryCsv(report: ComparisonReport): string {
+export function comparisonSummaryCsv(report: ComparisonReport, w: Words = englishWords): string {
   const c = report.comparison;
-  const fields = [
-    'metric',
-    'metric id',
-    'A',
-    'B',
-    'backend A',
-    'backend B',
-    'comparable',
-    'pairing',
-    'n',
-    'mean A',
-    'mean B',
-    'mean diff (B - A)',
-    '95% low',
-    '95% high',
-    'Wilcoxon p',
-    'p method',
-    'wins',
-    'ties',
-    'losses',
-  ];
+  const fields = SUMMARY_FIELDS.map(([id, key]) => (key ? csvHeader(w(key), id) : id));
   const lines = c.metrics.map((m) => [
     scoreColumnLabel(m.column),
     m.column,

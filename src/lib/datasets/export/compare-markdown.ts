@@ -9,32 +9,43 @@ import { deltaRows } from '../compare-view.ts';
 import { scoreColumnLabel } from '../column-labels.ts';
 import type { ComparisonReport, ComparisonSide } from './comparison-report.ts';
 import { fixed, formatP, markdownCell as cell, signed, utcMinute } from './format.ts';
+import { englishWords, type Words } from './words.ts';
 
 export interface ComparisonMarkdownOptions {
   /** Pairs listed per metric under "Largest regressions"; default 5. */
   regressions?: number;
+  /** The words of the report (the page's language); default English. */
+  words?: Words;
 }
 
-const PAIRING: Record<ComparisonReport['comparison']['pairing'], string> = {
-  source: 'source',
-  id: 'record id',
-  row: 'row number',
-};
-
-function sideLine(name: string, s: ComparisonSide): string {
-  const system = s.system === undefined ? '' : `, system ${cell(s.system)}`;
-  return `- ${name}: ${cell(s.label)} (run ${cell(s.runName)}, data set ${cell(s.datasetName)}${system})`;
+function sideLine(name: string, s: ComparisonSide, w: Words): string {
+  const values = {
+    side: name,
+    label: cell(s.label),
+    run: cell(s.runName),
+    dataset: cell(s.datasetName),
+  };
+  return `- ${
+    s.system === undefined
+      ? w('exports.compare.side', values)
+      : w('exports.compare.sideSystem', { ...values, system: cell(s.system) })
+  }`;
 }
 
-function metricLine(m: MetricComparison): string {
+function metricLine(m: MetricComparison, w: Words): string {
   const label = cell(scoreColumnLabel(m.column));
   if (!m.comparable) {
-    const why = `not comparable: backend ${cell(m.backendA)} vs ${cell(m.backendB)}`;
+    const why = w('exports.compare.notComparable', { a: cell(m.backendA), b: cell(m.backendB) });
     return `| ${label} | ${why} | — | — | — | — | — | — | ${m.n} |`;
   }
-  const method =
-    m.pMethod === 'exact' ? ' (exact)' : m.pMethod === 'approx' ? ' (normal approx.)' : '';
-  return `| ${label} | ${cell(m.backendA)} | ${fixed(m.meanA)} | ${fixed(m.meanB)} | ${signed(m.meanDiff)} | [${signed(m.low)}, ${signed(m.high)}] | ${formatP(m.pValue)}${method} | ${m.wins} / ${m.ties} / ${m.losses} | ${m.n} |`;
+  const p = formatP(m.pValue);
+  const pText =
+    m.pMethod === 'exact'
+      ? w('exports.compare.pExact', { p })
+      : m.pMethod === 'approx'
+        ? w('exports.compare.pApprox', { p })
+        : p;
+  return `| ${label} | ${cell(m.backendA)} | ${fixed(m.meanA)} | ${fixed(m.meanB)} | ${signed(m.meanDiff)} | [${signed(m.low)}, ${signed(m.high)}] | ${pText} | ${m.wins} / ${m.ties} / ${m.losses} | ${m.n} |`;
 }
 
 export function comparisonToMarkdown(
@@ -43,29 +54,37 @@ export function comparisonToMarkdown(
 ): string {
   const c = report.comparison;
   const top = options.regressions ?? 5;
+  const w = options.words ?? englishWords;
   const lines: string[] = [`# ${cell(report.title)}`, ''];
-  lines.push(sideLine('A (baseline)', report.a), sideLine('B (candidate)', report.b));
-  const unpaired =
-    c.unpaired.a + c.unpaired.b > 0
-      ? `; without a partner: ${c.unpaired.a} in A, ${c.unpaired.b} in B`
-      : '';
-  const duplicates =
-    c.duplicates.a + c.duplicates.b > 0
-      ? `; left out as repeated keys: ${c.duplicates.a} in A, ${c.duplicates.b} in B`
-      : '';
-  lines.push(`- Pairs: ${c.keys.length} by ${PAIRING[c.pairing]}${unpaired}${duplicates}`);
   lines.push(
-    `- Δ is B − A per pair: its mean with a paired bootstrap 95% interval (${COMPARE_BOOTSTRAP.resamples.toLocaleString('en-US')} resamples, seed ${COMPARE_BOOTSTRAP.seed}), the two-sided Wilcoxon signed-rank p-value, and B's wins / ties / losses`,
+    sideLine(w('exports.side.a'), report.a, w),
+    sideLine(w('exports.side.b'), report.b, w),
   );
-  lines.push(`- Report written ${utcMinute(report.createdAt)}`, '');
+  const pairs = w('exports.compare.pairs', {
+    pairs: c.keys.length,
+    pairing: w(`exports.pairing.${c.pairing}`),
+    unpaired: c.unpaired.a + c.unpaired.b > 0 ? 'yes' : 'no',
+    unpairedA: c.unpaired.a,
+    unpairedB: c.unpaired.b,
+    repeated: c.duplicates.a + c.duplicates.b > 0 ? 'yes' : 'no',
+    repeatedA: c.duplicates.a,
+    repeatedB: c.duplicates.b,
+  });
+  lines.push(`- ${pairs}`);
+  lines.push(
+    `- ${w('exports.compare.deltaNote', { resamples: COMPARE_BOOTSTRAP.resamples, seed: String(COMPARE_BOOTSTRAP.seed) })}`,
+  );
+  lines.push(`- ${w('exports.written', { date: utcMinute(report.createdAt) })}`, '');
 
-  lines.push('## Per metric', '');
-  lines.push('| Metric | Backend | A | B | Δ (B − A) | 95% interval | p | W / T / L | n |');
+  lines.push(`## ${w('exports.compare.perMetric')}`, '');
+  lines.push(
+    `| ${w('exports.col.metric')} | ${w('exports.col.backend')} | A | B | ${w('exports.col.deltaBA')} | ${w('exports.col.interval')} | p | W / T / L | n |`,
+  );
   lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
-  for (const m of c.metrics) lines.push(metricLine(m));
+  for (const m of c.metrics) lines.push(metricLine(m, w));
   lines.push('');
 
-  lines.push('## Largest regressions', '');
+  lines.push(`## ${w('exports.compare.regressions')}`, '');
   const comparable = c.metrics.filter((m) => m.comparable && m.n > 0);
   const none: string[] = [];
   for (const m of comparable) {
@@ -80,10 +99,16 @@ export function comparisonToMarkdown(
       none.push(label);
       continue;
     }
-    const shown = worst.length > top ? `, the ${top} largest` : '';
-    lines.push(`### ${label}: ${m.losses} of ${m.n} pairs lower in B${shown}`, '');
+    const heading = w('exports.compare.regressionHeading', {
+      metric: label,
+      losses: m.losses,
+      n: m.n,
+      cut: worst.length > top ? 'yes' : 'no',
+      top,
+    });
+    lines.push(`### ${heading}`, '');
     lines.push(
-      '| Pair | Row A | Row B | A | B | Δ |',
+      `| ${w('exports.col.pair')} | ${w('exports.col.rowA')} | ${w('exports.col.rowB')} | A | B | Δ |`,
       '| --- | ---: | ---: | ---: | ---: | ---: |',
     );
     for (const r of worst.slice(0, top)) {
@@ -93,11 +118,8 @@ export function comparisonToMarkdown(
     }
     lines.push('');
   }
-  if (comparable.length === 0)
-    lines.push(
-      'No metric has pairs to compare: none with one backend and scores on both sides.',
-      '',
-    );
-  else if (none.length > 0) lines.push(`No pair scores lower in B on ${none.join(', ')}.`, '');
+  if (comparable.length === 0) lines.push(w('exports.compare.noMetric'), '');
+  else if (none.length > 0)
+    lines.push(w('exports.compare.noRegression', { metrics: none.join(', ') }), '');
   return lines.join('\n');
 }

@@ -7,6 +7,7 @@
 import { redactor } from '../../llm/redact.ts';
 import type { Comparison, MetricComparison } from '../compare.ts';
 import type { Leaderboard } from '../leaderboard.ts';
+import { englishWords, type Words } from './words.ts';
 
 /** One side: a run, or one system of a run. */
 export interface ComparisonSide {
@@ -32,8 +33,8 @@ export interface ComparisonReport {
   createdAt: number;
 }
 
-export function comparisonTitle(labelA: string, labelB: string): string {
-  return `SumLens comparison: ${labelB} against ${labelA}`;
+export function comparisonTitle(labelA: string, labelB: string, w: Words = englishWords): string {
+  return w('exports.compare.title', { a: labelA, b: labelB });
 }
 
 export interface PairScores {

@@ -10,7 +10,9 @@ import type { Leaderboard } from '../leaderboard.ts';
 import type { ScoreTable } from '../run-view.ts';
 import { scoreColumnLabel as metricLabel } from '../column-labels.ts';
 import { pairScores, type ComparisonReport } from './comparison-report.ts';
+import { COMPARE_BOOTSTRAP } from '../compare.ts';
 import { fixed as num, formatP, signed } from './format.ts';
+import { englishWords, type Words } from './words.ts';
 
 export function escapeHtml(text: string): string {
   return text
@@ -43,9 +45,9 @@ svg .axis { stroke: var(--muted); } svg .bar { fill: var(--accent); } svg .ci { 
 svg .dot { fill: var(--accent); }
 `;
 
-function documentOf(title: string, body: string): string {
+function documentOf(title: string, body: string, w: Words): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${escapeHtml(w('exports.html.lang'))}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -56,7 +58,7 @@ function documentOf(title: string, body: string): string {
 <body>
 <main>
 ${body}
-<p class="muted">Written by SumLens. Scores of different backends are not comparable.</p>
+<p class="muted">${w('exports.html.footer')}</p>
 </main>
 </body>
 </html>
@@ -117,7 +119,7 @@ export function histogramSvg(values: readonly number[], title: string, bins = 20
   return `<svg role="img" aria-label="${escapeHtml(title)}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" xmlns="http://www.w3.org/2000/svg" data-chart="histogram"><title>${escapeHtml(title)}</title>${bars}<line class="axis" x1="10" x2="${width - 10}" y1="${height - 20}" y2="${height - 20}"/><text x="10" y="${height - 5}">${num(min)}</text><text x="${width - 10}" y="${height - 5}" text-anchor="end">${num(max)}</text></svg>`;
 }
 
-function leaderboardHtml(board: Leaderboard, column: string): string {
+function leaderboardHtml(board: Leaderboard, column: string, w: Words): string {
   const col = board.columns.find((c) => c.column === column) ?? board.columns[0];
   if (!col) return '';
   const rows = col.entries
@@ -129,19 +131,25 @@ function leaderboardHtml(board: Leaderboard, column: string): string {
   const items = col.entries
     .filter((e) => e.mean !== null && e.low !== null && e.high !== null)
     .map((e) => ({ label: e.system, mean: e.mean!, low: e.low!, high: e.high! }));
-  return `<section><h2>Systems by ${escapeHtml(metricLabel(col.column))}</h2><p class="muted">${board.systems.length} systems over ${board.sharedSources} shared sources; mean with a bootstrap 95% interval.${col.mixedBackends ? ' Several backends: these means do not compare.' : ''}</p>${intervalSvg(items, `Systems by ${metricLabel(col.column)}`)}<table data-table="leaderboard"><thead><tr><th>#</th><th>System</th><th>Mean</th><th>95% interval</th><th>n</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+  const title = w('exports.html.systemsBy', { metric: metricLabel(col.column) });
+  const note = w('exports.html.leaderboardNote', {
+    systems: board.systems.length,
+    sources: board.sharedSources,
+  });
+  const mixed = col.mixedBackends ? ` ${w('exports.html.mixedBackends')}` : '';
+  return `<section><h2>${escapeHtml(title)}</h2><p class="muted">${escapeHtml(note + mixed)}</p>${intervalSvg(items, title)}<table data-table="leaderboard"><thead><tr><th>#</th><th>${w('exports.col.system')}</th><th>${w('exports.col.mean')}</th><th>${w('exports.col.interval')}</th><th>n</th></tr></thead><tbody>${rows}</tbody></table></section>`;
 }
 
-function metricRow(m: MetricComparison): string {
+function metricRow(m: MetricComparison, w: Words): string {
   const label = escapeHtml(metricLabel(m.column));
   if (!m.comparable) {
-    return `<tr><td>${label}</td><td colspan="6">not comparable (backend ${escapeHtml(m.backendA)} vs ${escapeHtml(m.backendB)})</td></tr>`;
+    return `<tr><td>${label}</td><td colspan="6">${escapeHtml(w('exports.html.notComparable', { a: m.backendA, b: m.backendB }))}</td></tr>`;
   }
   const cls = m.low !== null && m.low > 0 ? 'up' : m.high !== null && m.high < 0 ? 'down' : '';
   return `<tr><td>${label}</td><td class="n">${num(m.meanA)}</td><td class="n">${num(m.meanB)}</td><td class="n ${cls}">${signed(m.meanDiff)} [${signed(m.low)}, ${signed(m.high)}]</td><td class="n">${formatP(m.pValue)}</td><td class="n">${m.wins}/${m.ties}/${m.losses}</td><td class="n">${m.n}</td></tr>`;
 }
 
-export function comparisonToHtml(report: ComparisonReport): string {
+export function comparisonToHtml(report: ComparisonReport, w: Words = englishWords): string {
   const c = report.comparison;
   const comparable = c.metrics.filter((m) => m.comparable && m.meanDiff !== null);
   const plotted = comparable.map((m) => ({
@@ -150,7 +158,9 @@ export function comparisonToHtml(report: ComparisonReport): string {
     low: m.low!,
     high: m.high!,
   }));
-  const head = comparable.map((m) => `<th>Δ ${escapeHtml(metricLabel(m.column))}</th>`).join('');
+  const head = comparable
+    .map((m) => `<th>${escapeHtml(w('exports.col.delta', { metric: metricLabel(m.column) }))}</th>`)
+    .join('');
   const rows = c.keys
     .map((key, i) => {
       const cells = comparable
@@ -162,17 +172,30 @@ export function comparisonToHtml(report: ComparisonReport): string {
       return `<tr><td>${escapeHtml(key)}</td><td class="n">${c.rowsA[i]}</td><td class="n">${c.rowsB[i]}</td>${cells}</tr>`;
     })
     .join('\n');
+  const side = (name: string, label: string) =>
+    escapeHtml(w('exports.html.side', { side: name, label }));
+  const pairsNote = w('exports.html.pairsNote', {
+    pairs: c.keys.length,
+    pairing: w(`exports.pairing.${c.pairing}`),
+    a: c.unpaired.a,
+    b: c.unpaired.b,
+    date: new Date(report.createdAt).toISOString(),
+  });
+  const perMetricNote = w('exports.html.perMetricNote', {
+    resamples: COMPARE_BOOTSTRAP.resamples,
+    seed: String(COMPARE_BOOTSTRAP.seed),
+  });
   const body = `<section><h1>${escapeHtml(report.title)}</h1>
-<p>A (baseline): ${escapeHtml(report.a.label)}</p><p>B (candidate): ${escapeHtml(report.b.label)}</p>
-<p class="muted">${c.keys.length} pairs by ${c.pairing}; unpaired rows: A ${c.unpaired.a}, B ${c.unpaired.b}. Exported ${escapeHtml(new Date(report.createdAt).toISOString())}.</p></section>
-<section><h2>Per metric: B − A</h2><p class="muted">Mean difference with a paired bootstrap 95% interval (2,000 resamples, seed 2024), Wilcoxon signed-rank p-value (two-sided), wins/ties/losses of B.</p>
-${intervalSvg(plotted, 'Mean difference B − A with 95% intervals')}
-<table data-table="metrics"><thead><tr><th>Metric</th><th>A</th><th>B</th><th>Δ [95% interval]</th><th>p</th><th>W/T/L</th><th>n</th></tr></thead><tbody>${c.metrics.map(metricRow).join('')}</tbody></table></section>
-${report.leaderboard ? leaderboardHtml(report.leaderboard, report.metric ?? '') : ''}
-<section><h2>Rows</h2><table data-table="rows"><thead><tr><th>Pair</th><th>Row A</th><th>Row B</th>${head}</tr></thead><tbody>
+<p>${side(w('exports.side.a'), report.a.label)}</p><p>${side(w('exports.side.b'), report.b.label)}</p>
+<p class="muted">${escapeHtml(pairsNote)}</p></section>
+<section><h2>${w('exports.html.perMetric')}</h2><p class="muted">${escapeHtml(perMetricNote)}</p>
+${intervalSvg(plotted, w('exports.html.diffChart'))}
+<table data-table="metrics"><thead><tr><th>${w('exports.col.metric')}</th><th>A</th><th>B</th><th>${w('exports.col.deltaInterval')}</th><th>p</th><th>W/T/L</th><th>n</th></tr></thead><tbody>${c.metrics.map((m) => metricRow(m, w)).join('')}</tbody></table></section>
+${report.leaderboard ? leaderboardHtml(report.leaderboard, report.metric ?? '', w) : ''}
+<section><h2>${w('exports.html.rows')}</h2><table data-table="rows"><thead><tr><th>${w('exports.col.pair')}</th><th>${w('exports.col.rowA')}</th><th>${w('exports.col.rowB')}</th>${head}</tr></thead><tbody>
 ${rows}
 </tbody></table></section>`;
-  return documentOf(report.title, body);
+  return documentOf(report.title, body, w);
 }
 
 export interface RunReport {
@@ -185,7 +208,7 @@ export interface RunReport {
   leaderboard?: Leaderboard | null;
 }
 
-export function runToHtml(report: RunReport): string {
+export function runToHtml(report: RunReport, w: Words = englishWords): string {
   const t = report.table;
   const summary = t.summary
     .map(
@@ -198,11 +221,11 @@ export function runToHtml(report: RunReport): string {
       const values = Array.from(t.values.get(column) ?? []).filter(Number.isFinite);
       if (values.length === 0) return '';
       const label = metricLabel(column);
-      return `<figure style="margin:0"><figcaption class="muted">${escapeHtml(label)}</figcaption>${histogramSvg(values, `Distribution of ${label}`)}</figure>`;
+      return `<figure style="margin:0"><figcaption class="muted">${escapeHtml(label)}</figcaption>${histogramSvg(values, w('exports.html.distributionOf', { metric: label }))}</figure>`;
     })
     .join('');
   const calibration = report.calibration
-    ? `<section><h2>Against human ratings (Spearman)</h2><table data-table="calibration"><thead><tr><th>Metric</th><th>Human</th><th>n</th><th>dataset-level</th><th>summary-level</th></tr></thead><tbody>${report.calibration.pairs
+    ? `<section><h2>${w('exports.html.calibration')}</h2><table data-table="calibration"><thead><tr><th>${w('exports.col.metric')}</th><th>${w('exports.col.human')}</th><th>n</th><th>${w('exports.col.datasetLevel')}</th><th>${w('exports.col.summaryLevel')}</th></tr></thead><tbody>${report.calibration.pairs
         .map(
           (p) =>
             `<tr><td>${escapeHtml(metricLabel(p.metric))}</td><td>${escapeHtml(p.human)}</td><td class="n">${p.pooled.n}</td><td class="n">${num(p.pooled.values.spearman)}</td><td class="n">${num(p.summaryLevel?.values.spearman)}</td></tr>`,
@@ -213,16 +236,22 @@ export function runToHtml(report: RunReport): string {
   const rows = t.rows
     .map(
       (row, i) =>
-        `<tr><td class="n">${row}${t.failed[i] ? ' (failed)' : ''}</td>${t.columns.map((c) => `<td class="n">${num(t.values.get(c)?.[i])}</td>`).join('')}</tr>`,
+        `<tr><td class="n">${t.failed[i] ? escapeHtml(w('exports.html.failedRow', { row })) : row}</td>${t.columns.map((c) => `<td class="n">${num(t.values.get(c)?.[i])}</td>`).join('')}</tr>`,
     )
     .join('\n');
-  const body = `<section><h1>${escapeHtml(report.title)}</h1><p>${escapeHtml(report.datasetName)} · ${escapeHtml(new Date(report.createdAt).toISOString())} · ${escapeHtml(report.status)} · ${t.rows.length} rows</p></section>
-<section><h2>Summary</h2><table data-table="summary"><thead><tr><th>Metric</th><th>Mean</th><th>Median</th><th>n</th><th>n/a</th><th>errors</th></tr></thead><tbody>${summary}</tbody></table></section>
-<section><h2>Distributions</h2><div style="display:flex;flex-wrap:wrap;gap:.75rem">${charts}</div></section>
+  const runLine = w('exports.html.runLine', {
+    dataset: report.datasetName,
+    date: new Date(report.createdAt).toISOString(),
+    status: report.status,
+    rows: t.rows.length,
+  });
+  const body = `<section><h1>${escapeHtml(report.title)}</h1><p>${escapeHtml(runLine)}</p></section>
+<section><h2>${w('exports.html.summary')}</h2><table data-table="summary"><thead><tr><th>${w('exports.col.metric')}</th><th>${w('exports.col.mean')}</th><th>${w('exports.col.median')}</th><th>n</th><th>n/a</th><th>${w('exports.col.errors')}</th></tr></thead><tbody>${summary}</tbody></table></section>
+<section><h2>${w('exports.html.distributions')}</h2><div style="display:flex;flex-wrap:wrap;gap:.75rem">${charts}</div></section>
 ${calibration}
-${report.leaderboard ? leaderboardHtml(report.leaderboard, t.columns[0] ?? '') : ''}
-<section><h2>Rows</h2><table data-table="rows"><thead><tr><th>Row</th>${head}</tr></thead><tbody>
+${report.leaderboard ? leaderboardHtml(report.leaderboard, t.columns[0] ?? '', w) : ''}
+<section><h2>${w('exports.html.rows')}</h2><table data-table="rows"><thead><tr><th>${w('exports.col.row')}</th>${head}</tr></thead><tbody>
 ${rows}
 </tbody></table></section>`;
-  return documentOf(report.title, body);
+  return documentOf(report.title, body, w);
 }

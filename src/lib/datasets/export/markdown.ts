@@ -9,6 +9,7 @@ import { humanColumnLabel, scoreColumnLabel } from '../column-labels.ts';
 import type { RunData } from '../run-data.ts';
 import { runCalibration, summarizeScores } from '../run-view.ts';
 import { fixed as num, markdownCell as cell, utcMinute as date } from './format.ts';
+import { englishWords, type Words } from './words.ts';
 
 function backendsOf(run: StoredRun, results: readonly StoredRunResult[], column: string): string {
   const seen = new Set<string>();
@@ -30,32 +31,54 @@ export interface MarkdownOptions {
   now?: Date;
   /** The run's calibration when already computed (the page's, from its worker); else computed. */
   calibration?: Calibration;
+  /** The words of the report (the page's language); default English. */
+  words?: Words;
 }
 
 /** A Markdown report of the run: what was scored with what, the scores, and the calibration. */
 export function runToMarkdown(data: RunData, options: MarkdownOptions = {}): string {
   const { dataset, run, results } = data;
+  const w = options.words ?? englishWords;
   const lines: string[] = [];
-  lines.push(`# SumLens run report: ${cell(dataset.name)}`, '');
-  lines.push(`- Data set: ${cell(dataset.name)} (${dataset.kind}, ${dataset.rowCount} rows)`);
-  lines.push(`- Run: ${run.id}, started ${date(run.createdAt)}, ${run.status}`);
+  lines.push(`# ${w('exports.run.title', { name: cell(dataset.name) })}`, '');
   lines.push(
-    `- Rows scored: ${run.counts.done} of ${run.counts.total}${run.counts.failed > 0 ? ` (${run.counts.failed} failed)` : ''}`,
+    `- ${w('exports.run.dataset', { name: cell(dataset.name), kind: dataset.kind, rows: dataset.rowCount })}`,
   );
-  if (run.settings.task) lines.push(`- Task: ${cell(run.settings.task)}`);
+  lines.push(
+    `- ${w('exports.run.run', { id: run.id, date: date(run.createdAt), status: run.status })}`,
+  );
+  const { done, total, failed } = run.counts;
+  lines.push(
+    `- ${failed > 0 ? w('exports.run.rowsScoredFailed', { done, total, failed }) : w('exports.run.rowsScored', { done, total })}`,
+  );
+  if (run.settings.task)
+    lines.push(`- ${w('exports.run.task', { task: cell(run.settings.task) })}`);
   if (run.backends.judge) {
     const u = run.judgeUsage;
-    const usage = u
-      ? `: ${u.calls} calls (${u.httpCalls} sent, ${u.cachedCalls} from cache), ${u.input + u.output} tokens, cost ${u.cost === undefined ? 'unknown' : `$${u.cost.toFixed(4)}`}`
-      : '';
-    lines.push(`- Judge: ${run.backends.judge.provider}/${cell(run.backends.judge.model)}${usage}`);
+    const judge = `${run.backends.judge.provider}/${cell(run.backends.judge.model)}`;
+    lines.push(
+      `- ${
+        u
+          ? w('exports.run.judgeUsage', {
+              judge,
+              calls: u.calls,
+              sent: u.httpCalls,
+              cached: u.cachedCalls,
+              tokens: u.input + u.output,
+              cost: u.cost === undefined ? w('exports.run.costUnknown') : `$${u.cost.toFixed(4)}`,
+            })
+          : w('exports.run.judge', { judge })
+      }`,
+    );
   }
-  lines.push(`- Report written ${date((options.now ?? new Date()).getTime())}`);
-  if (run.message) lines.push(`- Note: ${cell(run.message)}`);
+  lines.push(`- ${w('exports.written', { date: date((options.now ?? new Date()).getTime()) })}`);
+  if (run.message) lines.push(`- ${w('exports.run.note', { note: cell(run.message) })}`);
   lines.push('');
 
-  lines.push('## Scores', '');
-  lines.push('| Metric | Backend | Mean | Median | n | n/a | Errors |');
+  lines.push(`## ${w('exports.run.scores')}`, '');
+  lines.push(
+    `| ${w('exports.col.metric')} | ${w('exports.col.backend')} | ${w('exports.col.mean')} | ${w('exports.col.median')} | n | n/a | ${w('exports.col.errors')} |`,
+  );
   lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: |');
   for (const s of summarizeScores(run, results)) {
     lines.push(
@@ -64,17 +87,14 @@ export function runToMarkdown(data: RunData, options: MarkdownOptions = {}): str
   }
   lines.push('');
 
-  lines.push('## Calibration against human ratings', '');
+  lines.push(`## ${w('exports.run.calibration')}`, '');
   const calibration = options.calibration ?? runCalibration(data);
   if (calibration.humanColumns.length === 0 || calibration.pairs.length === 0) {
-    lines.push('The data set has no human ratings: no calibration.');
+    lines.push(w('exports.run.noHuman'));
   } else {
+    lines.push(w('exports.run.pooledNote'), '');
     lines.push(
-      'Pooled: one correlation over every row. Summary level: per source document, then averaged (G-Eval, UniEval); documents with a constant side are skipped.',
-      '',
-    );
-    lines.push(
-      '| Metric | Human | n | Spearman ρ | Kendall τ-b | Pearson r | Summary-level ρ | τ-b | r | Documents used (skipped) |',
+      `| ${w('exports.col.metric')} | ${w('exports.col.human')} | n | ${w('exports.col.spearman')} | ${w('exports.col.kendall')} | ${w('exports.col.pearson')} | ${w('exports.col.summaryRho')} | τ-b | r | ${w('exports.col.documents')} |`,
     );
     lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
     for (const p of calibration.pairs) {
