@@ -8,6 +8,7 @@ export default ts.config(
   {
     ignores: [
       'dist/',
+      'dist-cli/',
       'node_modules/',
       'public/embeddings/',
       'public/vendor/',

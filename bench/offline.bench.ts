@@ -1,5 +1,6 @@
 /**
- * `npm run bench`: the offline pass on a 2,500-word source with a 500-word summary (cold, with the
+ * `npm run bench [-- --vs-python]`: with --vs-python first SumLens's ROUGE beside Python's
+ * rouge_score (bench/vs-python.ts), then the offline pass on a 2,500-word source with a 500-word summary (cold, with the
  * word vectors and the recogniser loaded from nothing, then warm), and ROUGE over all 600 SummEval
  * dev pairs, and the USE-lite sentence encoder on that source (new source, then another summary of
  * the same source). Prints numbers; nothing here asserts a time.
@@ -7,7 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { computeMetrics } from '../src/lib/metrics/offline.ts';
 import { DEFAULT_SETTINGS } from '../src/lib/metrics/settings.ts';
-import { METRICS } from '../src/lib/metrics/registry.ts';
+import { OFFLINE_METRIC_IDS } from '../src/lib/metrics/types.ts';
 import type { MetricResult } from '../src/lib/metrics/types.ts';
 import { scoreReferenceMetrics } from '../src/lib/metrics/lexical/reference-metrics.ts';
 import { rouge } from '../src/lib/metrics/lexical/rouge.ts';
@@ -21,11 +22,22 @@ import { readDevRows } from '../src/lib/node/validity/summeval.ts';
 import { loadUseLiteEmbedder } from '../src/lib/node/load-use.ts';
 import { sourceSentencesForEmbedding } from '../src/lib/metrics/semantic/source-sentences.ts';
 import { SentenceVectorCache, cachedEmbedding } from '../src/lib/metrics/semantic/vector-cache.ts';
+import { benchVsPython } from './vs-python.ts';
 
 const rows = readDevRows();
 const { source, summary, reference, otherSummary } = benchTexts(rows);
 const input = { source, summary, reference };
-const ids = METRICS.map((m) => m.id);
+// The LLM-judge metrics need a provider: they are no part of the offline pass.
+const ids = [...OFFLINE_METRIC_IDS];
+
+if (process.argv.includes('--vs-python')) {
+  const agrees = await benchVsPython(
+    rows.map((r) => ({ source: r.text, reference: r.references[0] ?? '', summary: r.decoded })),
+    { source, reference: source, summary },
+  );
+  if (!agrees) process.exitCode = 1;
+  console.log('');
+}
 
 async function pass(backends: Parameters<typeof computeMetrics>[3]): Promise<MetricResult[]> {
   const results: MetricResult[] = [];
@@ -49,10 +61,11 @@ let started = performance.now();
 const coldResults = await pass(freshBackends());
 const cold = performance.now() - started;
 console.log(`  cold (loads vectors + recogniser): ${cold.toFixed(0)} ms`);
+// Each metric's own time (ROUGE-1, -2 and -L each include the tokenization they share).
+console.log('    | metric | status | cold | backend |');
+console.log('    |---|---|---|---|');
 for (const r of coldResults) {
-  console.log(
-    `    ${r.id.padEnd(15)} ${r.status.padEnd(4)} ${(r.elapsedMs ?? 0).toFixed(1).padStart(8)} ms  ${r.backend}`,
-  );
+  console.log(`    | ${r.id} | ${r.status} | ${(r.elapsedMs ?? 0).toFixed(1)} ms | ${r.backend} |`);
 }
 const warmBackends = freshBackends();
 await pass(warmBackends);

@@ -72,14 +72,16 @@ export async function computeMetrics(
     const started = performance.now();
     let results: MetricResult[];
     try {
-      results = await calculator.computeAll(run);
+      results = await calculator.computeAll(run, wanted);
     } catch (error) {
       if (isAbort(error)) throw error;
       results = wanted.map((id) => failed(id, calculator.backend, messageOf(error), {}));
     }
     const elapsedMs = performance.now() - started;
     for (const result of results) {
-      if (wanted.includes(result.id)) onResult({ ...result, elapsedMs });
+      // A result timed by its calculator keeps its own time; else it carries the whole pass's.
+      if (wanted.includes(result.id))
+        onResult({ ...result, elapsedMs: result.elapsedMs ?? elapsedMs });
     }
   }
 

@@ -47,7 +47,8 @@ export interface OfflineRun {
 export interface SharedOfflineCalculator {
   /** Backend string of the results when the whole pass throws. */
   backend: string;
-  computeAll(run: OfflineRun): Promise<MetricResult[]>;
+  /** Scores `wanted` (the ids that name this calculator and were asked for), or more. */
+  computeAll(run: OfflineRun, wanted: readonly MetricId[]): Promise<MetricResult[]>;
 }
 
 export interface OfflineMetricRecord<V extends DetailViewKind = DetailViewKind> {

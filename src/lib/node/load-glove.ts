@@ -3,8 +3,8 @@
  * file from `/embeddings/glove-100d.bin` and calls `parseGloveAsset` itself.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import { repoRoot } from './external-data.ts';
 import {
   GloveSifEmbedder,
   parseGloveAsset,
@@ -12,10 +12,7 @@ import {
   type GloveSifOptions,
 } from '../metrics/semantic/glove-sif.ts';
 
-export const DEFAULT_GLOVE_PATH = resolve(
-  dirname(fileURLToPath(import.meta.url)),
-  '../../../public/embeddings/glove-100d.bin',
-);
+export const DEFAULT_GLOVE_PATH = resolve(repoRoot, 'public/embeddings/glove-100d.bin');
 
 export function loadGloveAsset(path = DEFAULT_GLOVE_PATH): GloveAsset {
   if (!existsSync(path)) {

@@ -4,17 +4,15 @@
  * tokenizer from the TF.js model's `vocab.json`.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { Tokenizer } from '@tensorflow-models/universal-sentence-encoder';
+import { repoRoot } from './external-data.ts';
 import { loadUseOnnxGraph } from '../metrics/semantic/use-lite-onnx.ts';
 import { UseLiteEmbedder, type UseLiteOptions } from '../metrics/semantic/use-lite.ts';
 import { USE_MODEL_DIR } from './load-use.ts';
 
-export const USE_ONNX_MODEL_PATH = fileURLToPath(
-  new URL('../../../public/models/use-lite-onnx/model.onnx', import.meta.url),
-);
+export const USE_ONNX_MODEL_PATH = resolve(repoRoot, 'public/models/use-lite-onnx/model.onnx');
 
 export interface UseOnnxOptions extends UseLiteOptions {
   /** Threads for one operator (onnxruntime's intra-op pool); 1 unless told. */

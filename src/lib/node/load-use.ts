@@ -23,10 +23,10 @@ import {
 } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as tf from '@tensorflow/tfjs-core';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { Tokenizer } from '@tensorflow-models/universal-sentence-encoder';
+import { repoRoot } from './external-data.ts';
 import type { SentenceEmbedder } from '../metrics/semantic/backends.ts';
 import { loadUseGraph } from '../metrics/semantic/use-lite-tfjs.ts';
 import { loadUseOnnxGraph, shardWeights } from '../metrics/semantic/use-lite-onnx.ts';
@@ -60,10 +60,7 @@ export const USE_DISK_CACHE_DIR = resolve(
 );
 
 /** Committed next to its converter (`npm run models:use-onnx`); its weights are the shards. */
-export const USE_GRAPH_PATH = resolve(
-  dirname(fileURLToPath(import.meta.url)),
-  '../../../scripts/models/use-lite-graph.onnx',
-);
+export const USE_GRAPH_PATH = resolve(repoRoot, 'scripts/models/use-lite-graph.onnx');
 
 let ready: Promise<void> | undefined;
 

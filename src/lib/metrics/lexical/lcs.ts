@@ -19,6 +19,11 @@ export const LCS_CELL_BUDGET = 20_000_000;
 export class Interner {
   private readonly ids = new Map<string, number>();
 
+  /** How many distinct tokens have an id (ids are 0 … size − 1). */
+  get size(): number {
+    return this.ids.size;
+  }
+
   id(token: string): number {
     let id = this.ids.get(token);
     if (id === undefined) {

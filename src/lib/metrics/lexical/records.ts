@@ -13,6 +13,7 @@ import type { SentenceEmbedder } from '../semantic/backends.ts';
 import { throwIfAborted } from '../semantic/backends.ts';
 import type { MetricResult } from '../types.ts';
 import { scoreReferenceMetrics } from './reference-metrics.ts';
+import { isReferenceMetricId } from './reference-types.ts';
 import { sourcePrefix, sourcePrefixNote } from '../text/source-prefix.ts';
 import { scoreExtractiveness } from './extractiveness.ts';
 import { scoreQuality } from './quality.ts';
@@ -28,7 +29,7 @@ declare module '../types.ts' {
 /** ROUGE-1/2/L/Lsum, BLEU and token F1 in one pass (reference-metrics.ts), on the case's tokenizer. */
 export const referenceCalculator: SharedOfflineCalculator = {
   backend: 'reference metrics',
-  async computeAll(run) {
+  async computeAll(run, wanted) {
     // Without a reference nothing is tokenized, so the Chinese segmenter is not loaded for it.
     const caseTokenizer =
       (run.input.reference ?? '').trim() === '' ? undefined : await run.tokenizer();
@@ -39,6 +40,7 @@ export const referenceCalculator: SharedOfflineCalculator = {
       lsumSplitSentences: rouge.lsumSplitSentences,
       tokenizer: rouge.tokenizer,
       caseTokenizer,
+      only: wanted.filter(isReferenceMetricId),
     });
   },
 };

@@ -20,6 +20,10 @@ export const REFERENCE_METRIC_IDS = [
 ] as const;
 export type ReferenceMetricId = (typeof REFERENCE_METRIC_IDS)[number];
 
+export function isReferenceMetricId(id: string): id is ReferenceMetricId {
+  return (REFERENCE_METRIC_IDS as readonly string[]).includes(id);
+}
+
 /** How the two texts were tokenised: shared by computed and skipped ROUGE results. */
 interface RougeTokenization {
   tokenizer: RougeTokenizerKind;
@@ -110,6 +114,8 @@ export interface ReferenceMetricsOptions {
    * result's details name it (`caseTokenizer`) as its backend line does.
    */
   caseTokenizer?: CaseTokenizer;
+  /** The metrics to compute (default all): BLEU and token F1 are not paid for when only ROUGE is asked. */
+  only?: readonly ReferenceMetricId[];
 }
 
 declare module '../types.ts' {

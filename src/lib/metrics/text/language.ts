@@ -65,6 +65,7 @@ const SCRIPTS: Array<{ code: string; test: RegExp }> = [
 ];
 
 const LETTER = /\p{L}/u;
+const LATIN_LETTER = /\p{Script=Latin}/u;
 
 function letterCount(text: string): number {
   let n = 0;
@@ -79,9 +80,19 @@ function letterCount(text: string): number {
 export function languageFromScript(text: string): string | undefined {
   const counts = new Map<string, number>();
   let latin = 0;
-  for (const ch of text) {
+  for (let i = 0; i < text.length; i++) {
+    // ASCII (most of any English text) without a regex: a score of 600 pairs spent a tenth of
+    // its time here testing each character against \p{L}.
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) {
+      if ((unit | 0x20) >= 0x61 && (unit | 0x20) <= 0x7a) latin++;
+      continue;
+    }
+    const point = text.codePointAt(i)!;
+    if (point > 0xffff) i++;
+    const ch = String.fromCodePoint(point);
     if (!LETTER.test(ch)) continue;
-    if (/\p{Script=Latin}/u.test(ch)) {
+    if (LATIN_LETTER.test(ch)) {
       latin++;
       continue;
     }

@@ -31,6 +31,23 @@ interface BleuRow {
 }
 
 describe('scoreReferenceMetrics', () => {
+  it('computes only the metrics asked for, each with its own time', () => {
+    const input = {
+      source: 'src',
+      summary: 'The council closed the old bridge on Monday.',
+      reference: 'On Monday the council voted to close the old bridge.',
+    };
+    const rougeOnly = scoreReferenceMetrics(input, { only: ['rouge-1', 'rouge-l'] });
+    expect(rougeOnly.map((r) => r.id)).toEqual(['rouge-1', 'rouge-l']);
+    const all = byId(scoreReferenceMetrics(input));
+    expect(rougeOnly[0]!.score).toBe(all['rouge-1'].score);
+    expect(scoreReferenceMetrics(input, { only: ['bleu'] }).map((r) => r.id)).toEqual(['bleu']);
+    expect(
+      scoreReferenceMetrics({ ...input, reference: '' }, { only: ['token-f1'] }).map((r) => r.id),
+    ).toEqual(['token-f1']);
+    for (const r of Object.values(all)) expect(r.elapsedMs).toBeGreaterThanOrEqual(0);
+  });
+
   it('returns n/a for every metric without a reference', () => {
     for (const reference of [undefined, '', '   \n']) {
       const results = scoreReferenceMetrics({ source: 'src', summary: 'a summary', reference });

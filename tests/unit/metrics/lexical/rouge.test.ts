@@ -232,3 +232,53 @@ describe('LCS kernels', () => {
     expect(lcsIndices(x, y, 'pltrdy')).toEqual([1]);
   });
 });
+
+describe('ROUGE-Lsum of one line each (the shortcut to L)', () => {
+  const target =
+    'The council voted on Monday to close the old bridge, and the ferry runs until 2027.';
+  const prediction =
+    'On Monday the council closed the bridge; a ferry runs until the new bridge opens.';
+
+  it('equals the summary-level LCS computed sentence by sentence', () => {
+    const r = rouge(target, prediction);
+    const full = rougeLsumFromSentences(
+      [rougeScoreTokenize(target)],
+      [rougeScoreTokenize(prediction)],
+    );
+    expect(ok(r.rougeLsum)).toEqual(ok(full));
+    expect(ok(r.rougeLsum)).toEqual(ok(r.rougeL));
+    expect(r.targetSentences).toBe(1);
+    expect(r.predictionSentences).toBe(1);
+  });
+
+  it('takes the sentence path as soon as one text has a newline, and differs from L there', () => {
+    const lines = 'the ferry runs until 2027\nthe council voted to close the old bridge';
+    const r = rouge(
+      lines,
+      'the council voted to close the old bridge and the ferry runs until 2027',
+    );
+    expect(r.targetSentences).toBe(2);
+    expect(ok(r.rougeLsum).fmeasure).toBeGreaterThan(ok(r.rougeL).fmeasure);
+    const full = rougeLsumFromSentences(
+      lines.split('\n').map((l) => rougeScoreTokenize(l)),
+      [
+        rougeScoreTokenize(
+          'the council voted to close the old bridge and the ferry runs until 2027',
+        ),
+      ],
+    );
+    expect(ok(r.rougeLsum)).toEqual(ok(full));
+  });
+
+  it('keeps Lsum n/a (with its own name) when the pair is over the cell budget', () => {
+    const r = rouge('a b c d e f', 'a b c d', { lcsCellBudget: 10 });
+    expect(r.rougeL.status).toBe('n/a');
+    expect(r.rougeLsum.status).toBe('n/a');
+    if (r.rougeLsum.status === 'n/a') expect(r.rougeLsum.reason).toContain('ROUGE-Lsum');
+  });
+
+  it('reports each part’s time', () => {
+    const t = rouge(target, prediction, { useStemmer: true }).timings;
+    for (const ms of Object.values(t)) expect(ms).toBeGreaterThanOrEqual(0);
+  });
+});
