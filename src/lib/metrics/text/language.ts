@@ -39,7 +39,7 @@ export interface LanguageIdentifier {
 export const MIN_DETECT_LETTERS = 24;
 
 /** cld3 reads at most this much; the start of a text says its language as well as the whole. */
-const DETECT_CHARS = 4000;
+export const DETECT_CHARS = 4000;
 
 export const UNKNOWN_LANGUAGE: TextLanguage = Object.freeze({ code: 'und', basis: 'unknown' });
 
@@ -129,6 +129,14 @@ export function detectLanguage(text: string, identifier?: LanguageIdentifier): T
   return UNKNOWN_LANGUAGE;
 }
 
+/** The language of each text, in order (a run's rows in one call to the language worker). */
+export function detectLanguages(
+  texts: readonly string[],
+  identifier?: LanguageIdentifier,
+): TextLanguage[] {
+  return texts.map((text) => detectLanguage(text, identifier));
+}
+
 /** The script family a language is written in, for checking cld3 against the text's script. */
 function scriptOf(code: string): string {
   switch (code) {
@@ -156,6 +164,14 @@ function scriptOf(code: string): string {
 /** The text a case's language is detected on: its source and summary. */
 export function languageSample(input: { source: string; summary: string }): string {
   return `${input.source}\n${input.summary}`;
+}
+
+/**
+ * The part of a case's sample that detection reads (DETECT_CHARS): what a run posts per row, so
+ * that a chunk of long sources is not copied to the worker in full.
+ */
+export function languageSampleHead(input: { source: string; summary: string }): string {
+  return languageSample(input).slice(0, DETECT_CHARS);
 }
 
 /** True when the code names English or nothing known: English-only tools serve it as today. */
