@@ -11,7 +11,7 @@
  */
 import {
   detectLanguage,
-  languageSampleHead,
+  rowLanguageSample,
   normalizeLanguageCode,
   type TextLanguage,
 } from '../metrics/text/language.ts';
@@ -78,7 +78,7 @@ async function detectChunk(
     return labelled;
   });
   if (pending.length === 0) return out;
-  const texts = pending.map(({ row }) => languageSampleHead(row.input));
+  const texts = pending.map(({ row }) => rowLanguageSample(row.input));
   let languages: TextLanguage[];
   try {
     languages = await detect(texts);

@@ -39,7 +39,7 @@ export interface LanguageIdentifier {
 export const MIN_DETECT_LETTERS = 24;
 
 /** cld3 reads at most this much; the start of a text says its language as well as the whole. */
-export const DETECT_CHARS = 4000;
+const DETECT_CHARS = 4000;
 
 export const UNKNOWN_LANGUAGE: TextLanguage = Object.freeze({ code: 'und', basis: 'unknown' });
 
@@ -166,12 +166,19 @@ export function languageSample(input: { source: string; summary: string }): stri
   return `${input.source}\n${input.summary}`;
 }
 
+/** What a data-set row's language is detected on: the start of its source and of its summary. */
+export const ROW_SAMPLE_CHARS = { source: 700, summary: 300 } as const;
+
 /**
- * The part of a case's sample that detection reads (DETECT_CHARS): what a run posts per row, so
- * that a chunk of long sources is not copied to the worker in full.
+ * A row's detection sample: a thousand characters tell cld3 a language as surely as four
+ * thousand (its cost grows with the text up to about that), so that a run detects 600 rows in a
+ * fraction of a second; the summary's start is kept, however long the source.
  */
-export function languageSampleHead(input: { source: string; summary: string }): string {
-  return languageSample(input).slice(0, DETECT_CHARS);
+export function rowLanguageSample(input: { source: string; summary: string }): string {
+  return languageSample({
+    source: input.source.slice(0, ROW_SAMPLE_CHARS.source),
+    summary: input.summary.slice(0, ROW_SAMPLE_CHARS.summary),
+  });
 }
 
 /** True when the code names English or nothing known: English-only tools serve it as today. */
