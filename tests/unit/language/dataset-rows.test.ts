@@ -15,10 +15,7 @@ import {
   type DetectLanguages,
 } from '../../../src/lib/datasets/batch.ts';
 import { chosenRowLanguage, openedRow } from '../../../src/lib/datasets/row-language.ts';
-import {
-  detectLanguages,
-  loadLanguageIdentifier,
-} from '../../../src/lib/metrics/text/language.ts';
+import { detectLanguages, loadLanguageIdentifier } from '../../../src/lib/metrics/text/language.ts';
 import { DEFAULT_SETTINGS } from '../../../src/lib/metrics/settings.ts';
 import type { EntityRecognizer } from '../../../src/lib/metrics/semantic/backends.ts';
 import type { CaseRow, DatasetRow } from '../../../src/lib/rows/formats.ts';
@@ -26,14 +23,10 @@ import type { StoredRunResult } from '../../../src/lib/storage/schema.ts';
 import { CaseLanguage } from '../../../src/lib/state/case-language.svelte.ts';
 import { summeval } from '../datasets/_support.ts';
 
-const cld3: DetectLanguages = async (texts) => detectLanguages(texts, await loadLanguageIdentifier());
+const cld3: DetectLanguages = async (texts) =>
+  detectLanguages(texts, await loadLanguageIdentifier());
 
-function caseRow(
-  row: number,
-  source: string,
-  summary: string,
-  raw?: CaseRow['raw'],
-): CaseRow {
+function caseRow(row: number, source: string, summary: string, raw?: CaseRow['raw']): CaseRow {
   return { row, kind: 'case', input: { source, summary }, human: {}, ...(raw ? { raw } : {}) };
 }
 
@@ -102,8 +95,8 @@ describe("a run's rows in their languages", () => {
     // One call for the three rows without a column; the chosen row is not sent.
     expect(calls).toHaveLength(1);
     expect(calls[0]).toHaveLength(3);
-    const density = [1, 2, 3, 4].map(
-      (r) => stored(r).results.find((m) => m.id === 'entity-density')!,
+    const density = [1, 2, 3, 4].map((r) =>
+      stored(r).results.find((m) => m.id === 'entity-density')!,
     );
     expect(density.map((d) => d.status)).toEqual(['n/a', 'ok', 'n/a', 'n/a']);
     expect(density.map((d) => d.reasonRef?.values?.code)).toEqual(['zh', undefined, 'ru', 'id']);
@@ -161,9 +154,7 @@ describe("a run's rows in their languages", () => {
 
   it('reads the language from a `language` or `lang` column, ignoring what is not a language', () => {
     expect(chosenRowLanguage(caseRow(1, 'a', 'b', { lang: 'ru' }))).toBe('ru');
-    expect(chosenRowLanguage(caseRow(1, 'a', 'b', { language: 'zh-Hans', lang: 'ru' }))).toBe(
-      'zh',
-    );
+    expect(chosenRowLanguage(caseRow(1, 'a', 'b', { language: 'zh-Hans', lang: 'ru' }))).toBe('zh');
     expect(chosenRowLanguage(caseRow(1, 'a', 'b', { language: '' }))).toBeUndefined();
     expect(chosenRowLanguage(caseRow(1, 'a', 'b', { language: 42 }))).toBeUndefined();
     expect(chosenRowLanguage(caseRow(1, 'a', 'b'))).toBeUndefined();
