@@ -42,9 +42,6 @@ function backendsFor(
 
 // cld3 in this thread, loaded with the first case rows: the run's rows are here already, and a
 // worker of its own would only add a copy of every chunk.
-serveBatchRuns(
-  backendsFor,
-  self,
-  undefined,
-  async (texts) => detectLanguages(texts, await loadLanguageIdentifier()),
+serveBatchRuns(backendsFor, self, undefined, async (texts) =>
+  detectLanguages(texts, await loadLanguageIdentifier()),
 );
