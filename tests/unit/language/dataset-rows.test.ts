@@ -21,6 +21,7 @@ import type { EntityRecognizer } from '../../../src/lib/metrics/semantic/backend
 import type { CaseRow, DatasetRow } from '../../../src/lib/rows/formats.ts';
 import type { StoredRunResult } from '../../../src/lib/storage/schema.ts';
 import { CaseLanguage } from '../../../src/lib/state/case-language.svelte.ts';
+import { ScoringSession } from '../../../src/lib/state/scoring.svelte.ts';
 import { summeval } from '../datasets/_support.ts';
 
 const cld3: DetectLanguages = async (texts) =>
@@ -197,5 +198,27 @@ describe('a row opened in the form', () => {
     language.restore(old.input);
     expect(language.choice).toBe('auto');
     expect(language.shown).toBeNull();
+  });
+
+  it('shows the row in the form in that language, its results not stale', () => {
+    const session = new ScoringSession();
+    const open = (row: CaseRow, language: StoredRunResult['language']) => {
+      const opened = openedRow(row, language ? { language } : {});
+      session.showCase(opened.input, [], opened.language);
+    };
+    open(ROWS[3]!, { code: 'id', basis: 'chosen' });
+    expect(session.language.choice).toBe('id');
+    expect(session.caseInput).toMatchObject({ language: 'id', languageChosen: true });
+    // The results on screen were scored in that language: not stale until something changes.
+    expect(session.stale).toBe(false);
+
+    open(ROWS[0]!, { code: 'zh', basis: 'script' });
+    expect(session.language.choice).toBe('auto');
+    expect(session.language.shown).toEqual({ code: 'zh', basis: 'script' });
+    expect(session.stale).toBe(false);
+
+    open(ROWS[1]!, undefined);
+    expect(session.language.shown).toBeNull();
+    expect(session.caseInput.language).toBeUndefined();
   });
 });
