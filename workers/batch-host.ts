@@ -11,6 +11,7 @@ import {
   runStoredBatch,
   type BatchOutcome,
   type BatchProgress,
+  type DetectLanguages,
 } from '../src/lib/datasets/batch.ts';
 import {
   batchApi,
@@ -47,10 +48,15 @@ function finished(outcome: BatchOutcome): BatchFinished {
   };
 }
 
+/**
+ * `detectLanguages`: the rows' languages (the worker: cld3 in its own thread; a test: cld3 in
+ * Node, or the script when left out).
+ */
 export function serveBatchRuns(
   backendsFor: BatchBackendFactory,
   scope: RpcScope,
   clock: () => number = () => performance.now(),
+  detectLanguages?: DetectLanguages,
 ): void {
   const active = new Map<string, ActiveRun>();
   serve(
@@ -76,6 +82,7 @@ export function serveBatchRuns(
         const pause = new PauseController();
         const outcome = runStoredBatch(runId, {
           backends: (settings) => backendsFor(settings, models, report),
+          ...(detectLanguages ? { detectLanguages } : {}),
           ...(concurrency === undefined ? {} : { concurrency }),
           ...(retryFailed ? { retryFailed: true } : {}),
           onProgress,

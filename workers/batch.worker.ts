@@ -8,14 +8,17 @@
  *
  * It holds all three offline backends, loaded as the metric workers load them (backends.ts) and only
  * when a row needs them, falling back to the built-in backend with a note when a model cannot load.
+ * Each case row's language is detected here with cld3, a chunk of rows at a time (row-language.ts).
  */
 // First, before any module that builds a zod schema (no eval under the CSP).
 import '../src/lib/zod-config.ts';
+import './inline-wasm-fetch.ts';
 import { DEFAULT_MODEL_SOURCE } from '../src/lib/models/source.ts';
 import type { ModelSource } from '../src/lib/models/source.ts';
 import type { MetricSettings } from '../src/lib/metrics/settings.ts';
 import type { OfflineBackends } from '../src/lib/metrics/offline.ts';
 import { lazy } from '../src/lib/lazy.ts';
+import { detectLanguages, loadLanguageIdentifier } from '../src/lib/metrics/text/language.ts';
 import { serveBatchRuns, type LoadingReporter } from './batch-host.ts';
 import { embedderFor, recognizerFor, reportLoadingTo, wordSegmenter } from './backends.ts';
 
@@ -37,4 +40,8 @@ function backendsFor(
   };
 }
 
-serveBatchRuns(backendsFor, self);
+// cld3 in this thread, loaded with the first case rows: the run's rows are here already, and a
+// worker of its own would only add a copy of every chunk.
+serveBatchRuns(backendsFor, self, undefined, async (texts) =>
+  detectLanguages(texts, await loadLanguageIdentifier()),
+);

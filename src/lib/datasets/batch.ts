@@ -61,8 +61,11 @@ import {
 } from './lanes.ts';
 export * from './batch-plan.ts';
 export * from './row-scorers.ts';
+export * from './row-language.ts';
 import { runExecutor, splitMetrics } from './batch-plan.ts';
 import { offlineRowScorer } from './row-scorers.ts';
+import { scriptLanguages, withRowLanguages, type DetectLanguages } from './row-language.ts';
+import type { TextLanguage } from '../metrics/text/language.ts';
 
 // ---- Pause ----
 
@@ -170,6 +173,11 @@ export interface BatchOptions {
   alreadyDone?: number;
   alreadyFailed?: number;
   scoreRow: RowScorer;
+  /**
+   * Detects the language of case rows, a chunk at a time (row-language.ts): the language worker
+   * in the page, cld3 in the batch worker. Default: each row's script.
+   */
+  detectLanguages?: DetectLanguages;
   store: BatchStore;
   /** Rows scored at the same time; default 1. */
   concurrency?: number;
@@ -264,11 +272,21 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
     report();
   });
 
+  // Each case row's language as decided before it was scored, for its stored result.
+  const languages = new WeakMap<DatasetRow, TextLanguage>();
+  const rows = withRowLanguages(
+    options.rows,
+    options.detectLanguages ?? scriptLanguages,
+    (row, language) => languages.set(row, language),
+  );
+
   const scoreAndStore = async (row: DatasetRow): Promise<void> => {
     inFlight++;
     report();
     const started = clock();
     const previous = options.previousResult?.(row.row);
+    const found = languages.get(row);
+    const language = found ? { language: found } : {};
     let stored: StoredRunResult;
     try {
       const outcome = toOutcome(await scoreRow(row, abort.signal, previous));
@@ -289,6 +307,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
         row: row.row,
         status: failure ? 'failed' : 'done',
         results: outcome.results,
+        ...language,
         ...(outcome.task ? { task: outcome.task } : {}),
         ...(outcome.judge ? { judge: outcome.judge } : {}),
         ...(failure ? { error: failure.reason } : {}),
@@ -315,6 +334,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
         row: row.row,
         status: 'failed',
         results: [],
+        ...language,
         error: messageOf(error),
         finishedAt: Date.now(),
         elapsedMs: Math.round(clock() - started),
@@ -344,7 +364,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
   await setStatus('running', null);
   report();
   await runLanes({
-    rows: options.rows,
+    rows,
     concurrency: options.concurrency ?? 1,
     signal: abort.signal,
     pause,
@@ -402,6 +422,7 @@ export type StoredBatchOptions = Partial<
   Pick<
     BatchOptions,
     | 'scoreRow'
+    | 'detectLanguages'
     | 'concurrency'
     | 'onProgress'
     | 'onRow'
@@ -477,6 +498,7 @@ export async function runStoredBatchLocked(
     alreadyDone: run.counts.done,
     alreadyFailed: run.counts.failed,
     scoreRow,
+    ...(options.detectLanguages ? { detectLanguages: options.detectLanguages } : {}),
     store: options.store ?? indexedDbRunStore,
     concurrency: options.concurrency ?? run.settings.concurrency ?? 1,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),

@@ -4,10 +4,9 @@
  * case (`languageChosen`) and restored when it is reopened. A worker that fails falls back to the
  * script of the texts, so scoring never waits on it.
  */
-import { detectLanguage, languageSample, type TextLanguage } from '../metrics/text/language.ts';
+import { languageSample, type LanguageBasis, type TextLanguage } from '../metrics/text/language.ts';
 import type { CaseInput } from '../metrics/types.ts';
-import { languageApi } from '../workers/language-api.ts';
-import { WorkerClient } from '../workers/rpc.ts';
+import { detectInWorker } from '../workers/language-client.ts';
 
 /** 'auto' or a BCP-47 primary subtag. */
 export type LanguageChoice = 'auto' | (string & {});
@@ -17,27 +16,11 @@ export class CaseLanguage {
   /** What detection found for the texts last scored; null before the first Score. */
   detected = $state<TextLanguage | null>(null);
   detecting = $state(false);
-  #client: WorkerClient<typeof languageApi.methods> | undefined;
 
   /** What the page shows: the chosen language, else the detected one. */
   get shown(): TextLanguage | null {
     if (this.choice !== 'auto') return { code: this.choice, basis: 'chosen' };
     return this.detected;
-  }
-
-  async #detect(text: string): Promise<TextLanguage> {
-    try {
-      this.#client ??= new WorkerClient(
-        languageApi,
-        new Worker(new URL('../../../workers/language.worker.ts', import.meta.url), {
-          type: 'module',
-          name: 'language',
-        }),
-      );
-      return await this.#client.call('detect', { text });
-    } catch {
-      return detectLanguage(text);
-    }
   }
 
   /** The case's language fields: detects unless the user chose. */
@@ -48,7 +31,7 @@ export class CaseLanguage {
     if (this.choice !== 'auto') return { language: this.choice, languageChosen: true };
     this.detecting = true;
     try {
-      this.detected = await this.#detect(languageSample(texts));
+      this.detected = await detectInWorker(languageSample(texts));
     } finally {
       this.detecting = false;
     }
@@ -61,10 +44,16 @@ export class CaseLanguage {
     return this.detected && this.detected.code !== 'und' ? { language: this.detected.code } : {};
   }
 
-  /** A stored case's language, as it was scored. */
-  restore(input: Pick<CaseInput, 'language' | 'languageChosen'>): void {
+  /**
+   * A stored case's language, as it was scored. `basis` says how a language that was not chosen
+   * was found (a data-set row records 'script' when cld3 could not tell); default 'detected'.
+   */
+  restore(
+    input: Pick<CaseInput, 'language' | 'languageChosen'>,
+    basis: Exclude<LanguageBasis, 'chosen'> = 'detected',
+  ): void {
     this.choice = input.languageChosen && input.language ? input.language : 'auto';
     this.detected =
-      input.language && !input.languageChosen ? { code: input.language, basis: 'detected' } : null;
+      input.language && !input.languageChosen ? { code: input.language, basis } : null;
   }
 }

@@ -14,6 +14,8 @@ import { loadRunData, loadRunRecords } from '../datasets/run-data.ts';
 import type { RunView } from '../datasets/run-view.ts';
 import type { CaseInput, MetricResult } from '../metrics/types.ts';
 import { isCaseRow } from '../rows/formats.ts';
+import { openedRow } from '../datasets/row-language.ts';
+import type { TextLanguage } from '../metrics/text/language.ts';
 import { getDatasetRow } from '../storage/datasets.ts';
 import { getRowResult } from '../storage/runs.ts';
 import type { StoredDataset, StoredRun } from '../storage/schema.ts';
@@ -33,8 +35,11 @@ export interface OpenRun {
 
 /** A case row as the single-case view takes it. */
 export interface RowCase {
+  /** The row's texts, with the language its run scored it in. */
   input: CaseInput;
   results: MetricResult[];
+  /** That language and how it was found (detected, the script, the row's own column). */
+  language?: TextLanguage;
 }
 
 export interface RunViewerHost {
@@ -137,7 +142,7 @@ export class RunViewer {
         getRowResult(open.run.id, rowNumber),
       ]);
       if (!row || !result || !isCaseRow(row)) return undefined;
-      return { input: row.input, results: result.results };
+      return { ...openedRow(row, result), results: result.results };
     } catch (error) {
       this.#host.reportError(messageOf(error));
       return undefined;

@@ -20,6 +20,7 @@ import { updateRun } from '../storage/runs.ts';
 import type { StoredRun } from '../storage/schema.ts';
 import type { ModelSource } from '../models/source.ts';
 import type { MetricWorkers } from '../workers/metric-workers.ts';
+import { detectManyInWorker } from '../workers/language-client.ts';
 import type { JudgeSession } from './judge.svelte.ts';
 import { providerEmbeddingMetrics, scoreInWorkers } from './metric-jobs.ts';
 
@@ -173,6 +174,8 @@ export class PageRuns {
       if (browserOffline()) handle.halt.abort(OFFLINE_MESSAGE);
       return await runStoredBatchLocked(run.id, {
         scoreRow,
+        // Each row's language from the language worker, a chunk of rows per message.
+        detectLanguages: detectManyInWorker,
         onProgress,
         signal: handle.cancel.signal,
         pause: handle.pause,

@@ -31,6 +31,7 @@ import { loadPreferences, savePreferences } from './preferences.ts';
 import { JudgeSession } from './judge.svelte.ts';
 import { caseInputOf, caseProblems, instructionsTextOf } from './case-input.ts';
 import { CaseLanguage } from './case-language.svelte.ts';
+import type { TextLanguage } from '../metrics/text/language.ts';
 import { DraftSaver } from './draft-saver.ts';
 import { english, ref, type MessageRef } from '../i18n/message.ts';
 import {
@@ -470,8 +471,11 @@ export class ScoringSession {
     this.scoredKey = scoredCaseKey(stored.input, this.settings, this.#judgeAsked(), this.models);
   }
 
-  /** Shows a data-set row and its stored results with the single-case cards. */
-  showCase(input: CaseInput, results: MetricResult[]): void {
+  /**
+   * Shows a data-set row and its stored results with the single-case cards, in the language its
+   * run scored it in (chosen when the row named it, so that Score keeps it).
+   */
+  showCase(input: CaseInput, results: MetricResult[], language?: TextLanguage): void {
     this.#run?.abort();
     this.running = false;
     this.input = { source: input.source, summary: input.summary, reference: input.reference ?? '' };
@@ -484,8 +488,9 @@ export class ScoringSession {
     this.problems = [];
     this.openCaseId = undefined;
     this.instructionsText = instructionsTextOf(input.instructions ?? []);
+    this.language.restore(input, language?.basis === 'script' ? 'script' : 'detected');
     this.scoredKey = scoredCaseKey(
-      caseInputOf(this.input, input.instructions ?? []),
+      { ...caseInputOf(this.input, input.instructions ?? []), ...this.language.current },
       this.settings,
       this.#judgeAsked(),
       this.models,

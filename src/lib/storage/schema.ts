@@ -8,6 +8,7 @@ import type { DBSchema } from 'idb';
 import type { CaseInput, MetricId, MetricResult, MetricStatus } from '../metrics/types.ts';
 import type { MetricSettings } from '../metrics/settings.ts';
 import type { JudgeSettings } from '../metrics/judge/settings.ts';
+import type { TextLanguage } from '../metrics/text/language.ts';
 import type { ProviderKind, TokenUsage } from '../llm/types.ts';
 import type {
   ColumnMapping,
@@ -217,6 +218,8 @@ export interface StoredRunResult {
   elapsedMs: number;
   /** The judge calls of this row, when it had LLM metrics. */
   judge?: JudgeUsage;
+  /** The case row's language as it was scored: detected, from its script, or its own column. */
+  language?: TextLanguage;
 }
 
 export interface SumLensDB extends DBSchema {

@@ -1,6 +1,7 @@
 /**
- * The language worker's one method (workers/language.worker.ts): the language of a case's texts,
- * detected with cld3, whose ~1 MB module stays in that worker and out of the page's bundle.
+ * The language worker's methods (workers/language.worker.ts): the language of a case's texts, or
+ * of a data set's rows in one call, detected with cld3, whose ~1 MB module stays in that worker
+ * and out of the page's bundle.
  */
 import { z } from 'zod';
 import { defineWorkerApi } from './rpc.ts';
@@ -16,5 +17,11 @@ export const languageApi = defineWorkerApi('language', {
     request: z.object({ text: z.string() }),
     progress: z.never(),
     result: textLanguageSchema,
+  },
+  /** One answer per text, in order: a run's rows a chunk at a time, not a message per row. */
+  detectMany: {
+    request: z.object({ texts: z.array(z.string()) }),
+    progress: z.never(),
+    result: z.array(textLanguageSchema),
   },
 });

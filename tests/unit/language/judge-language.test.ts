@@ -1,26 +1,20 @@
 /**
  * The judge is told the texts' language: a zh, ja, ru and id case through every LLM metric, over
- * the real client and the loopback fake provider (OpenAI wire). Every prompt sent names the
- * language and asks for reasons, claims and questions in it; the replies, written here in that
- * language, are parsed and scored. An English case sends no such instruction, and the language
- * is part of every cache key.
+ * the real client and the loopback fake provider, on the OpenAI, Anthropic and Gemini wires.
+ * Every prompt sent names the language and asks for reasons, claims and questions in it (in the
+ * system text and the last user turn, wherever each wire carries them); the replies, written here
+ * in that language, are parsed and scored. An English case sends no such instruction, and the
+ * language is part of every cache key.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MemoryResponseCache } from '../../../src/lib/llm/cache.ts';
-import { createJudge } from '../../../src/lib/llm/client.ts';
-import { resetCapabilityCache } from '../../../src/lib/llm/capabilities.ts';
-import { resetLimiters } from '../../../src/lib/llm/limiter.ts';
 import { runJudgeMetrics } from '../../../src/lib/metrics/judge/run.ts';
 import { DEFAULT_JUDGE_SETTINGS } from '../../../src/lib/metrics/judge/settings.ts';
 import { splitSentences } from '../../../src/lib/metrics/text/tokenize.ts';
 import type { CaseInput, JudgeMetricId, MetricResult } from '../../../src/lib/metrics/types.ts';
-import {
-  startFakeLlm,
-  textReply,
-  type FakeLlm,
-  type RecordedRequest,
-} from '../../helpers/fake-llm.ts';
+import { textReply, type RecordedRequest, type Wire } from '../../helpers/fake-llm.ts';
 import { promptOfWire, wireMessages } from '../../helpers/judge-oracle.ts';
+import { fakeJudge, useFakeLlm, WIRES } from '../support/fake-judge.ts';
 
 interface Fixture {
   name: string;
@@ -216,19 +210,15 @@ function replyIn(f: Fixture) {
   };
 }
 
+type Language = keyof typeof FIXTURES;
+
+/** Every fixture on every wire: 12 runs of a few milliseconds each over the loopback. */
+const CASES: Array<[Wire, Language]> = WIRES.flatMap((wire) =>
+  (Object.keys(FIXTURES) as Language[]).map((code): [Wire, Language] => [wire, code]),
+);
+
 describe('the judge in the texts’ language', () => {
-  let fake: FakeLlm;
-  beforeAll(async () => {
-    fake = await startFakeLlm();
-  });
-  afterAll(async () => {
-    await fake.close();
-  });
-  beforeEach(() => {
-    resetCapabilityCache();
-    resetLimiters();
-    fake.reset();
-  });
+  const fake = useFakeLlm();
 
   const settings = {
     ...DEFAULT_JUDGE_SETTINGS,
@@ -242,11 +232,8 @@ describe('the judge in the texts’ language', () => {
     ],
   };
 
-  async function run(input: CaseInput, cache = new MemoryResponseCache()) {
-    const judge = createJudge(
-      { kind: 'openai', model: 'gpt-4.1-mini', apiKey: 'sk-test-language', baseUrl: fake.url },
-      { cache },
-    );
+  async function run(wire: Wire, input: CaseInput, cache = new MemoryResponseCache()) {
+    const judge = fakeJudge(fake(), wire, { cache });
     const results: MetricResult[] = [];
     await runJudgeMetrics(input, {
       metrics: METRICS,
@@ -257,13 +244,15 @@ describe('the judge in the texts’ language', () => {
     return results;
   }
 
-  it.each(Object.entries(FIXTURES))(
-    '%s: every prompt names the language, every metric scores',
-    async (code, f) => {
-      fake.setHandler(replyIn(f));
-      const results = await run(f.input);
+  it.each(CASES)(
+    '%s wire, %s: every prompt names the language, every metric scores',
+    async (wire, code) => {
+      const f = FIXTURES[code];
+      fake().setHandler(replyIn(f));
+      const results = await run(wire, f.input);
       const instruction = `The source is in ${f.name} (${code}). Write every reason, claim and question in ${f.name}`;
-      const prompts = fake.requests.filter((r) => promptOfWire(r) !== undefined);
+      const prompts = fake().requests.filter((r) => promptOfWire(r) !== undefined);
+      expect(prompts.every((r) => r.wire === wire)).toBe(true);
       expect(new Set(prompts.map(promptOfWire)).size).toBeGreaterThanOrEqual(10);
       for (const req of prompts) {
         const messages = wireMessages(req);
@@ -286,16 +275,20 @@ describe('the judge in the texts’ language', () => {
     },
   );
 
-  it('sends no language instruction for English, and keys the cache by language', async () => {
-    fake.setHandler(replyIn(FIXTURES.zh));
-    const cache = new MemoryResponseCache();
-    await run({ ...FIXTURES.zh.input, language: 'en' }, cache);
-    const english = fake.requests.length;
-    for (const req of fake.requests) {
-      expect(JSON.stringify(req.body)).not.toContain('Write every reason');
-    }
-    // The same texts in Chinese are asked again, not answered from the English cache.
-    await run(FIXTURES.zh.input, cache);
-    expect(fake.requests.length).toBeGreaterThan(english);
-  });
+  it.each(WIRES)(
+    '%s wire: sends no language instruction for English, and keys the cache by language',
+    async (wire) => {
+      fake().setHandler(replyIn(FIXTURES.zh));
+      const cache = new MemoryResponseCache();
+      await run(wire, { ...FIXTURES.zh.input, language: 'en' }, cache);
+      const english = fake().requests.length;
+      expect(english).toBeGreaterThan(0);
+      for (const req of fake().requests) {
+        expect(JSON.stringify(req.body)).not.toContain('Write every reason');
+      }
+      // The same texts in Chinese are asked again, not answered from the English cache.
+      await run(wire, FIXTURES.zh.input, cache);
+      expect(fake().requests.length).toBeGreaterThan(english);
+    },
+  );
 });

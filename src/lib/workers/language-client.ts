@@ -1,0 +1,39 @@
+/**
+ * The page's one language worker (workers/language.worker.ts), started on first use and shared by
+ * the single-case form and the runs that execute in the page. cld3 stays in that worker; when it
+ * cannot start or answer, the texts' scripts decide, so scoring never waits on it.
+ */
+import { detectLanguage, detectLanguages, type TextLanguage } from '../metrics/text/language.ts';
+import { languageApi } from './language-api.ts';
+import { WorkerClient } from './rpc.ts';
+
+let client: WorkerClient<typeof languageApi.methods> | undefined;
+
+function languageWorker(): WorkerClient<typeof languageApi.methods> {
+  client ??= new WorkerClient(
+    languageApi,
+    new Worker(new URL('../../../workers/language.worker.ts', import.meta.url), {
+      type: 'module',
+      name: 'language',
+    }),
+  );
+  return client;
+}
+
+/** The language of one text (a case's source and summary). */
+export async function detectInWorker(text: string): Promise<TextLanguage> {
+  try {
+    return await languageWorker().call('detect', { text });
+  } catch {
+    return detectLanguage(text);
+  }
+}
+
+/** The language of each text, in one message to the worker (a chunk of a run's rows). */
+export async function detectManyInWorker(texts: string[]): Promise<TextLanguage[]> {
+  try {
+    return await languageWorker().call('detectMany', { texts });
+  } catch {
+    return detectLanguages(texts);
+  }
+}
