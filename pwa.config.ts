@@ -1,16 +1,19 @@
 /**
- * The service worker (vite-plugin-pwa, workbox `generateSW`): offline after the first visit.
+ * The service worker (vite-plugin-pwa, workbox `generateSW`): offline after the first visit, and a
+ * light first visit.
  *
- * - Precache (fetched once, at install, then served from Cache Storage): the built app (html, js,
- *   css, svg, the manifest), the built-in GloVe vectors (`embeddings/glove-100d.bin`, 5.5 MiB),
- *   jieba's wasm (`vendor/jieba/`, 3.8 MiB) and the ONNX Runtime Web files (`vendor/ort/`, the
- *   25.6 MiB asyncify wasm + its .mjs): about 36 MiB in all.
- * - Also precached: the USE-lite model (`models/use-lite/`, 28 MB, with its 0.3 MB ONNX graph), the
- *   default encoder; ONNX Runtime's plain WASM build that runs it (`vendor/ort/ort-wasm-simd-
- *   threaded.{mjs,wasm}`, 13.6 MiB, about twice as fast on this graph as the asyncify build); and
- *   TF.js's WASM binaries (`vendor/tfjs/`, 1.1 MiB), its fallback.
- * - Runtime cache: same-origin `/models/**` (self-hosted transformer models, possibly hundreds of
- *   MB, so never precached) CacheFirst into `sumlens-models` on first use, 200s only.
+ * - Precache (fetched once, at install): the app shell only: html, the JS/CSS chunks (locale
+ *   chunks and workers included), svg icons, the manifest, ONNX Runtime's small .mjs glue (loaded
+ *   by `import()`, which no worker code can route through a cache), and the GloVe vectors
+ *   (`assets/glove-100d-<hash>.bin`, 5.8 MB), which every default setting needs at start. Its name
+ *   carries a content hash (vite.config.ts), so workbox fetches it without a revision query and the
+ *   embedding worker's download and the install's are one.
+ * - Cached on first use, CacheFirst, one named cache per kind (src/lib/pwa/cache-names.ts):
+ *   same-origin `/models/**` (USE-lite, the default encoder's 28 MB; self-hosted transformer
+ *   models) into `sumlens-models`, and `/vendor/**` (ONNX Runtime's 14–28 MB wasm builds, TF.js's
+ *   and jieba's wasm) into `sumlens-runtimes`. A first visit's workers start before the service
+ *   worker controls them, so the workers also write what they fetch into the same caches
+ *   (src/lib/pwa/cached-fetch.ts): a model used once works offline either way.
  * - Everything else (cross-origin requests above all: the LLM provider, a model hub) matches no
  *   route, so the service worker does not touch it and the browser fetches it as if there were none.
  *
@@ -24,25 +27,17 @@ import type { VitePWAOptions } from 'vite-plugin-pwa';
 
 type RuntimeCaching = NonNullable<VitePWAOptions['workbox']['runtimeCaching']>[number];
 
-/**
- * The largest precached file is ONNX Runtime's `ort-wasm-simd-threaded.asyncify.wasm`
- * (26,861,777 bytes = 25.6 MiB in onnxruntime-web 1.31 dev, via transformers.js 4.3.2); workbox's
- * default limit is 2 MiB and would silently leave it out. 28 MiB leaves room for a patch release of
- * ORT and nothing much bigger: vite-plugin-pwa fails the build when a file that matches the globs
- * is over the limit, so an ORT upgrade past it is noticed, not shipped without offline support.
- */
-export const MAX_PRECACHE_FILE_BYTES = 28 * 1024 * 1024;
+import { MODELS_CACHE, RUNTIMES_CACHE } from './src/lib/pwa/cache-names.ts';
 
-export const MODELS_CACHE = 'sumlens-models';
+export { MODELS_CACHE, RUNTIMES_CACHE };
 
 /**
- * USE-lite (28 MB), the default sentence encoder, is precached like the GloVe vectors rather than
- * cached on first use: the embedding worker starts fetching it before the first service worker
- * controls the page, and those early files were never cached (seen in tests/e2e/offline-pwa), so a
- * first visit would not have worked offline with the default settings. The cost: on a first visit
- * that scores at once, the model is downloaded twice (by the worker, and by the install).
+ * The largest precached file is the GloVe asset (5.8 MB); workbox's default limit (2 MiB) would
+ * silently leave it out. 8 MiB leaves room for a larger vocabulary and nothing like a model or a
+ * runtime: vite-plugin-pwa fails the build when a file that matches the globs is over the limit,
+ * so a large file that slips into the globs is noticed, not shipped to every first visit.
  */
-export const USE_LITE_PRECACHE_DIR = 'models/use-lite';
+export const MAX_PRECACHE_FILE_BYTES = 8 * 1024 * 1024;
 
 /** Same-origin `/models/…` only: a hub download (cross-origin) must pass straight through. */
 export function isSelfHostedModelRequest({
@@ -67,6 +62,17 @@ export const rejectHtmlPlugin = {
       : null,
 };
 
+/** Same-origin `/vendor/…`: the runtimes the app serves itself (scripts/copy-vendor-assets.ts). */
+export function isSelfHostedRuntimeRequest({
+  url,
+  sameOrigin,
+}: {
+  url: URL;
+  sameOrigin: boolean;
+}): boolean {
+  return sameOrigin && url.pathname.startsWith('/vendor/');
+}
+
 export const modelsRuntimeCaching: RuntimeCaching = {
   urlPattern: isSelfHostedModelRequest,
   handler: 'CacheFirst',
@@ -74,6 +80,16 @@ export const modelsRuntimeCaching: RuntimeCaching = {
     cacheName: MODELS_CACHE,
     // transformers.js fetches whole files (no Range requests), so only full 200 answers are kept;
     // a 206 or an error is passed to the page and never cached.
+    cacheableResponse: { statuses: [200] },
+    plugins: [rejectHtmlPlugin],
+  },
+};
+
+export const runtimesRuntimeCaching: RuntimeCaching = {
+  urlPattern: isSelfHostedRuntimeRequest,
+  handler: 'CacheFirst',
+  options: {
+    cacheName: RUNTIMES_CACHE,
     cacheableResponse: { statuses: [200] },
     plugins: [rejectHtmlPlugin],
   },
@@ -104,22 +120,19 @@ export const pwaOptions: Partial<VitePWAOptions> = {
   },
   workbox: {
     // The web manifest and its icon are added by vite-plugin-pwa itself.
-    globPatterns: ['**/*.{html,js,mjs,css,svg,wasm,bin}', `${USE_LITE_PRECACHE_DIR}/*`],
+    // No .wasm and no model: runtimes and weights are cached on first use (runtimeCaching).
+    globPatterns: ['**/*.{html,js,mjs,css,svg}', 'assets/glove-100d-*.bin'],
     globIgnores: [
-      // Vite's unused second copy of ORT's wasm (never requested: the workers set `wasmPaths` to
-      // /vendor/ort/); precaching it would download another ~26 MB for nothing.
-      'assets/ort-wasm*.wasm',
-      // ONNX Runtime's WebGPU build (28 MB) serves only USE-lite on WebGPU: offline, without it,
-      // that path falls back to WASM.
-      'vendor/ort/*.jsep.*',
-      // Self-hosted models are cached on first use, not at install; USE-lite, the default
-      // encoder, is precached (see USE_LITE_PRECACHE_DIR).
-      `models/!(use-lite)/**`,
+      // Served from /vendor/ and /models/, cached on first use; the .mjs glue of ORT is the
+      // exception (see above): small, and imported where no cache helper can see it.
+      'models/**',
+      'vendor/!(ort)/**',
+      'vendor/ort/!(*.mjs)',
     ],
     maximumFileSizeToCacheInBytes: MAX_PRECACHE_FILE_BYTES,
     navigateFallback: 'index.html',
     navigateFallbackDenylist: [/^\/models\//u],
-    runtimeCaching: [modelsRuntimeCaching],
+    runtimeCaching: [modelsRuntimeCaching, runtimesRuntimeCaching],
     // The first install takes the open page at once (so a model loaded on the first visit is
     // cached); an update waits (skipWaiting off) until the user reloads through the notice.
     clientsClaim: true,

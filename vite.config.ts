@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
@@ -142,6 +143,40 @@ function serveOrtRawInDev(): Plugin {
   };
 }
 
+/**
+ * The GloVe vectors (5.8 MB, public/embeddings/glove-100d.bin) get a content hash in the build:
+ * emitted as `assets/glove-100d-<hash>.bin`, a name workbox precaches without a cache-busting
+ * revision query, so the service worker's install and the embedding worker's fetch at start are the
+ * same URL and one download (the second is answered by the HTTP cache). The unhashed copy public/
+ * puts in dist/ stays for other hosts' links but is not precached (pwa.config.ts).
+ */
+export const GLOVE_SOURCE = 'public/embeddings/glove-100d.bin';
+
+export function gloveAssetName(bytes: Uint8Array): string {
+  const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 10);
+  return `assets/glove-100d-${hash}.bin`;
+}
+
+function hashedGloveAsset(): Plugin {
+  let bytes: Buffer | undefined;
+  let fileName: string | undefined;
+  return {
+    name: 'sumlens:hashed-glove-asset',
+    apply: 'build',
+    config(config) {
+      const file = resolve(config.root ?? process.cwd(), GLOVE_SOURCE);
+      // No asset (`npm run assets` not run): the worker asks for the unhashed name and says so.
+      if (!existsSync(file)) return;
+      bytes = readFileSync(file);
+      fileName = gloveAssetName(bytes);
+      return { define: { __SUMLENS_GLOVE_PATH__: JSON.stringify(fileName) } };
+    },
+    generateBundle() {
+      if (bytes && fileName) this.emitFile({ type: 'asset', fileName, source: bytes });
+    },
+  };
+}
+
 export default defineConfig({
   // The service worker is built for production only (no SW in dev: devOptions.enabled is false).
   plugins: [
@@ -150,6 +185,7 @@ export default defineConfig({
     emitStaticHostHeaders(),
     previewBuiltHeaders(),
     serveOrtRawInDev(),
+    hashedGloveAsset(),
     VitePWA(pwaOptions),
   ],
   resolve: {

@@ -30,10 +30,20 @@ import type { LoadedUseLite } from './use-lite.ts';
 import type { ModelSource } from '../src/lib/models/source.ts';
 import { lazy } from '../src/lib/lazy.ts';
 import { fetchWithProgress } from './fetch-progress.ts';
+import { cachedFetch } from '../src/lib/pwa/cached-fetch.ts';
+import { RUNTIMES_CACHE } from '../src/lib/pwa/cache-names.ts';
 import { withFallback } from './fallback.ts';
 import type { ProgressReporter } from './host.ts';
 
-export const GLOVE_ASSET_PATH = 'embeddings/glove-100d.bin';
+/**
+ * The build names the vectors by their content (`assets/glove-100d-<hash>.bin`, vite.config.ts), so
+ * that the service worker's precache and this worker's fetch are one download; dev serves public/.
+ */
+declare const __SUMLENS_GLOVE_PATH__: string | undefined;
+export const GLOVE_ASSET_PATH =
+  typeof __SUMLENS_GLOVE_PATH__ !== 'undefined'
+    ? __SUMLENS_GLOVE_PATH__
+    : 'embeddings/glove-100d.bin';
 const JIEBA_WASM_URL = `${import.meta.env.BASE_URL}vendor/jieba/jieba_rs_wasm_bg.wasm`;
 export const NER_WARM_UP = 'Warm-up: Ada Lovelace met Charles Babbage in London on 5 June 1833.';
 
@@ -82,7 +92,9 @@ export const compromise = lazy(async (): Promise<EntityRecognizer> => {
 /** Loaded once, on the first text with CJK; a failed load is not retried in this worker. */
 let jieba: Promise<WordSegmenter> | undefined;
 export const wordSegmenter = (): Promise<WordSegmenter> =>
-  (jieba ??= loadJiebaBrowser(JIEBA_WASM_URL));
+  (jieba ??= loadJiebaBrowser(JIEBA_WASM_URL, (url) =>
+    cachedFetch(new URL(url, self.location.origin), RUNTIMES_CACHE),
+  ));
 
 export async function transformerEmbedder(
   settings: MetricSettings,

@@ -1,11 +1,17 @@
-/** Fetches a same-origin asset while reporting bytes received, for the model progress bar. */
+import { cachedFetch } from '../src/lib/pwa/cached-fetch.ts';
+
+/**
+ * Fetches a same-origin asset while reporting bytes received, for the model progress bar; with a
+ * cache name, from that Cache Storage cache when it holds the file, into it when not.
+ */
 export async function fetchWithProgress(
   url: URL,
   onProgress: (loaded: number, total: number | undefined) => void,
   /** The npm script that writes the file, for the message when it is missing. */
   generatedBy = 'npm run assets',
+  cacheName?: string,
 ): Promise<ArrayBuffer> {
-  const response = await fetch(url);
+  const response = cacheName ? await cachedFetch(url, cacheName) : await fetch(url);
   if (!response.ok) {
     throw new Error(
       `Could not load ${url.pathname} (HTTP ${response.status}). Run "${generatedBy}" to generate it.`,

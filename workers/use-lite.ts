@@ -36,6 +36,8 @@ import {
 import { cachedEmbedding, SentenceVectorCache } from '../src/lib/metrics/semantic/vector-cache.ts';
 import type { BackendNote, SentenceEmbedder } from '../src/lib/metrics/semantic/backends.ts';
 import { fetchWithProgress } from './fetch-progress.ts';
+import { cachedFetch } from '../src/lib/pwa/cached-fetch.ts';
+import { MODELS_CACHE, RUNTIMES_CACHE } from '../src/lib/pwa/cache-names.ts';
 import { deviceLabel, resolveDevice, type DeviceResolution } from './gpu-adapter.ts';
 import type { ProgressReporter } from './host.ts';
 
@@ -86,6 +88,14 @@ async function startOrt(build: keyof typeof ORT_BUILDS, threads: number): Promis
   if (ortStarted) return ortStarted.ort;
   const ort = await import('onnxruntime-web');
   ort.env.wasm.wasmPaths = ORT_BUILDS[build];
+  // The wasm (14–28 MB) is not precached: fetched here through the runtimes cache, so that it is
+  // kept even when no service worker controls this worker yet (a first visit).
+  const wasm = await cachedFetch(
+    new URL(ORT_BUILDS[build].wasm, self.location.origin),
+    RUNTIMES_CACHE,
+  );
+  if (!wasm.ok) throw new Error(`${ORT_BUILDS[build].wasm}: HTTP ${wasm.status}`);
+  ort.env.wasm.wasmBinary = await wasm.arrayBuffer();
   ort.env.wasm.numThreads = threads;
   ortStarted = { ort, build };
   return ort;
@@ -136,8 +146,12 @@ async function fetchNamed(
 ): Promise<ArrayBuffer> {
   const url = new URL(import.meta.env.BASE_URL + dir + file, self.location.origin);
   try {
-    return await fetchWithProgress(url, (loaded, total) =>
-      report({ stage: 'loading sentence encoder', file, loaded, ...(total ? { total } : {}) }),
+    return await fetchWithProgress(
+      url,
+      (loaded, total) =>
+        report({ stage: 'loading sentence encoder', file, loaded, ...(total ? { total } : {}) }),
+      undefined,
+      MODELS_CACHE,
     );
   } catch (error) {
     throw new Error(`${file}: ${messageOf(error)}`, { cause: error });

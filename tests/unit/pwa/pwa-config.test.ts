@@ -4,10 +4,13 @@ import { matchesGlob, resolve } from 'node:path';
 import {
   MAX_PRECACHE_FILE_BYTES,
   MODELS_CACHE,
+  RUNTIMES_CACHE,
   isSelfHostedModelRequest,
+  isSelfHostedRuntimeRequest,
   modelsRuntimeCaching,
   pwaOptions,
   rejectHtmlPlugin,
+  runtimesRuntimeCaching,
 } from '../../../pwa.config.ts';
 
 const root = resolve(import.meta.dirname, '../../..');
@@ -43,13 +46,59 @@ describe('service worker configuration', () => {
     expect(await keep('missing', 404, 'text/plain')).toBeNull();
   });
 
-  it('precaches ORT, jieba, the vectors and USE-lite, never self-hosted models or the duplicate ORT wasm', () => {
+  it('caches same-origin /vendor/ runtimes on first use, in their own cache', () => {
+    const url = (href: string) => new URL(href, 'http://127.0.0.1:4173');
+    const runtime = (href: string) =>
+      isSelfHostedRuntimeRequest({
+        url: url(href),
+        sameOrigin: url(href).origin === url('/').origin,
+      });
+    expect(runtime('/vendor/ort/ort-wasm-simd-threaded.wasm')).toBe(true);
+    expect(runtime('/vendor/jieba/jieba_rs_wasm_bg.wasm')).toBe(true);
+    expect(runtime('https://cdn.jsdelivr.net/vendor/ort/x.wasm')).toBe(false);
+    expect(runtime('/models/use-lite/model.json')).toBe(false);
+    expect(runtimesRuntimeCaching.handler).toBe('CacheFirst');
+    expect(runtimesRuntimeCaching.options?.cacheName).toBe(RUNTIMES_CACHE);
+    expect(RUNTIMES_CACHE).not.toBe(MODELS_CACHE);
+    expect(pwaOptions.workbox?.runtimeCaching).toEqual([
+      modelsRuntimeCaching,
+      runtimesRuntimeCaching,
+    ]);
+  });
+
+  it('precaches the app shell and the hashed vectors, never a wasm runtime or a model', () => {
     const workbox = pwaOptions.workbox ?? {};
-    const globs = (workbox.globPatterns ?? []).join(' ');
-    for (const ext of ['html', 'js', 'mjs', 'css', 'wasm', 'bin']) expect(globs).toContain(ext);
-    expect(workbox.globIgnores).toEqual(
-      expect.arrayContaining(['assets/ort-wasm*.wasm', 'models/!(use-lite)/**']),
-    );
+    const precached = (file: string) =>
+      (workbox.globPatterns ?? []).some((glob) => matchesGlob(file, glob)) &&
+      !(workbox.globIgnores ?? []).some((glob) => matchesGlob(file, glob));
+    for (const file of [
+      'index.html',
+      'assets/index-AbC123.js',
+      'assets/ja-x1y2.js',
+      'assets/index-x.css',
+      'icon.svg',
+      'assets/glove-100d-333f0997e1.bin',
+      // ONNX Runtime's glue: small, and loaded by import() where no worker code can cache it.
+      'vendor/ort/ort-wasm-simd-threaded.mjs',
+    ]) {
+      expect(precached(file), file).toBe(true);
+    }
+    for (const file of [
+      'vendor/ort/ort-wasm-simd-threaded.wasm',
+      'vendor/ort/ort-wasm-simd-threaded.asyncify.wasm',
+      'vendor/ort/ort-wasm-simd-threaded.jsep.wasm',
+      'vendor/jieba/jieba_rs_wasm_bg.wasm',
+      'vendor/tfjs/tfjs-backend-wasm-simd.wasm',
+      'models/use-lite/group1-shard1of7',
+      'models/use-lite/model.json',
+      'models/use-lite/graph.onnx',
+      'models/Xenova/all-MiniLM-L6-v2/onnx/model_quantized.onnx',
+      // The unhashed copy public/ puts in dist/: precaching it too would be a second download.
+      'embeddings/glove-100d.bin',
+      'assets/ort-wasm-simd-threaded.asyncify-x.wasm',
+    ]) {
+      expect(precached(file), file).toBe(false);
+    }
     expect(workbox.navigateFallback).toBe('index.html');
     // An update waits for the user (no reload under someone typing); the first install claims.
     expect(pwaOptions.registerType).toBe('prompt');
@@ -58,22 +107,13 @@ describe('service worker configuration', () => {
     expect(pwaOptions.devOptions?.enabled).toBe(false);
   });
 
-  it('precaches neither half of USE-lite on WebGPU: the converted model and the JSEP build of ORT', () => {
-    const ignored = (file: string) =>
-      (pwaOptions.workbox?.globIgnores ?? []).some((glob) => matchesGlob(file, glob));
-    expect(ignored('models/use-lite-onnx/model.onnx')).toBe(true);
-    expect(ignored('vendor/ort/ort-wasm-simd-threaded.jsep.wasm')).toBe(true);
-    expect(ignored('vendor/ort/ort-wasm-simd-threaded.jsep.mjs')).toBe(true);
-    expect(ignored('vendor/ort/ort-wasm-simd-threaded.asyncify.wasm')).toBe(false);
-    expect(ignored('models/use-lite/vocab.json')).toBe(false);
-  });
-
-  it('has a precache size limit just above the ONNX Runtime wasm that transformers.js uses', () => {
-    const ortWasm = statSync(
-      resolve(root, 'node_modules/onnxruntime-web/dist/ort-wasm-simd-threaded.asyncify.wasm'),
+  it('has a precache size limit that admits the vectors and no runtime', () => {
+    const glove = statSync(resolve(root, 'public/embeddings/glove-100d.bin')).size;
+    const smallestOrtWasm = statSync(
+      resolve(root, 'node_modules/onnxruntime-web/dist/ort-wasm-simd-threaded.wasm'),
     ).size;
-    expect(ortWasm).toBeLessThanOrEqual(MAX_PRECACHE_FILE_BYTES);
-    expect(MAX_PRECACHE_FILE_BYTES - ortWasm).toBeLessThan(4 * 1024 * 1024);
+    expect(glove).toBeLessThanOrEqual(MAX_PRECACHE_FILE_BYTES);
+    expect(smallestOrtWasm).toBeGreaterThan(MAX_PRECACHE_FILE_BYTES);
     expect(pwaOptions.workbox?.maximumFileSizeToCacheInBytes).toBe(MAX_PRECACHE_FILE_BYTES);
   });
 });

@@ -132,19 +132,25 @@ let browserSegmenter: Promise<WordSegmenter> | undefined;
  * `wasmUrl` (in the app: `import.meta.env.BASE_URL + 'vendor/jieba/jieba_rs_wasm_bg.wasm'`). The
  * module is a singleton, so the first successful load is shared; a failed load can be retried.
  */
-export function loadJiebaBrowser(wasmUrl: string | URL): Promise<WordSegmenter> {
-  browserSegmenter ??= initWebBuild(wasmUrl).catch((error: unknown) => {
+export function loadJiebaBrowser(
+  wasmUrl: string | URL,
+  fetchWasm: (url: string | URL) => Promise<Response> = (url) => fetch(url),
+): Promise<WordSegmenter> {
+  browserSegmenter ??= initWebBuild(wasmUrl, fetchWasm).catch((error: unknown) => {
     browserSegmenter = undefined;
     throw error;
   });
   return browserSegmenter;
 }
 
-async function initWebBuild(wasmUrl: string | URL): Promise<WordSegmenter> {
+async function initWebBuild(
+  wasmUrl: string | URL,
+  fetchWasm: (url: string | URL) => Promise<Response>,
+): Promise<WordSegmenter> {
   const jieba = await import('jieba-wasm/web');
   // Fetch here rather than handing init the URL: a missing file then fails with its HTTP status,
   // and a dev server's index.html fallback is caught before WebAssembly sees it.
-  const response = await fetch(wasmUrl);
+  const response = await fetchWasm(wasmUrl);
   if (!response.ok) {
     throw new Error(`jieba wasm not available at ${String(wasmUrl)}: HTTP ${response.status}`);
   }
