@@ -261,6 +261,7 @@ describe('models from a hub (a loopback mirror), with consent', () => {
 
     await openModelSettings(page);
     await page.getByTestId('delete-cached-models').click();
+    await page.getByTestId('confirm-delete-cached-models').click();
     await expect
       .poll(() => page.getByTestId('cached-models').innerText())
       .toMatch(/No model files cached/u);

@@ -1,11 +1,13 @@
 /**
  * Model files the browser keeps: hub downloads in transformers.js's Cache Storage, self-hosted
- * files in the service worker's runtime cache, and the ONNX Runtime binary transformers.js caches
- * for itself. Listed with their size so "delete cached models" says what it frees.
+ * files (USE-lite included) in the models cache, and the runtimes that run them (ONNX Runtime,
+ * TF.js's and jieba's wasm) in the runtimes cache, all filled on first use (src/lib/pwa/).
+ * Listed with their size so "remove cached models" says what it frees. The app shell (workbox's
+ * precache) and the saved results (IndexedDB) are never among them.
  */
+import { REMOVABLE_CACHES } from '../pwa/cache-names.ts';
 
-/** transformers.js 4 (`env.cacheKey`) and the service worker's runtime cache for `/models/`. */
-export const MODEL_CACHE_NAMES = ['transformers-cache', 'sumlens-models'] as const;
+export const MODEL_CACHE_NAMES = REMOVABLE_CACHES;
 
 export interface CachedModelUsage {
   files: number;
@@ -23,7 +25,7 @@ export function modelIdFromUrl(url: string): string | undefined {
   return local ? `${local[1]}/${local[2]}` : undefined;
 }
 
-async function responseBytes(response: Response): Promise<number> {
+export async function responseBytes(response: Response): Promise<number> {
   const header = Number(response.headers.get('content-length'));
   if (Number.isFinite(header) && header > 0) return header;
   return (await response.blob()).size;
@@ -49,7 +51,10 @@ export async function cachedModelUsage(): Promise<CachedModelUsage> {
   return usage;
 }
 
-export async function deleteCachedModels(): Promise<void> {
-  if (typeof caches === 'undefined') return;
+/** Deletes the model and runtime caches; says what they held, for the result message. */
+export async function deleteCachedModels(): Promise<CachedModelUsage> {
+  if (typeof caches === 'undefined') return { files: 0, bytes: 0, models: [] };
+  const removed = await cachedModelUsage();
   await Promise.all(MODEL_CACHE_NAMES.map((name) => caches.delete(name)));
+  return removed;
 }
