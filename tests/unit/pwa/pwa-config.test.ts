@@ -12,6 +12,7 @@ import {
   rejectHtmlPlugin,
   runtimesRuntimeCaching,
 } from '../../../pwa.config.ts';
+import { gloveAssetName } from '../../../vite.config.ts';
 
 const root = resolve(import.meta.dirname, '../../..');
 
@@ -115,5 +116,15 @@ describe('service worker configuration', () => {
     expect(glove).toBeLessThanOrEqual(MAX_PRECACHE_FILE_BYTES);
     expect(smallestOrtWasm).toBeGreaterThan(MAX_PRECACHE_FILE_BYTES);
     expect(pwaOptions.workbox?.maximumFileSizeToCacheInBytes).toBe(MAX_PRECACHE_FILE_BYTES);
+  });
+
+  it('names the vectors by their content, under a name the precache takes without a revision', () => {
+    const name = gloveAssetName(new Uint8Array([1, 2, 3]));
+    expect(name).toMatch(/^assets\/glove-100d-[0-9a-f]{10}\.bin$/u);
+    expect(gloveAssetName(new Uint8Array([1, 2, 4]))).not.toBe(name);
+    expect(gloveAssetName(new Uint8Array([1, 2, 3]))).toBe(name);
+    expect((pwaOptions.workbox?.globPatterns ?? []).some((glob) => matchesGlob(name, glob))).toBe(
+      true,
+    );
   });
 });
