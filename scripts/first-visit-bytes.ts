@@ -34,11 +34,14 @@ const maxMs = Number(values['max-ms']);
 
 interface Served {
   requests: number;
+  /** Requests answered with a body (a 304 has none): more than one is a repeated download. */
+  withBody: number;
   bytes: number;
   statuses: Set<number>;
 }
 
 const served = new Map<string, Served>();
+const sentBody = new WeakSet<ServerResponse>();
 let inFlight = 0;
 let lastActivity = Date.now();
 
@@ -47,9 +50,12 @@ function count(path: string, res: ServerResponse, chunk: unknown): void {
   const length =
     typeof chunk === 'string' ? Buffer.byteLength(chunk) : (chunk as Uint8Array).byteLength;
   const entry = served.get(path);
-  if (entry) entry.bytes += length;
+  if (entry && length > 0) {
+    entry.bytes += length;
+    if (!sentBody.has(res)) entry.withBody += 1;
+    sentBody.add(res);
+  }
   lastActivity = Date.now();
-  void res;
 }
 
 /** Counts every body byte the preview server writes, per path (query dropped). */
@@ -59,7 +65,12 @@ function countingPlugin(): Plugin {
     configurePreviewServer(server) {
       server.middlewares.use((req, res, next) => {
         const path = new URL(req.url ?? '/', 'http://x').pathname;
-        const entry = served.get(path) ?? { requests: 0, bytes: 0, statuses: new Set<number>() };
+        const entry = served.get(path) ?? {
+          requests: 0,
+          withBody: 0,
+          bytes: 0,
+          statuses: new Set<number>(),
+        };
         entry.requests += 1;
         served.set(path, entry);
         inFlight += 1;
@@ -143,7 +154,7 @@ async function main(): Promise<void> {
     await context.close();
     const rows = [...served.entries()].sort((a, b) => b[1].bytes - a[1].bytes);
     const total = rows.reduce((sum, [, e]) => sum + e.bytes, 0);
-    const twice = rows.filter(([, e]) => e.requests > 1 && e.bytes > 100_000);
+    const twice = rows.filter(([, e]) => e.withBody > 1);
     console.log(`first visit of ${root} (${origin}), service worker in control: ${controlled}`);
     console.log(
       `precache manifest: ${manifest.length} entries, ${manifestBytes} B (${mb(manifestBytes)})`,
@@ -155,7 +166,7 @@ async function main(): Promise<void> {
       );
     }
     console.log(
-      `files requested more than once (over 100 kB sent in all): ${twice.map(([p]) => p).join(', ') || 'none'}`,
+      `downloaded more than once (a body sent each time): ${twice.map(([p]) => p).join(', ') || 'none'}`,
     );
     console.log(
       `first-visit bytes: ${total} B (${mb(total)}) in ${rows.reduce((s, [, e]) => s + e.requests, 0)} requests`,
