@@ -23,6 +23,13 @@ import { serve, type RpcScope } from '../src/lib/workers/rpc.ts';
 
 export type LoadingReporter = (loading: Loading) => void;
 
+/**
+ * Rows scored at once when the page does not say: one row at a time left the worker waiting on
+ * every IndexedDB write and on the sentence encoder's threads, while a few rows in flight fill
+ * those waits with the next rows' lexical and entity work. Rows are still stored in order.
+ */
+export const ROWS_IN_FLIGHT = 4;
+
 /** The backends a run needs, for its settings: the worker builds them (GloVe, compromise, jieba,
  * transformer models); a test passes Node ones. */
 export type BatchBackendFactory = (
@@ -83,7 +90,7 @@ export function serveBatchRuns(
         const outcome = runStoredBatch(runId, {
           backends: (settings) => backendsFor(settings, models, report),
           ...(detectLanguages ? { detectLanguages } : {}),
-          ...(concurrency === undefined ? {} : { concurrency }),
+          concurrency: concurrency ?? ROWS_IN_FLIGHT,
           ...(retryFailed ? { retryFailed: true } : {}),
           onProgress,
           signal,
