@@ -9,14 +9,11 @@ import { messageOf } from '../src/lib/errors.ts';
 import { ref } from '../src/lib/i18n/message.ts';
 import { GloveSifEmbedder, parseGloveAsset } from '../src/lib/metrics/semantic/glove-sif.ts';
 import { TransformerEmbedder } from '../src/lib/metrics/semantic/transformer-embedder.ts';
-import { CompromiseRecognizer } from '../src/lib/metrics/semantic/compromise-ner.ts';
 import {
   TransformerRecognizer,
   labelCoverageNote,
 } from '../src/lib/metrics/semantic/transformer-ner.ts';
 import type { EntityRecognizer, SentenceEmbedder } from '../src/lib/metrics/semantic/backends.ts';
-import { loadJiebaBrowser } from '../src/lib/metrics/lexical/jieba.ts';
-import type { WordSegmenter } from '../src/lib/metrics/lexical/cjk-words.ts';
 import {
   featureExtractor,
   tokenClassifier,
@@ -30,8 +27,6 @@ import type { LoadedUseLite } from './use-lite.ts';
 import type { ModelSource } from '../src/lib/models/source.ts';
 import { lazy } from '../src/lib/lazy.ts';
 import { fetchWithProgress } from './fetch-progress.ts';
-import { cachedFetch } from '../src/lib/pwa/cached-fetch.ts';
-import { RUNTIMES_CACHE } from '../src/lib/pwa/cache-names.ts';
 import { withFallback } from './fallback.ts';
 import type { ProgressReporter } from './host.ts';
 
@@ -44,7 +39,6 @@ export const GLOVE_ASSET_PATH =
   typeof __SUMLENS_GLOVE_PATH__ !== 'undefined'
     ? __SUMLENS_GLOVE_PATH__
     : 'embeddings/glove-100d.bin';
-const JIEBA_WASM_URL = `${import.meta.env.BASE_URL}vendor/jieba/jieba_rs_wasm_bg.wasm`;
 export const NER_WARM_UP = 'Warm-up: Ada Lovelace met Charles Babbage in London on 5 June 1833.';
 
 // Loads are shared by every job of the worker; progress goes to the job that asked last.
@@ -84,17 +78,18 @@ export async function useLiteEmbedder(device: DeviceChoice): Promise<SentenceEmb
   return caseEmbedder(loaded);
 }
 
+/**
+ * compromise (with its lexicon, ~0.5 MB of the bundle) is imported on first use, so that a worker
+ * that never scores entity density, the embedding worker or a batch run without it, never parses
+ * it.
+ */
 export const compromise = lazy(async (): Promise<EntityRecognizer> => {
   reportTo({ stage: 'loading entity recogniser' });
+  const { CompromiseRecognizer } = await import('../src/lib/metrics/semantic/compromise-ner.ts');
   return new CompromiseRecognizer();
 });
 
-/** Loaded once, on the first text with CJK; a failed load is not retried in this worker. */
-let jieba: Promise<WordSegmenter> | undefined;
-export const wordSegmenter = (): Promise<WordSegmenter> =>
-  (jieba ??= loadJiebaBrowser(JIEBA_WASM_URL, (url) =>
-    cachedFetch(new URL(url, self.location.origin), RUNTIMES_CACHE),
-  ));
+export { wordSegmenter } from './word-segmenter.ts';
 
 export async function transformerEmbedder(
   settings: MetricSettings,

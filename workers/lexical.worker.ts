@@ -12,7 +12,7 @@
 // First, before any module that builds a zod schema (no eval under the CSP).
 import '../src/lib/zod-config.ts';
 import { serveMetrics } from './host.ts';
-import { wordSegmenter } from './backends.ts';
+import { wordSegmenter } from './word-segmenter.ts';
 
 serveMetrics(
   {

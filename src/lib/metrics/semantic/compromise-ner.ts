@@ -173,12 +173,56 @@ function chunks(text: string): [number, number][] {
 
 const nextTick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
-/** compromise (+ compromise-dates) as an EntityRecognizer; see the file header for the labels. */
+/** Parses kept per recogniser: a worker's single-case form and a run's repeated texts. */
+export const DEFAULT_PARSE_CACHE_SIZE = 256;
+
+/**
+ * compromise (+ compromise-dates) as an EntityRecognizer; see the file header for the labels.
+ *
+ * A parse is the largest share of an offline pass, and the same text comes back (Score again
+ * after editing the source, a run resumed or scored again, a summary shared by rows), so the
+ * spans of the last `cacheSize` texts are kept. The parse is a pure function of the text, so a
+ * cached answer is the same answer; callers get copies, so that one cannot change another's.
+ */
 export class CompromiseRecognizer implements LanguageAwareRecognizer {
   readonly backend = COMPROMISE_BACKEND;
+  readonly #cacheSize: number;
+  readonly #parses = new Map<string, readonly TextSpan[]>();
+  #parsed = 0;
+
+  constructor(options: { cacheSize?: number } = {}) {
+    this.#cacheSize = Math.max(0, options.cacheSize ?? DEFAULT_PARSE_CACHE_SIZE);
+  }
+
+  /** Texts parsed by compromise so far (cache misses). */
+  get parsed(): number {
+    return this.#parsed;
+  }
 
   async recognize(text: string, signal?: AbortSignal): Promise<TextSpan[]> {
     throwIfAborted(signal);
+    const cached = this.#parses.get(text);
+    if (cached) {
+      // Most recently used last: the first key is the one to drop.
+      this.#parses.delete(text);
+      this.#parses.set(text, cached);
+      return cached.map((span) => ({ ...span }));
+    }
+    const spans = await this.#parse(text, signal);
+    this.#parsed++;
+    if (this.#cacheSize > 0) {
+      this.#parses.set(
+        text,
+        spans.map((span) => ({ ...span })),
+      );
+      if (this.#parses.size > this.#cacheSize) {
+        this.#parses.delete(this.#parses.keys().next().value as string);
+      }
+    }
+    return spans;
+  }
+
+  async #parse(text: string, signal?: AbortSignal): Promise<TextSpan[]> {
     const parts = chunks(text);
     const spans: TextSpan[] = [];
     for (const [k, [start, end]] of parts.entries()) {
