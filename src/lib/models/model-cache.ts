@@ -6,6 +6,7 @@
  * precache) and the saved results (IndexedDB) are never among them.
  */
 import { REMOVABLE_CACHES } from '../pwa/cache-names.ts';
+import { responseBytes } from '../pwa/cached-fetch.ts';
 
 export const MODEL_CACHE_NAMES = REMOVABLE_CACHES;
 
@@ -23,12 +24,6 @@ export function modelIdFromUrl(url: string): string | undefined {
   if (hub) return `${hub[1]}/${hub[2]}`;
   const local = /\/models\/([^/]+)\/([^/]+)\//u.exec(path);
   return local ? `${local[1]}/${local[2]}` : undefined;
-}
-
-export async function responseBytes(response: Response): Promise<number> {
-  const header = Number(response.headers.get('content-length'));
-  if (Number.isFinite(header) && header > 0) return header;
-  return (await response.blob()).size;
 }
 
 export async function cachedModelUsage(): Promise<CachedModelUsage> {

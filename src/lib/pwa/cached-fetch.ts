@@ -33,3 +33,10 @@ export async function cachedFetch(url: URL | string, cacheName: string): Promise
   if (cache && isCacheableAsset(response)) void cache.put(key, response.clone()).catch(() => {});
   return response;
 }
+
+/** A cached response's size: its Content-Length, else its body read whole. */
+export async function responseBytes(response: Response): Promise<number> {
+  const header = Number(response.headers.get('content-length'));
+  if (Number.isFinite(header) && header > 0) return header;
+  return (await response.blob()).size;
+}

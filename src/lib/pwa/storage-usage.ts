@@ -3,7 +3,7 @@
  * anything else), and the browser's own estimate of the origin's storage (IndexedDB results
  * included), for Settings.
  */
-import { responseBytes } from '../models/model-cache.ts';
+import { responseBytes } from './cached-fetch.ts';
 import { REMOVABLE_CACHES, cacheKind, type CacheKind } from './cache-names.ts';
 
 export interface CacheUsage {
