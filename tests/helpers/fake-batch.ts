@@ -165,13 +165,23 @@ export async function startFakeBatch(options: FakeBatchOptions): Promise<FakeBat
           }),
         );
       } else if (fault === 'malformed' && kind === 'output') {
-        out.push(JSON.stringify({ id: `req_${i}`, custom_id: id, response: { status_code: 200, body: 'garbage' } }));
+        out.push(
+          JSON.stringify({
+            id: `req_${i}`,
+            custom_id: id,
+            response: { status_code: 200, body: 'garbage' },
+          }),
+        );
       } else if (!fault && kind === 'output') {
         out.push(
           JSON.stringify({
             id: `req_${i}`,
             custom_id: id,
-            response: { status_code: 200, request_id: `r${i}`, body: await answerFor(wire, job.bodies[i]) },
+            response: {
+              status_code: 200,
+              request_id: `r${i}`,
+              body: await answerFor(wire, job.bodies[i]),
+            },
             error: null,
           }),
         );
@@ -189,9 +199,13 @@ export async function startFakeBatch(options: FakeBatchOptions): Promise<FakeBat
       else if (fault === 'error')
         result = {
           type: 'errored',
-          error: { type: 'error', error: { type: 'invalid_request_error', message: 'max_tokens: too large' } },
+          error: {
+            type: 'error',
+            error: { type: 'invalid_request_error', message: 'max_tokens: too large' },
+          },
         };
-      else if (fault === 'malformed') result = { type: 'succeeded', message: { content: 'garbage' } };
+      else if (fault === 'malformed')
+        result = { type: 'succeeded', message: { content: 'garbage' } };
       else result = { type: 'succeeded', message: await answerFor(wire, job.bodies[i]) };
       out.push(JSON.stringify({ custom_id: id, result }));
     }
@@ -212,7 +226,11 @@ export async function startFakeBatch(options: FakeBatchOptions): Promise<FakeBat
       object: 'batch',
       endpoint: '/v1/chat/completions',
       status,
-      request_counts: { total: job.customIds.length, completed: done ? job.customIds.length : 0, failed: 0 },
+      request_counts: {
+        total: job.customIds.length,
+        completed: done ? job.customIds.length : 0,
+        failed: 0,
+      },
       output_file_id: done ? `file-out-${job.id}` : null,
       error_file_id: done ? `file-err-${job.id}` : null,
     };
@@ -223,7 +241,11 @@ export async function startFakeBatch(options: FakeBatchOptions): Promise<FakeBat
     return {
       id: job.id,
       type: 'message_batch',
-      processing_status: done ? 'ended' : job.end === 'cancelled' && job.polls > 0 ? 'canceling' : 'in_progress',
+      processing_status: done
+        ? 'ended'
+        : job.end === 'cancelled' && job.polls > 0
+          ? 'canceling'
+          : 'in_progress',
       request_counts: {
         processing: done ? 0 : job.customIds.length,
         succeeded: done ? job.customIds.length : 0,
@@ -241,9 +263,11 @@ export async function startFakeBatch(options: FakeBatchOptions): Promise<FakeBat
       ? job.polls === 0
         ? 'BATCH_STATE_PENDING'
         : 'BATCH_STATE_RUNNING'
-      : { completed: 'BATCH_STATE_SUCCEEDED', expired: 'BATCH_STATE_EXPIRED', cancelled: 'BATCH_STATE_CANCELLED' }[
-          job.end
-        ];
+      : {
+          completed: 'BATCH_STATE_SUCCEEDED',
+          expired: 'BATCH_STATE_EXPIRED',
+          cancelled: 'BATCH_STATE_CANCELLED',
+        }[job.end];
     const metadata: Json = {
       '@type': 'type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatch',
       name: `batches/${job.id}`,
@@ -258,12 +282,20 @@ export async function startFakeBatch(options: FakeBatchOptions): Promise<FakeBat
         // Like the real service, some answers come back without their metadata (matched by order).
         const meta = i % 2 === 0 ? { metadata: { key: id } } : {};
         if (fault === 'error')
-          inlined.push({ error: { code: 400, message: 'Request contains an invalid argument.', status: 'INVALID_ARGUMENT' }, ...meta });
+          inlined.push({
+            error: {
+              code: 400,
+              message: 'Request contains an invalid argument.',
+              status: 'INVALID_ARGUMENT',
+            },
+            ...meta,
+          });
         else if (fault === 'malformed') inlined.push({ response: 'garbage', ...meta });
         else inlined.push({ response: await answerFor(wire, job.bodies[i]), ...meta });
       }
       op.response = {
-        '@type': 'type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatchOutput',
+        '@type':
+          'type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatchOutput',
         inlinedResponses: { inlinedResponses: inlined },
       };
     }
@@ -281,7 +313,10 @@ export async function startFakeBatch(options: FakeBatchOptions): Promise<FakeBat
         : wire === 'anthropic'
           ? !!req.headers['x-api-key'] && !!req.headers['anthropic-version']
           : !!req.headers['x-goog-api-key'];
-    if (!authorized) return send(res, 401, { error: { message: 'missing credentials', type: 'authentication_error' } });
+    if (!authorized)
+      return send(res, 401, {
+        error: { message: 'missing credentials', type: 'authentication_error' },
+      });
     const json = () => JSON.parse(raw.toString('utf8')) as Json;
 
     // Interactive endpoints: answered, and counted.
@@ -297,7 +332,8 @@ export async function startFakeBatch(options: FakeBatchOptions): Promise<FakeBat
     if (wire === 'openai') {
       if (method === 'POST' && path === '/v1/files') {
         const { purpose, text } = uploadedFile(raw, req.headers['content-type'] ?? '');
-        if (purpose !== 'batch') return send(res, 400, { error: { message: 'purpose must be batch' } });
+        if (purpose !== 'batch')
+          return send(res, 400, { error: { message: 'purpose must be batch' } });
         const id = `file-in-${++state.files}`;
         files.set(id, text);
         return send(res, 200, { id, object: 'file', purpose: 'batch', bytes: text.length });
@@ -305,12 +341,26 @@ export async function startFakeBatch(options: FakeBatchOptions): Promise<FakeBat
       if (method === 'POST' && path === '/v1/batches') {
         const body = json();
         const text = files.get(body.input_file_id);
-        if (text === undefined || body.endpoint !== '/v1/chat/completions' || body.completion_window !== '24h')
-          return send(res, 400, { error: { message: 'bad batch request', type: 'invalid_request_error' } });
-        const lines = text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Json);
-        if (lines.some((l) => l.method !== 'POST' || l.url !== '/v1/chat/completions' || !l.custom_id))
+        if (
+          text === undefined ||
+          body.endpoint !== '/v1/chat/completions' ||
+          body.completion_window !== '24h'
+        )
+          return send(res, 400, {
+            error: { message: 'bad batch request', type: 'invalid_request_error' },
+          });
+        const lines = text
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Json);
+        if (
+          lines.some((l) => l.method !== 'POST' || l.url !== '/v1/chat/completions' || !l.custom_id)
+        )
           return send(res, 400, { error: { message: 'bad line', type: 'invalid_request_error' } });
-        const job = newJob(lines.map((l) => l.custom_id), lines.map((l) => l.body));
+        const job = newJob(
+          lines.map((l) => l.custom_id),
+          lines.map((l) => l.body),
+        );
         return send(res, 200, openaiBatch(job));
       }
       const batch = /^\/v1\/batches\/([^/]+)$/u.exec(path);
@@ -332,21 +382,38 @@ export async function startFakeBatch(options: FakeBatchOptions): Promise<FakeBat
       if (method === 'POST' && path === '/v1/messages/batches') {
         const body = json();
         const list = body.requests as Json[];
-        if (!Array.isArray(list) || list.some((r) => !/^[a-zA-Z0-9_-]{1,64}$/u.test(r.custom_id) || !r.params?.max_tokens))
-          return send(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: 'requests: invalid' } });
-        const job = newJob(list.map((r) => r.custom_id), list.map((r) => r.params));
+        if (
+          !Array.isArray(list) ||
+          list.some((r) => !/^[a-zA-Z0-9_-]{1,64}$/u.test(r.custom_id) || !r.params?.max_tokens)
+        )
+          return send(res, 400, {
+            type: 'error',
+            error: { type: 'invalid_request_error', message: 'requests: invalid' },
+          });
+        const job = newJob(
+          list.map((r) => r.custom_id),
+          list.map((r) => r.params),
+        );
         return send(res, 200, anthropicBatch(job));
       }
       const results = /^\/v1\/messages\/batches\/([^/]+)\/results$/u.exec(path);
       if (method === 'GET' && results) {
         const job = jobs.find((j) => j.id === results[1]);
-        if (!job || !ended(job)) return send(res, 404, { type: 'error', error: { type: 'not_found_error', message: 'no results' } });
+        if (!job || !ended(job))
+          return send(res, 404, {
+            type: 'error',
+            error: { type: 'not_found_error', message: 'no results' },
+          });
         return send(res, 200, await anthropicResults(job));
       }
       const batch = /^\/v1\/messages\/batches\/([^/]+)$/u.exec(path);
       if (method === 'GET' && batch) {
         const job = jobs.find((j) => j.id === batch[1]);
-        if (!job) return send(res, 404, { type: 'error', error: { type: 'not_found_error', message: 'no batch' } });
+        if (!job)
+          return send(res, 404, {
+            type: 'error',
+            error: { type: 'not_found_error', message: 'no batch' },
+          });
         job.polls++;
         return send(res, 200, anthropicBatch(job));
       }
@@ -356,14 +423,22 @@ export async function startFakeBatch(options: FakeBatchOptions): Promise<FakeBat
       if (method === 'POST' && /^\/v1beta\/models\/[^/]+:batchGenerateContent$/u.exec(path)) {
         const list = json()?.batch?.input_config?.requests?.requests as Json[] | undefined;
         if (!Array.isArray(list) || list.some((r) => !Array.isArray(r.request?.contents)))
-          return send(res, 400, { error: { code: 400, message: 'invalid batch', status: 'INVALID_ARGUMENT' } });
-        const job = newJob(list.map((r) => r.metadata?.key as string), list.map((r) => r.request));
+          return send(res, 400, {
+            error: { code: 400, message: 'invalid batch', status: 'INVALID_ARGUMENT' },
+          });
+        const job = newJob(
+          list.map((r) => r.metadata?.key as string),
+          list.map((r) => r.request),
+        );
         return send(res, 200, await geminiOperation(job));
       }
       const batch = /^\/v1beta\/batches\/([^/]+)$/u.exec(path);
       if (method === 'GET' && batch) {
         const job = jobs.find((j) => j.id === batch[1]);
-        if (!job) return send(res, 404, { error: { code: 404, message: 'not found', status: 'NOT_FOUND' } });
+        if (!job)
+          return send(res, 404, {
+            error: { code: 404, message: 'not found', status: 'NOT_FOUND' },
+          });
         job.polls++;
         return send(res, 200, await geminiOperation(job));
       }

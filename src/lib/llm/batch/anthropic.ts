@@ -83,7 +83,8 @@ export const anthropicBatch: BatchWire = {
       body: `{"requests":[${lines.map(entry).join(',')}]}`,
     });
     const id = isRecord(json) ? str(json.id) : undefined;
-    if (!id) throw new Error(`Anthropic batch creation answered without an id: ${text.slice(0, 200)}`);
+    if (!id)
+      throw new Error(`Anthropic batch creation answered without an id: ${text.slice(0, 200)}`);
     return id;
   },
 

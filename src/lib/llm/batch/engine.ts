@@ -160,7 +160,12 @@ export function estimateBatch(
     inputTokens += t.input;
     outputTokens += t.output;
   }
-  const full = estimateCost({ input: inputTokens, output: outputTokens }, config.kind, config.model, table);
+  const full = estimateCost(
+    { input: inputTokens, output: outputTokens },
+    config.kind,
+    config.model,
+    table,
+  );
   return {
     requests: lines.length,
     jobs,
@@ -227,7 +232,12 @@ export async function runBatch<Row, Out>(
     });
     const active: Array<{ jobId: string; customIds: string[] }> = [];
     for (const job of resumed) {
-      options.onEvent?.({ type: 'resumed', round, jobId: job.jobId, requests: job.customIds.length });
+      options.onEvent?.({
+        type: 'resumed',
+        round,
+        jobId: job.jobId,
+        requests: job.customIds.length,
+      });
       active.push(job);
     }
     for (const chunk of chunks) {

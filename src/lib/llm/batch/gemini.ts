@@ -87,7 +87,8 @@ export const geminiBatch: BatchWire = {
       },
     );
     const name = isRecord(json) ? (str(json.name) ?? str(batchOf(json).name)) : undefined;
-    if (!name) throw new Error(`Gemini batch creation answered without a name: ${text.slice(0, 200)}`);
+    if (!name)
+      throw new Error(`Gemini batch creation answered without a name: ${text.slice(0, 200)}`);
     return name;
   },
 

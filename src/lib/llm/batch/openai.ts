@@ -32,7 +32,12 @@ function auth(config: ProviderConfig): Record<string, string> {
 }
 
 function jsonlLine(line: BatchLine): string {
-  return JSON.stringify({ custom_id: line.customId, method: 'POST', url: ENDPOINT, body: line.body });
+  return JSON.stringify({
+    custom_id: line.customId,
+    method: 'POST',
+    url: ENDPOINT,
+    body: line.body,
+  });
 }
 
 const PHASES: Record<string, JobPhase> = {
@@ -83,22 +88,28 @@ export const openaiBatch: BatchWire = {
       body: form,
     });
     const fileId = isRecord(file.json) ? str(file.json.id) : undefined;
-    if (!fileId) throw new Error(`OpenAI file upload answered without an id: ${file.text.slice(0, 200)}`);
+    if (!fileId)
+      throw new Error(`OpenAI file upload answered without an id: ${file.text.slice(0, 200)}`);
     const job = await batchCall(http, url(config, 'batches'), {
       method: 'POST',
       headers: { ...auth(config), 'content-type': 'application/json' },
       body: JSON.stringify({ input_file_id: fileId, endpoint: ENDPOINT, completion_window: '24h' }),
     });
     const id = isRecord(job.json) ? str(job.json.id) : undefined;
-    if (!id) throw new Error(`OpenAI batch creation answered without an id: ${job.text.slice(0, 200)}`);
+    if (!id)
+      throw new Error(`OpenAI batch creation answered without an id: ${job.text.slice(0, 200)}`);
     return id;
   },
 
   async poll(jobId, http): Promise<JobStatus> {
-    const { json } = await batchCall(http, url(http.config, `batches/${encodeURIComponent(jobId)}`), {
-      method: 'GET',
-      headers: auth(http.config),
-    });
+    const { json } = await batchCall(
+      http,
+      url(http.config, `batches/${encodeURIComponent(jobId)}`),
+      {
+        method: 'GET',
+        headers: auth(http.config),
+      },
+    );
     const job = isRecord(json) ? json : {};
     const raw = str(job.status) ?? 'unknown';
     const counts = isRecord(job.request_counts) ? job.request_counts : {};

@@ -131,7 +131,10 @@ export function splitJobs(
   let bytes = 0;
   for (const line of lines) {
     const size = bytesOf(line);
-    if (current.length > 0 && (current.length >= limits.maxRequests || bytes + size > limits.maxBytes)) {
+    if (
+      current.length > 0 &&
+      (current.length >= limits.maxRequests || bytes + size > limits.maxBytes)
+    ) {
       jobs.push(current);
       current = [];
       bytes = 0;
