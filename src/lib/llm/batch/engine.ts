@@ -31,25 +31,20 @@ import {
 import { openaiBatch } from './openai.ts';
 import { anthropicBatch } from './anthropic.ts';
 import { geminiBatch } from './gemini.ts';
+import { isBatchKind, type BatchKind } from './kinds.ts';
 
 export { BatchDeferredError, BatchLineError } from './collect.ts';
 export type { BatchLimits, BatchWire, JobStatus } from './wire.ts';
+export { BATCH_KINDS, isBatchKind, type BatchKind } from './kinds.ts';
 
 /** OpenAI, Anthropic and Gemini all bill batch jobs at half their standard price. */
 export const BATCH_PRICE_FACTOR = 0.5;
-
-export const BATCH_KINDS = ['openai', 'anthropic', 'gemini'] as const;
-export type BatchKind = (typeof BATCH_KINDS)[number];
 
 export const BATCH_WIRES: Record<BatchKind, BatchWire> = {
   openai: openaiBatch,
   anthropic: anthropicBatch,
   gemini: geminiBatch,
 };
-
-export function isBatchKind(kind: string): kind is BatchKind {
-  return (BATCH_KINDS as readonly string[]).includes(kind);
-}
 
 export const DEFAULT_POLL_INTERVAL_MS = 30_000;
 
