@@ -36,6 +36,7 @@ import {
   FILE_FORMATS,
   isCaseRow,
   missingPredictionMessage,
+  type CaseRow,
   type DatasetKind,
   type DatasetRow,
   type FileFormat,
@@ -333,10 +334,10 @@ async function main(argv: string[]): Promise<number> {
 
   /** Judge results a batch run computed, by row number. */
   const batchResults = new Map<number, MetricResult[]>();
-  const runJudge = async (input: DatasetRow['input'] & object, using: Judge) => {
+  const runJudge = async (input: CaseRow['input'], using: Judge) => {
     const { runJudgeMetrics } = await import('../lib/metrics/judge/run.ts');
     const results: MetricResult[] = [];
-    await runJudgeMetrics(input as Parameters<typeof runJudgeMetrics>[0], {
+    await runJudgeMetrics(input, {
       metrics: judgeIds,
       settings: DEFAULT_JUDGE_SETTINGS,
       judge: using,
@@ -446,7 +447,7 @@ async function main(argv: string[]): Promise<number> {
     }
     if (options.batch && provider && judgeCache && judgeIds.length > 0) {
       const cases = held.filter(
-        (item): item is DatasetRow =>
+        (item): item is CaseRow =>
           !('reason' in item) &&
           isCaseRow(item) &&
           !validateCase(item.input).some((p) => p.blocking),
