@@ -36,6 +36,7 @@ import {
   FILE_FORMATS,
   isCaseRow,
   missingPredictionMessage,
+  type CaseRow,
   type DatasetKind,
   type DatasetRow,
   type FileFormat,
@@ -53,6 +54,10 @@ import {
 import type { WordSegmenter } from '../lib/metrics/lexical/cjk-words.ts';
 import { describeProvider, LLM_ENV, providerFromEnv, scrubSecrets } from './llm-env.ts';
 import { formatSummary, RunAccumulator } from './report.ts';
+import { DEFAULT_CACHE_FILE, FileJobStore, JsonlResponseCache } from './disk-cache.ts';
+import { BATCH_KINDS, isBatchKind, type BatchKind } from '../lib/llm/batch/kinds.ts';
+import type { BatchEvent } from '../lib/llm/batch/engine.ts';
+import type { ResponseCache } from '../lib/llm/cache.ts';
 
 const USAGE = `usage: npm run score -- FILE [options]     (FILE: .jsonl, .json or .csv; - for stdin)
 
@@ -69,7 +74,13 @@ const USAGE = `usage: npm run score -- FILE [options]     (FILE: .jsonl, .json o
   --no-stemmer          ROUGE without the Porter stemmer
   --lsum-sentences      ROUGE-Lsum on sentences found by the text layer
   --embedding E         use-lite | glove: the sentence encoder of the embedding metrics (default:
-                        use-lite, as in the page; glove is the light, fast one)`;
+                        use-lite, as in the page; glove is the light, fast one)
+  --batch PROVIDER      openai | anthropic | gemini: send the judge calls as the provider's batch jobs
+                        (half price, results within 24 h), one job per round; must match ${LLM_ENV.provider}
+  --cache FILE          the judge's answer cache (JSON Lines), so a second run makes no call; with
+                        --batch the default is ${DEFAULT_CACHE_FILE}, and pending job ids are kept beside it
+  --poll-interval S     seconds between polls of a batch job (default 30)
+  --batch-max-requests N  at most N requests per batch job (default: the provider's limit)`;
 
 interface Options {
   file: string;
@@ -83,6 +94,10 @@ interface Options {
   noStemmer: boolean;
   lsumSentences: boolean;
   embedding: EmbeddingChoice;
+  batch?: BatchKind;
+  cache?: string;
+  pollIntervalMs: number;
+  batchMaxRequests?: number;
 }
 
 const EMBEDDINGS = ['use-lite', 'glove'] as const;
@@ -105,6 +120,10 @@ function parseOptions(argv: string[]): Options | 'help' {
       'no-stemmer': { type: 'boolean', default: false },
       'lsum-sentences': { type: 'boolean', default: false },
       embedding: { type: 'string', default: 'use-lite' },
+      batch: { type: 'string' },
+      cache: { type: 'string' },
+      'poll-interval': { type: 'string', default: '30' },
+      'batch-max-requests': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -136,6 +155,20 @@ function parseOptions(argv: string[]): Options | 'help' {
   if (!(EMBEDDINGS as readonly string[]).includes(values.embedding)) {
     throw new UsageError(`--embedding ${values.embedding}: use ${EMBEDDINGS.join(', ')}.`);
   }
+  if (values.batch !== undefined && !isBatchKind(values.batch)) {
+    throw new UsageError(`--batch ${values.batch}: use ${BATCH_KINDS.join(', ')}.`);
+  }
+  const pollSeconds = Number(values['poll-interval']);
+  if (!Number.isFinite(pollSeconds) || pollSeconds < 0) {
+    throw new UsageError(`--poll-interval ${values['poll-interval']}: give seconds, e.g. 30.`);
+  }
+  const maxRequests =
+    values['batch-max-requests'] === undefined ? undefined : Number(values['batch-max-requests']);
+  if (maxRequests !== undefined && !(Number.isInteger(maxRequests) && maxRequests > 0)) {
+    throw new UsageError(
+      `--batch-max-requests ${values['batch-max-requests']}: give a whole number.`,
+    );
+  }
   let task: TinyEvalTask | undefined;
   try {
     if (values.task) task = resolveTask(values.task);
@@ -160,6 +193,10 @@ function parseOptions(argv: string[]): Options | 'help' {
     noStemmer: values['no-stemmer'] ?? false,
     lsumSentences: values['lsum-sentences'] ?? false,
     embedding: values.embedding as EmbeddingChoice,
+    ...(values.batch ? { batch: values.batch as BatchKind } : {}),
+    ...(values.cache ? { cache: values.cache } : values.batch ? { cache: DEFAULT_CACHE_FILE } : {}),
+    pollIntervalMs: pollSeconds * 1000,
+    ...(maxRequests ? { batchMaxRequests: maxRequests } : {}),
   };
 }
 
@@ -198,6 +235,7 @@ async function main(argv: string[]): Promise<number> {
   const judgeIds = options.metrics.filter(isJudgeMetric);
   let provider: ProviderConfig | undefined;
   let judge: Judge | undefined;
+  let judgeCache: ResponseCache | undefined;
   if (judgeIds.length > 0) {
     const env = providerFromEnv();
     if (env === null) {
@@ -211,14 +249,22 @@ async function main(argv: string[]): Promise<number> {
       return 2;
     }
     provider = env.config;
+    if (options.batch && options.batch !== provider.kind) {
+      console.error(
+        `--batch ${options.batch} needs ${LLM_ENV.provider}=${options.batch} (it is ${provider.kind}).`,
+      );
+      return 2;
+    }
     // The LLM layer, the recogniser and the encoders load only when a row needs them: a ROUGE-only
     // run starts in a fraction of the time (the side-by-side bench times the whole process).
     const [{ createJudge }, { MemoryResponseCache }] = await Promise.all([
       import('../lib/llm/client.ts'),
       import('../lib/llm/cache.ts'),
     ]);
-    judge = createJudge(provider, { cache: new MemoryResponseCache() });
+    judgeCache = options.cache ? new JsonlResponseCache(options.cache) : new MemoryResponseCache();
+    judge = createJudge(provider, { cache: judgeCache });
     console.error(`LLM judge: ${describeProvider(provider)}`);
+    if (options.cache) console.error(`Judge cache: ${options.cache}`);
   }
   const scrub = (text: string) => scrubSecrets(text, provider);
 
@@ -286,6 +332,20 @@ async function main(argv: string[]): Promise<number> {
     });
   };
 
+  /** Judge results a batch run computed, by row number. */
+  const batchResults = new Map<number, MetricResult[]>();
+  const runJudge = async (input: CaseRow['input'], using: Judge) => {
+    const { runJudgeMetrics } = await import('../lib/metrics/judge/run.ts');
+    const results: MetricResult[] = [];
+    await runJudgeMetrics(input, {
+      metrics: judgeIds,
+      settings: DEFAULT_JUDGE_SETTINGS,
+      judge: using,
+      onResult: (r) => results.push(r),
+    });
+    return results;
+  };
+
   const scoreCase = async (row: DatasetRow) => {
     if (!isCaseRow(row)) return;
     const blocking = validateCase(row.input).filter((p) => p.blocking);
@@ -300,13 +360,7 @@ async function main(argv: string[]): Promise<number> {
     }
     if (judge && judgeIds.length > 0) {
       try {
-        const { runJudgeMetrics } = await import('../lib/metrics/judge/run.ts');
-        await runJudgeMetrics(row.input, {
-          metrics: judgeIds,
-          settings: DEFAULT_JUDGE_SETTINGS,
-          judge,
-          onResult: (r) => results.push(r),
-        });
+        results.push(...(batchResults.get(row.row) ?? (await runJudge(row.input, judge))));
       } catch (error) {
         const message = scrub(messageOf(error));
         for (const id of judgeIds) {
@@ -341,6 +395,24 @@ async function main(argv: string[]): Promise<number> {
     });
   };
 
+  const handleItem = async (item: DatasetRow | RowProblem) => {
+    if ('reason' in item && item.kept) {
+      // The row is scored; only the cell was left out.
+      console.error(scrub(item.reason));
+    } else if ('reason' in item) {
+      acc.badRows++;
+      write({ row: item.row, error: item.reason });
+    } else if (isCaseRow(item)) {
+      acc.rows++;
+      await scoreCase(item);
+    } else {
+      acc.rows++;
+      scorePrediction(item);
+    }
+  };
+  // A batch run reads every row first: its jobs carry the whole data set.
+  const held: Array<DatasetRow | RowProblem> = [];
+
   try {
     for await (const batch of parseDataset(input as AsyncIterable<Uint8Array>, {
       fileName: file === '-' ? '' : file,
@@ -365,23 +437,39 @@ async function main(argv: string[]): Promise<number> {
       const items: Array<DatasetRow | RowProblem> = [...batch.rows, ...batch.problems].sort(
         (a, b) => a.row - b.row,
       );
-      for (const item of items) {
-        if ('reason' in item && item.kept) {
-          // The row is scored; only the cell was left out.
-          console.error(scrub(item.reason));
-        } else if ('reason' in item) {
-          acc.badRows++;
-          write({ row: item.row, error: item.reason });
-        } else if (isCaseRow(item)) {
-          acc.rows++;
-          await scoreCase(item);
-        } else {
-          acc.rows++;
-          scorePrediction(item);
-        }
+      if (options.batch) {
+        held.push(...items);
+        if (batch.summary) summary = batch.summary;
+        continue;
       }
+      for (const item of items) await handleItem(item);
       if (batch.summary) summary = batch.summary;
     }
+    if (options.batch && provider && judgeCache && judgeIds.length > 0) {
+      const cases = held.filter(
+        (item): item is CaseRow =>
+          !('reason' in item) &&
+          isCaseRow(item) &&
+          !validateCase(item.input).some((p) => p.blocking),
+      );
+      const { runBatch } = await import('../lib/llm/batch/engine.ts');
+      const jobs = new FileJobStore(options.cache!);
+      const run = await runBatch({
+        config: provider,
+        cache: judgeCache,
+        jobs,
+        rows: cases,
+        run: (row, using) => runJudge(row.input, using),
+        pollIntervalMs: options.pollIntervalMs,
+        ...(options.batchMaxRequests ? { limits: { maxRequests: options.batchMaxRequests } } : {}),
+        onEvent: (event) => console.error(scrub(describeBatchEvent(event))),
+      });
+      cases.forEach((row, i) => batchResults.set(row.row, run.outputs[i]!));
+      console.error(
+        `Batch: ${run.rounds} round(s), ${run.jobIds.length} job(s), ${run.requests} request(s), ${run.failedRequests} without an answer.`,
+      );
+    }
+    for (const item of held) await handleItem(item);
   } catch (error) {
     if (out !== process.stdout) await new Promise<void>((resolve) => out.end(resolve));
     console.error(scrub(messageOf(error)));
@@ -407,6 +495,30 @@ async function main(argv: string[]): Promise<number> {
     writeFileSync(options.summaryJson, scrub(JSON.stringify(result, null, 2)) + '\n');
   }
   return 0;
+}
+
+function describeBatchEvent(event: BatchEvent): string {
+  switch (event.type) {
+    case 'round': {
+      const e = event.estimate;
+      const price =
+        e.costUsd === undefined
+          ? 'price unknown for this model'
+          : `at most $${e.costUsd.toFixed(4)} at the batch rate (half price)`;
+      return `Batch round ${event.round}: ${e.requests} request(s) in ${e.jobs} new job(s), ${price}; at most ${e.inputTokens} input and ${e.outputTokens} output tokens.`;
+    }
+    case 'submitted':
+      return `Batch job ${event.jobId} submitted (${event.requests} request(s)).`;
+    case 'resumed':
+      return `Batch job ${event.jobId} was pending from an earlier run: polling it again (${event.requests} request(s)).`;
+    case 'status': {
+      const s = event.status;
+      const counts = s.total ? ` (${s.done ?? 0}/${s.total})` : '';
+      return `Batch job ${event.jobId}: ${s.raw}${counts}${s.message ? `: ${s.message}` : ''}`;
+    }
+    case 'downloaded':
+      return `Batch job ${event.jobId}: ${event.answered} answered, ${event.failed} without an answer.`;
+  }
 }
 
 // Exit only once stdout has taken every line: a pipe whose reader lags queues writes, and

@@ -1,0 +1,152 @@
+/**
+ * `npm run score -- FILE --metrics alignment --batch openai`: the real CLI against the fake
+ * OpenAI batch engine. It prints the price at the batch rate and the job's states while polling,
+ * keeps the answers in the disk cache (a later run, batch or interactive, makes no call), and a
+ * run killed while its job is pending is resumed by the next one without a second job.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { repoRoot } from '../../helpers/shared.ts';
+import { startFakeBatch, type FakeBatch } from '../../helpers/fake-batch.ts';
+
+const tsx = resolve(repoRoot, 'node_modules/tsx/dist/cli.mjs');
+const cli = resolve(repoRoot, 'src/cli/score.ts');
+const PORT = 4189;
+
+interface Run {
+  child: ChildProcess;
+  done: Promise<{ code: number | null; stdout: string; stderr: string }>;
+  stderr: () => string;
+}
+
+function score(args: string[], baseUrl: string): Run {
+  const child = spawn(process.execPath, [tsx, cli, ...args], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      SUMLENS_LLM_PROVIDER: 'openai',
+      SUMLENS_LLM_MODEL: 'gpt-4.1-mini',
+      SUMLENS_LLM_API_KEY: 'sk-test-cli-batch-key',
+      SUMLENS_LLM_BASE_URL: baseUrl,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolveRun) =>
+    child.on('close', (code) => resolveRun({ code, stdout, stderr })),
+  );
+  return { child, done, stderr: () => stderr };
+}
+
+function dataset(dir: string, n: number): string {
+  const file = join(dir, 'cases.jsonl');
+  const rows = Array.from({ length: n }, (_, i) =>
+    JSON.stringify({
+      source: `Report ${i}. The council approved a new park in Leeds on Monday. The park will open in 2027.`,
+      summary: `Report ${i}. Leeds council approved a park on Monday. It opens in 2026.`,
+    }),
+  );
+  writeFileSync(file, rows.join('\n') + '\n');
+  return file;
+}
+
+describe('npm run score --batch', () => {
+  let fake: FakeBatch | undefined;
+  afterEach(async () => {
+    await fake?.close();
+    fake = undefined;
+  });
+
+  it('scores through batch jobs, prints price and states, and a second run makes no call', async () => {
+    fake = await startFakeBatch({ wire: 'openai', port: PORT });
+    const dir = mkdtempSync(join(tmpdir(), 'sumlens-batch-cli-'));
+    const file = dataset(dir, 5);
+    const cache = join(dir, 'judge', 'responses.jsonl');
+    const args = [file, '--metrics', 'alignment', '--cache', cache, '--poll-interval', '0.05'];
+
+    const first = await score([...args, '--batch', 'openai'], fake.url).done;
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toMatch(
+      /Batch round 1: 5 request\(s\) in 1 new job\(s\), at most \$\d+\.\d{4} at the batch rate/u,
+    );
+    expect(first.stderr).toMatch(/Batch job batch_1 submitted \(5 request\(s\)\)/u);
+    expect(first.stderr).toMatch(/Batch job batch_1: (validating|in_progress)/u);
+    expect(first.stderr).toMatch(/Batch job batch_1: completed/u);
+    expect(first.stderr).not.toContain('sk-test-cli-batch-key');
+    const lines = first.stdout
+      .trim()
+      .split('\n')
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            row: number;
+            metrics: Record<string, { status: string; score: number }>;
+          },
+      );
+    expect(lines.map((l) => l.row)).toEqual([1, 2, 3, 4, 5]);
+    for (const l of lines) expect(l.metrics.alignment!.status).toBe('ok');
+    expect(fake.jobs.length).toBe(2);
+    expect(fake.interactiveCalls).toBe(0);
+
+    // Interactive over the same cache file: every answer is there.
+    const second = await score(args, fake.url).done;
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toBe(first.stdout);
+    expect(fake.interactiveCalls).toBe(0);
+    // And batch again: no job.
+    const third = await score([...args, '--batch', 'openai'], fake.url).done;
+    expect(third.code, third.stderr).toBe(0);
+    expect(fake.jobs.length).toBe(2);
+    expect(third.stderr).toMatch(/Batch: 0 round\(s\), 0 job\(s\)/u);
+  }, 60_000);
+
+  it('a run killed while its job is pending is resumed by the next run, without a second job', async () => {
+    fake = await startFakeBatch({ wire: 'openai', port: PORT, pollsBeforeEnd: 8 });
+    const dir = mkdtempSync(join(tmpdir(), 'sumlens-batch-cli-'));
+    const file = dataset(dir, 3);
+    const cache = join(dir, 'responses.jsonl');
+    const args = [
+      file,
+      '--metrics',
+      'alignment',
+      '--cache',
+      cache,
+      '--poll-interval',
+      '0.05',
+      '--batch',
+      'openai',
+    ];
+
+    const first = score(args, fake.url);
+    await new Promise<void>((resolveWait) => {
+      const check = setInterval(() => {
+        if (/submitted/u.test(first.stderr())) {
+          clearInterval(check);
+          resolveWait();
+        }
+      }, 10);
+    });
+    first.child.kill('SIGINT');
+    await first.done;
+    const jobsFile = join(dir, 'batch-jobs.json');
+    expect(existsSync(jobsFile)).toBe(true);
+    const pending = JSON.parse(readFileSync(jobsFile, 'utf8')) as {
+      jobs: Array<{ jobId: string }>;
+    };
+    expect(pending.jobs.map((j) => j.jobId)).toEqual(['batch_1']);
+    expect(fake.jobs.length).toBe(1);
+
+    const second = await score(args, fake.url).done;
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toMatch(/Batch job batch_1 was pending from an earlier run/u);
+    // Round 1 was the resumed job; round 2 (verdicts) the only new one.
+    expect(fake.jobs.length).toBe(2);
+    expect((JSON.parse(readFileSync(jobsFile, 'utf8')) as { jobs: unknown[] }).jobs).toEqual([]);
+  }, 60_000);
+});
