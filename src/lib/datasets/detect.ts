@@ -14,10 +14,21 @@
  */
 import type { DatasetDescription, DatasetKind, FileFormat } from '../rows/formats.ts';
 import { taskFromFileName } from './tinyeval.ts';
-import { describeDataset, mappingProblems } from './detect/describe.ts';
+import {
+  described,
+  describeDatasetRef,
+  mappingProblems,
+  unrecognisedRef,
+} from './detect/describe.ts';
 import { columnsOf, guessKind, proposeMapping, requiredFieldsOf } from './detect/propose.ts';
 
-export { describeDataset, mappingProblems } from './detect/describe.ts';
+export {
+  described,
+  describeDataset,
+  describeDatasetRef,
+  mappingProblems,
+  unrecognisedRef,
+} from './detect/describe.ts';
 export {
   applyMappingOverrides,
   parseMappingOverride,
@@ -76,18 +87,19 @@ export function detectDataset(
     mapping.kind === 'prediction' && options.fileName
       ? taskFromFileName(options.fileName)
       : undefined;
+  const descriptionRef = unrecognised
+    ? unrecognisedRef(columns)
+    : describeDatasetRef(
+        mapping,
+        sample,
+        { count: options.rowCount ?? sample.length, final: options.rowCount !== undefined },
+        task,
+      );
   return {
     format: options.format,
     kind: mapping.kind,
     confidence: Math.round(confidence * 100) / 100,
-    description: unrecognised
-      ? `Unrecognised records (columns ${columns.slice(0, 8).join(', ') || 'none'}): not cases, SummEval records, predictions or SFT rows`
-      : describeDataset(
-          mapping,
-          sample,
-          { count: options.rowCount ?? sample.length, final: options.rowCount !== undefined },
-          task,
-        ),
+    ...described(descriptionRef),
     columns,
     mapping,
     ...(task ? { task } : {}),

@@ -16,7 +16,9 @@ export {
   CONFIDENT_DETECTION,
   choiceProblems,
   describeChoice,
+  describeChoiceRef,
   detectionDoubt,
+  detectionDoubtRef,
   reviewReasons,
   settledChoice,
 } from './mapping/checks.ts';

@@ -5,6 +5,8 @@
  * rules can be tested without a DOM; the view keeps only focus, scrolling and the help panel.
  */
 import { messageOf } from '../errors.ts';
+import { tr } from '../i18n/i18n.svelte.ts';
+import { ref, type MessageRef } from '../i18n/message.ts';
 import {
   addDimension,
   annotationProgress,
@@ -25,7 +27,7 @@ import { getDataset } from '../storage/datasets.ts';
 import type { StoredDataset } from '../storage/schema.ts';
 import { isCaseRow, type CaseRow } from '../rows/formats.ts';
 
-const ALL_RATED = 'Every row is rated on every dimension.';
+const ALL_RATED = ref('datasets.annotate.allRated');
 
 export interface AnnotateOptions {
   /** The data set as the list passes it (a fresh record after each refresh, the same id). */
@@ -44,8 +46,10 @@ export class AnnotateController {
   focused = $state(0);
   /** The texts of the row shown, once read. */
   current = $state.raw<CaseRow | undefined>();
-  status = $state('');
-  error = $state<string | undefined>();
+  /** What the last action did, as a message: worded in the page's language when read. */
+  #status = $state.raw<MessageRef | undefined>();
+  /** A message, or an error's own words (storage's, the browser's), shown as they are. */
+  #error = $state.raw<MessageRef | string | undefined>();
   /** Ratings typed but not yet stored; a reload waits for none. */
   pending = $state(0);
 
@@ -61,6 +65,15 @@ export class AnnotateController {
     this.#options = options;
   }
 
+  get status(): string {
+    return this.#status ? tr(this.#status) : '';
+  }
+
+  get error(): string | undefined {
+    const error = this.#error;
+    return typeof error === 'object' ? tr(error) : error;
+  }
+
   get datasetId(): string {
     return this.#options.dataset().id;
   }
@@ -74,14 +87,14 @@ export class AnnotateController {
       const first = nextUnrated(this.rows, this.names);
       this.index = Math.max(0, first);
       this.focused = first < 0 ? 0 : this.firstUnratedDimension(first);
-      this.status =
+      this.#status =
         first < 0 && this.rows.length > 0
           ? ALL_RATED
           : first > 0
-            ? `Resuming at row ${this.rows[this.index].row}, the first row not fully rated.`
-            : '';
+            ? ref('datasets.annotate.resuming', { row: String(this.rows[this.index].row) })
+            : undefined;
     } catch (e) {
-      this.error = messageOf(e);
+      this.#error = messageOf(e);
     } finally {
       this.loading = false;
     }
@@ -95,10 +108,10 @@ export class AnnotateController {
       const stored = await getRow(this.datasetId, row);
       if (ticket !== this.#reading) return false;
       this.current = stored && isCaseRow(stored) ? stored : undefined;
-      if (!stored) this.error = `Row ${row} could not be read (was the data set deleted?).`;
+      if (!stored) this.#error = ref('datasets.annotate.rowUnreadable', { row: String(row) });
       return true;
     } catch (e) {
-      if (ticket === this.#reading) this.error = messageOf(e);
+      if (ticket === this.#reading) this.#error = messageOf(e);
       return false;
     }
   }
@@ -126,15 +139,15 @@ export class AnnotateController {
     const before = target.ratings[dimension];
     const { [dimension]: _old, ...rest } = target.ratings;
     this.#replaceRatings(rowIndex, value === null ? rest : { ...rest, [dimension]: value });
-    this.error = undefined;
+    this.#error = undefined;
     this.pending++;
     try {
       if (value === null) await clearRating(this.datasetId, target.row, dimension);
       else await setRating(this.datasetId, target.row, dimension, value);
-      this.status =
+      this.#status =
         value === null
-          ? `Row ${target.row}: ${dimension} cleared.`
-          : `Row ${target.row}: ${dimension} ${value} saved.`;
+          ? ref('datasets.annotate.cleared', { row: String(target.row), dimension })
+          : ref('datasets.annotate.rated', { row: String(target.row), dimension, value });
       this.#options.onchange();
     } catch (e) {
       // Undo only if nothing newer was typed for the same rating meanwhile.
@@ -146,7 +159,7 @@ export class AnnotateController {
           before === undefined ? others : { ...others, [dimension]: before },
         );
       }
-      this.error = messageOf(e);
+      this.#error = messageOf(e);
     } finally {
       this.pending--;
     }
@@ -154,7 +167,7 @@ export class AnnotateController {
 
   async goTo(i: number, dimension = this.focused): Promise<void> {
     if (i < 0 || i >= this.rows.length) {
-      this.status = i < 0 ? 'This is the first row.' : 'This is the last row.';
+      this.#status = ref(i < 0 ? 'datasets.annotate.firstRow' : 'datasets.annotate.lastRow');
       return;
     }
     this.index = i;
@@ -174,7 +187,7 @@ export class AnnotateController {
   async nextUnratedRow(): Promise<void> {
     const i = nextUnrated(this.rows, this.names, this.index);
     if (i < 0) {
-      this.status = ALL_RATED;
+      this.#status = ALL_RATED;
       return;
     }
     await this.goTo(i, this.firstUnratedDimension(i));
@@ -214,10 +227,18 @@ export class AnnotateController {
     const rows = this.rows;
     const i = wanted === null ? -1 : rows.findIndex((r) => r.row === wanted);
     if (i < 0) {
-      this.error = `There is no row ${wanted ?? '(empty)'} in this data set: its rows are numbered ${rows[0]?.row ?? '—'} to ${rows.at(-1)?.row ?? '—'}${rows.length < (rows.at(-1)?.row ?? 0) - (rows[0]?.row ?? 0) + 1 ? ', with gaps where rows could not be loaded' : ''}.`;
+      const first = rows[0]?.row;
+      const last = rows.at(-1)?.row;
+      const gaps = first !== undefined && last !== undefined && rows.length < last - first + 1;
+      this.#error = ref('datasets.annotate.noSuchRow', {
+        row: wanted === null ? ref('datasets.annotate.emptyRow') : String(wanted),
+        first: first === undefined ? '—' : String(first),
+        last: last === undefined ? '—' : String(last),
+        gaps: gaps ? 'yes' : 'no',
+      });
       return false;
     }
-    this.error = undefined;
+    this.#error = undefined;
     void this.goTo(i);
     return true;
   }
@@ -230,7 +251,7 @@ export class AnnotateController {
 
   /** Runs a change of the dimensions, then re-reads the ratings (a rename moves them). */
   async #changeDimensions(work: () => Promise<AnnotationDimension[]>): Promise<boolean> {
-    this.error = undefined;
+    this.#error = undefined;
     try {
       const focusedName = this.names[this.focused];
       this.dimensions = await work();
@@ -240,20 +261,24 @@ export class AnnotateController {
       this.#options.onchange();
       return true;
     } catch (e) {
-      this.error = messageOf(e);
+      this.#error = messageOf(e);
       return false;
     }
   }
 
   async addDimension(name: string, guide: string): Promise<boolean> {
     const added = await this.#changeDimensions(() => addDimension(this.datasetId, name, guide));
-    if (added) this.status = `Dimension ${this.dimensions.at(-1)?.name ?? ''} added.`;
+    if (added) {
+      this.#status = ref('datasets.annotate.dimensionAdded', {
+        name: this.dimensions.at(-1)?.name ?? '',
+      });
+    }
     return added;
   }
 
   async saveDimension(name: string, edit: { name: string; guide: string }): Promise<boolean> {
     const saved = await this.#changeDimensions(() => updateDimension(this.datasetId, name, edit));
-    if (saved) this.status = `Dimension ${name} saved.`;
+    if (saved) this.#status = ref('datasets.annotate.dimensionSaved', { name });
     return saved;
   }
 
@@ -262,9 +287,9 @@ export class AnnotateController {
       removeDimension(this.datasetId, name, { deleteRatings }),
     );
     if (removed) {
-      this.status = deleteRatings
-        ? `Dimension ${name} removed with its ratings.`
-        : `Dimension ${name} removed; its ratings stay with the rows (as ${ratingColumn(name)}).`;
+      this.#status = deleteRatings
+        ? ref('datasets.annotate.dimensionRemovedWithRatings', { name })
+        : ref('datasets.annotate.dimensionRemoved', { name, column: ratingColumn(name) });
     }
     return removed;
   }

@@ -6,13 +6,15 @@
  * import, `cancel` or leaving the page cancels the job, and the worker removes what it wrote.
  */
 import { messageOf } from '../errors.ts';
+import { englishRef, ref, type MessageRef } from '../i18n/message.ts';
 import {
-  describeChoice,
+  describeChoiceRef,
   reviewReasons,
   settledChoice,
   type DatasetSample,
   type MappingChoice,
 } from '../datasets/mapping.ts';
+import { described } from '../datasets/detect.ts';
 import type { DatasetDescription, RowProblem } from '../rows/formats.ts';
 import { getDataset } from '../storage/datasets.ts';
 import type { StoredDataset } from '../storage/schema.ts';
@@ -34,6 +36,8 @@ export interface ImportState {
   problems: RowProblem[];
   detected?: DatasetDescription;
   error?: string;
+  /** `error` as a message, where the page words it (an error's own words have none). */
+  errorRef?: MessageRef;
   done: boolean;
   /** Set while the user confirms or changes the mapping: the editor shows instead of the import. */
   review?: MappingReview;
@@ -161,7 +165,14 @@ export class DatasetImport {
     state.detected = detected;
     if (sample.records === 0) {
       state.problems = sample.problems;
-      state.error = `No row of ${file.name} could be read${sample.problems[0] ? `: ${sample.problems[0].reason}` : '.'}`;
+      const first = sample.problems[0];
+      state.errorRef = first
+        ? ref('datasets.import.noRowReadable', {
+            file: file.name,
+            reason: first.reasonRef ?? first.reason,
+          })
+        : ref('datasets.import.noRowReadableNoReason', { file: file.name });
+      state.error = englishRef(state.errorRef);
       show();
       return undefined;
     }
@@ -270,7 +281,7 @@ export class DatasetImport {
       state.detected = {
         ...summary.detected,
         ...(choice.task ? { task: choice.task } : {}),
-        description: describeChoice(choice, { ...last.sample, fileRecords: summary.rows }),
+        ...described(describeChoiceRef(choice, { ...last.sample, fileRecords: summary.rows })),
       };
       const dataset = await getDataset(summary.datasetId);
       if (!dataset) throw new Error(`${file.name}: the data set was stored but cannot be read.`);

@@ -8,6 +8,8 @@
 import { SvelteSet } from 'svelte/reactivity';
 import { APP_VERSION } from '../version.ts';
 import { messageOf } from '../errors.ts';
+import { tr } from '../i18n/i18n.svelte.ts';
+import { englishRef, ref, type MessageRef } from '../i18n/message.ts';
 import type { MappingChoice } from '../datasets/mapping.ts';
 import { createBatchRun, isJudgeMetric, RUN_BUSY_MESSAGE, runExecutor } from '../datasets/batch.ts';
 import type { BatchPlan, BatchProgress } from '../datasets/batch.ts';
@@ -38,6 +40,18 @@ export type { ImportState, MappingReview } from './dataset-import.svelte.ts';
 export type { PageScoring } from './page-runs.svelte.ts';
 export type { OpenRun, RowCase } from './dataset-run-view.svelte.ts';
 
+/** An error whose words the page holds as a message, so that they follow a change of language. */
+class SaidError extends Error {
+  constructor(readonly said: MessageRef) {
+    super(englishRef(said));
+  }
+}
+
+/** What an error says: its message where it has one, else its own words. */
+function said(error: unknown): MessageRef | string {
+  return error instanceof SaidError ? error.said : messageOf(error);
+}
+
 /** What the user chose for a run. */
 export interface RunChoice {
   metrics: MetricId[];
@@ -59,7 +73,8 @@ export class DatasetSession {
   runs = $state.raw<StoredRun[]>([]);
   progress = $state.raw<Record<string, BatchProgress>>({});
   storage = $state.raw<StorageEstimateInfo | undefined>();
-  error = $state<string | undefined>();
+  /** A message (worded in the page's language when read), or an error's own words. */
+  #error = $state.raw<MessageRef | string | undefined>();
   loadingStage = $state<string | undefined>();
 
   #batch: BatchWorkerClient | undefined;
@@ -100,6 +115,15 @@ export class DatasetSession {
       this.#resumeWhenOnline.clear();
       for (const runId of waiting) if (!this.isRunning(runId)) void this.resume(runId);
     });
+  }
+
+  get error(): string | undefined {
+    const error = this.#error;
+    return typeof error === 'object' ? tr(error) : error;
+  }
+
+  set error(message: string | undefined) {
+    this.#error = message;
   }
 
   // ---- The import, for the view (./dataset-import.svelte.ts) ----
@@ -231,18 +255,14 @@ export class DatasetSession {
     const metrics = predictions ? [] : [...choice.metrics];
     const task = choice.task ?? dataset.task;
     try {
-      if (!predictions && metrics.length === 0) throw new Error('Choose at least one metric.');
-      if (predictions && !task) {
-        throw new Error(
-          'This data set holds predictions: choose its task (trec, multi_news, custom:rouge-l, …) to score them.',
-        );
-      }
+      if (!predictions && metrics.length === 0) throw new SaidError(ref('datasets.start.noMetric'));
+      if (predictions && !task) throw new SaidError(ref('datasets.start.noTask'));
       const inPage = runExecutor(metrics, settings) === 'page';
       let judge: { provider: JudgeSession['provider']['kind']; model: string } | undefined;
       let judgeSettings;
       let concurrency: number | undefined;
       if (inPage) {
-        if (!this.#scoring) throw new Error('LLM metrics cannot run here: no judge is attached.');
+        if (!this.#scoring) throw new SaidError(ref('datasets.start.noJudge'));
         const session = this.#scoring.judge;
         if (metrics.some(isJudgeMetric)) {
           // Fails now, with the judge's own words, rather than on every row.
@@ -266,7 +286,7 @@ export class DatasetSession {
       this.runs = [run, ...this.runs];
       await this.#drive(run.id, models);
     } catch (error) {
-      this.error = messageOf(error);
+      this.#error = said(error);
     }
   }
 
@@ -299,7 +319,9 @@ export class DatasetSession {
     this.#resumeWhenOnline.delete(runId);
     if (this.#driving.has(runId)) {
       const run = this.runs.find((r) => r.id === runId);
-      this.error = `${run ? runLabel(run) : 'This run'} is running already: pause or cancel it in the list of runs.`;
+      this.#error = run
+        ? ref('datasets.start.runningAlready', { run: runLabel(run) })
+        : ref('datasets.start.thisRunningAlready');
       return;
     }
     this.#driving.add(runId);
@@ -309,7 +331,7 @@ export class DatasetSession {
     let again = false;
     try {
       const run = await getRun(runId);
-      if (!run) throw new Error('This run no longer exists (was it deleted?).');
+      if (!run) throw new SaidError(ref('datasets.start.gone'));
       const retryFailed = options.retryFailed ?? false;
       const outcome =
         runExecutor(run.metrics, run.settings.metrics) === 'page'
@@ -336,13 +358,14 @@ export class DatasetSession {
         outcome.stoppedBy !== 'outage'
       ) {
         // (a provider's reason is on the run's own line, next to its Resume button)
-        this.error = outcome.message;
+        this.#error = ('messageRef' in outcome ? outcome.messageRef : undefined) ?? outcome.message;
       }
       await this.refresh();
       if (outcome.status === 'done') await this.open(runId);
     } catch (error) {
-      const message = messageOf(error);
-      if (!(options.quietIfBusy && message === RUN_BUSY_MESSAGE)) this.error = message;
+      if (!(options.quietIfBusy && messageOf(error) === RUN_BUSY_MESSAGE)) {
+        this.#error = said(error);
+      }
       await this.refresh();
     } finally {
       this.#driving.delete(runId);
@@ -377,7 +400,7 @@ export class DatasetSession {
       await this.refresh();
       await this.open(run.id);
     } catch (error) {
-      this.error = `${file.name}: ${messageOf(error)}`;
+      this.#error = ref('datasets.fileError', { file: file.name, reason: said(error) });
     }
   }
 

@@ -7,6 +7,8 @@
  */
 import { z } from 'zod';
 import { messageOf } from '../errors.ts';
+import { t, tr } from '../i18n/i18n.svelte.ts';
+import { ref, type MessageRef } from '../i18n/message.ts';
 import {
   DEFAULT_MAX_NEW_TOKENS,
   MIN_PROMPT_TOKENS,
@@ -32,7 +34,6 @@ import { contextWindow } from '../llm/capabilities.ts';
 import type { Capabilities, Judge, JudgeResponse, ProviderConfig } from '../llm/types.ts';
 import { judgeProviderSchema } from './judge-prefs.ts';
 import type { JudgeSession } from './judge.svelte.ts';
-import { formatCount } from '../ui/locale-format.ts';
 
 export const GENERATE_PREFS_KEY = 'sumlens.generate.v1';
 const prefsSchema = z.record(
@@ -87,6 +88,11 @@ function defaultJudge(config: ProviderConfig): Judge {
   });
 }
 
+/** A stored message in the page's language; an error's own words as they are. */
+function wordedOf(said: MessageRef | string): string {
+  return typeof said === 'string' ? said : tr(said);
+}
+
 export class GenerateController {
   template = $state('');
   maxNewTokens = $state(DEFAULT_MAX_NEW_TOKENS);
@@ -95,11 +101,12 @@ export class GenerateController {
   fields = $state<string[]>([]);
   loaded = $state(false);
   configMessages = $state<string[]>([]);
-  configError = $state('');
+  /** A message (worded in the page's language when read), or an error's own words. */
+  #configError = $state.raw<MessageRef | string>('');
   running = $state(false);
   paused = $state(false);
   progress = $state.raw<GenerationProgress | undefined>();
-  message = $state('');
+  #message = $state.raw<MessageRef | string>('');
   failures = $state.raw<Array<{ row: number; error: string }>>([]);
   plan = $state.raw<GenerationPlan | undefined>();
   planError = $state('');
@@ -125,6 +132,14 @@ export class GenerateController {
     this.#options = options;
   }
 
+  get configError(): string {
+    return wordedOf(this.#configError);
+  }
+
+  get message(): string {
+    return wordedOf(this.#message);
+  }
+
   get #dataset(): StoredDataset {
     return this.#options.dataset();
   }
@@ -136,11 +151,20 @@ export class GenerateController {
     if (!provider.success) {
       const issue = provider.error.issues[0];
       out.push(
-        `LLM judge provider: ${issue?.path.join('.') ?? ''} ${issue?.message ?? 'is invalid'}.`,
+        t('datasets.generate.providerInvalid', {
+          section: ref('judge.provider.title'),
+          path: issue?.path.join('.') ?? '',
+          issue: issue?.message ?? ref('judge.problem.invalid'),
+        }),
       );
     }
     if (!judge.ready) {
-      out.push(`No API key for ${judge.provider.kind}: add one under "LLM judge provider".`);
+      out.push(
+        t('judge.problem.noKey', {
+          provider: judge.provider.kind,
+          section: ref('judge.provider.title'),
+        }),
+      );
     }
     return out;
   }
@@ -159,7 +183,7 @@ export class GenerateController {
     try {
       this.fields = fieldsOfRows(await getDatasetRows(id, -Infinity, 50));
     } catch (error) {
-      this.message = messageOf(error);
+      this.#message = messageOf(error);
     }
     const remembered = loadPrefs()[id];
     this.template = remembered?.template ?? genericTemplate(this.fields);
@@ -188,7 +212,7 @@ export class GenerateController {
 
   /** TinyEval's dataset2prompt.json, dataset2maxlen.json or model2maxlen.json, several at once. */
   async readConfigFiles(files: Iterable<ConfigFile>): Promise<void> {
-    this.configError = '';
+    this.#configError = '';
     this.configMessages = [];
     const dataset = this.#dataset;
     for (const file of files) {
@@ -203,7 +227,13 @@ export class GenerateController {
         if (reading.promptTokens !== undefined) this.promptTokens = reading.promptTokens;
         this.configMessages = [...this.configMessages, `${file.name}: ${reading.message}`];
       } catch (error) {
-        this.configError = `${file.name}: ${error instanceof SyntaxError ? `not valid JSON (${error.message})` : messageOf(error)}`;
+        this.#configError = ref('datasets.fileError', {
+          file: file.name,
+          reason:
+            error instanceof SyntaxError
+              ? ref('datasets.generate.notJson', { reason: error.message })
+              : messageOf(error),
+        });
       }
     }
   }
@@ -254,7 +284,7 @@ export class GenerateController {
     const judge = this.#options.judge();
     this.running = true;
     this.paused = false;
-    this.message = '';
+    this.#message = '';
     this.progress = undefined;
     const cancel = (this.#cancel = new AbortController());
     const pause = (this.#pause = new PauseController());
@@ -276,15 +306,21 @@ export class GenerateController {
           }
         },
       });
-      const summary = `${formatCount(outcome.generated)} prediction${outcome.generated === 1 ? '' : 's'} stored${outcome.failed ? `, ${formatCount(outcome.failed)} row${outcome.failed === 1 ? '' : 's'} failed (they keep their reason; Start retries them)` : ''}.`;
-      this.message =
+      const summary = ref('datasets.generate.summary', {
+        generated: outcome.generated,
+        failed: outcome.failed,
+      });
+      this.#message =
         outcome.status === 'stopped'
-          ? `Stopped: ${outcome.message ?? 'unknown error'} ${summary} Start goes on with the rows still missing.`
+          ? ref('datasets.generate.stopped', {
+              reason: outcome.message ?? ref('datasets.generate.unknownError'),
+              summary,
+            })
           : outcome.status === 'cancelled'
-            ? `Cancelled. ${summary} Start goes on with the rows still missing.`
-            : `Done. ${summary}`;
+            ? ref('datasets.generate.cancelled', { summary })
+            : ref('datasets.generate.done', { summary });
     } catch (error) {
-      this.message = messageOf(error);
+      this.#message = messageOf(error);
     } finally {
       this.running = false;
       this.paused = false;

@@ -5,6 +5,7 @@
  * browser going offline pauses them (halt) and its coming back resumes them, through the session.
  */
 import { messageOf } from '../errors.ts';
+import { englishRef, ref, type MessageRef } from '../i18n/message.ts';
 import {
   isJudgeMetric,
   PauseController,
@@ -49,6 +50,17 @@ interface PageRun {
 export const OFFLINE_MESSAGE =
   'The browser is offline: the run is paused and goes on by itself when the connection is back.';
 
+/**
+ * Pauses a run that cannot start in this page (the judge it needs is not the one chosen): the run
+ * keeps the English reason, the page shows it in its language.
+ */
+async function pausedBefore(run: StoredRun, reason: MessageRef | string): Promise<PageRunOutcome> {
+  const messageRef = ref('runs.page.paused', { run: runLabel(run), reason });
+  const message = englishRef(messageRef);
+  await updateRun(run.id, { status: 'paused', message }).catch(() => undefined);
+  return { status: 'paused', message, messageRef };
+}
+
 export function browserOffline(): boolean {
   return globalThis.navigator?.onLine === false;
 }
@@ -57,6 +69,8 @@ export function browserOffline(): boolean {
 export interface PageRunOutcome {
   status: string;
   message?: string;
+  /** `message` as a message, where the page words it. */
+  messageRef?: MessageRef;
   stoppedBy?: string;
 }
 
@@ -130,8 +144,12 @@ export class PageRuns {
         const wanted = run.backends.judge;
         const now = scoring.judge.provider;
         if (wanted && (wanted.provider !== now.kind || wanted.model !== now.model.trim())) {
-          throw new Error(
-            `This run is judged by ${wanted.provider}/${wanted.model}: choose that provider and model under "LLM judge provider" to resume it (one run never mixes two judges).`,
+          return await pausedBefore(
+            run,
+            ref('runs.page.otherJudge', {
+              judge: `${wanted.provider}/${wanted.model}`,
+              section: ref('judge.provider.title'),
+            }),
           );
         }
         const fresh = scoring.judge.batchJudge();
@@ -147,9 +165,7 @@ export class PageRuns {
         };
       }
     } catch (error) {
-      const message = `${runLabel(run)}: the run is paused. ${messageOf(error)}`;
-      await updateRun(run.id, { status: 'paused', message }).catch(() => undefined);
-      return { status: 'paused', message };
+      return await pausedBefore(run, messageOf(error));
     }
     const settings = run.settings.metrics;
     const modelSource = models ?? ($state.snapshot(scoring.models) as ModelSource);

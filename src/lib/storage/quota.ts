@@ -8,6 +8,7 @@
  * to do, and the batch runner pauses the run on it (the unsaved row is scored again on resume).
  * `persist()` asks the browser not to evict the data under storage pressure.
  */
+import { englishRef, ref, type MessageRef } from '../i18n/message.ts';
 import { formatBytes } from '../ui/format.ts';
 
 export interface StorageEstimateInfo {
@@ -84,16 +85,26 @@ export function formatStorageBytes(bytes: number): string {
 
 /** The meter's one line: "12.3 MB of 9.5 GB used (0.1%)". */
 export function describeEstimate(info: StorageEstimateInfo): string {
-  if (!info.supported) return 'This browser does not report how much storage the app may use.';
-  if (info.usage === null || info.quota === null) return 'Storage use is not known.';
-  const share = info.fraction === null ? '' : ` (${(info.fraction * 100).toFixed(1)}%)`;
+  return englishRef(describeEstimateRef(info));
+}
+
+/**
+ * The meter's line as a message, for the page to word in the reader's language (the byte figures
+ * come formatted, their units being the same in every language the page speaks).
+ */
+export function describeEstimateRef(info: StorageEstimateInfo): MessageRef {
+  if (!info.supported) return ref('datasets.storage.unsupported');
+  if (info.usage === null || info.quota === null) return ref('datasets.storage.unknown');
   const kept =
-    info.persisted === true
-      ? ' Stored persistently.'
-      : info.persisted === false
-        ? ' The browser may clear it when the disk runs low.'
-        : '';
-  return `${formatStorageBytes(info.usage)} of ${formatStorageBytes(info.quota)} used${share}.${kept}`;
+    info.persisted === true ? 'persisted' : info.persisted === false ? 'evictable' : 'unknown';
+  const figures = {
+    usage: formatStorageBytes(info.usage),
+    quota: formatStorageBytes(info.quota),
+    kept,
+  };
+  return info.fraction === null
+    ? ref('datasets.storage.used', figures)
+    : ref('datasets.storage.usedShare', { ...figures, share: info.fraction });
 }
 
 /** Above this share of the quota the meter warns before the writes start failing. */

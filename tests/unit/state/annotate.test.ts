@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AnnotateController } from '../../../src/lib/state/annotate.svelte.ts';
+import { setLocale } from '../../../src/lib/i18n/i18n.svelte.ts';
 import { listRowRatings, setRating } from '../../../src/lib/storage/annotations.ts';
 import {
   deleteAllDatasets,
@@ -108,6 +109,23 @@ describe('the annotator controller', () => {
     expect(annotate.jump(3)).toBe(true);
     expect(annotate.error).toBeUndefined();
     expect(annotate.entry?.row).toBe(3);
+  });
+
+  it('says the error and the status in the page’s language, and again on a switch', async () => {
+    const { annotate } = await annotator();
+    await annotate.load();
+    annotate.jump(7);
+    await annotate.goTo(-1);
+    try {
+      await setLocale('ru', false);
+      expect(annotate.error).toBe(
+        'В этом наборе данных нет строки 7: строки пронумерованы от 1 до 3.',
+      );
+      expect(annotate.status).toBe('Это первая строка.');
+    } finally {
+      await setLocale('en', false);
+    }
+    expect(annotate.status).toBe('This is the first row.');
   });
 
   it('adds and removes dimensions, keeping or deleting their ratings', async () => {

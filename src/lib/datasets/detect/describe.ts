@@ -2,6 +2,7 @@
  * Saying what a mapping reads in words: what stops it building rows (`mappingProblems`) and the
  * one-line description of the data set shown before and after import (`describeDataset`).
  */
+import { englishRef, ref, type MessageRef } from '../../i18n/message.ts';
 import type { ColumnMapping, MappingTextField } from '../../rows/formats.ts';
 import { TINYEVAL_TASKS } from '../tinyeval.ts';
 import { COLUMN_ALIASES, requiredFieldsOf } from './propose.ts';
@@ -75,47 +76,89 @@ export function describeDataset(
   rows: { count: number; final: boolean },
   task?: string,
 ): string {
-  const rowsText = rows.final ? plural(rows.count, 'row') : `first ${plural(rows.count, 'row')}`;
-  const human = mapping.human ?? [];
-  const ratingParts: string[] = [];
+  return englishRef(describeDatasetRef(mapping, records, rows, task));
+}
+
+/**
+ * `describeDataset` as a message, for the page to word in the reader's language: one message per
+ * kind, the rows, the task and the rating columns as nested messages (column and task names are
+ * the file's own words and stay as they are).
+ */
+export function describeDatasetRef(
+  mapping: ColumnMapping,
+  records: readonly Rec[],
+  rows: { count: number; final: boolean },
+  task?: string,
+): MessageRef {
+  const rowsRef = ref(rows.final ? 'datasets.describe.rows' : 'datasets.describe.firstRows', {
+    count: rows.count,
+  });
+  const ratingParts: MessageRef[] = [];
   const plainRatings: string[] = [];
-  for (const h of human) {
+  for (const h of mapping.human ?? []) {
     const keys = ratingKeys(records, h.column);
-    if (keys.length > 0) ratingParts.push(`${plural(keys.length, `${h.name} dimension`)}`);
-    else plainRatings.push(h.name);
+    if (keys.length > 0) {
+      ratingParts.push(ref('datasets.describe.dimensions', { count: keys.length, name: h.name }));
+    } else plainRatings.push(h.name);
   }
   if (plainRatings.length > 0) {
     ratingParts.push(
-      `${plural(plainRatings.length, 'human rating column')} (${plainRatings.join(', ')})`,
+      ref('datasets.describe.ratingColumns', {
+        count: plainRatings.length,
+        names: plainRatings.join(', '),
+      }),
     );
   }
-  const ratings = ratingParts.length > 0 ? `, ${ratingParts.join(', ')}` : '';
-  switch (mapping.kind) {
-    case 'summeval':
-      return `SummEval records: ${rowsText}${ratings}`;
-    case 'prediction': {
-      const taskText = task
-        ? `, task ${task} (${TINYEVAL_TASKS[task]?.label ?? 'custom'})`
-        : ', no task named yet';
-      const classes = mapping.allClasses ? ', with class labels' : '';
-      if (mapping.prediction === undefined) {
-        return `TinyEval/LongBench data without predictions (generate them with a model first): ${rowsText}${taskText}${classes}${ratings}`;
+  const described = ((): MessageRef => {
+    switch (mapping.kind) {
+      case 'summeval':
+        return ref('datasets.describe.summeval', { rows: rowsRef });
+      case 'prediction': {
+        const values = {
+          rows: rowsRef,
+          task: task
+            ? ref('datasets.describe.task', {
+                task,
+                label: TINYEVAL_TASKS[task]?.label ?? ref('datasets.describe.customTask'),
+              })
+            : ref('datasets.describe.noTask'),
+          classes: mapping.allClasses ? 'yes' : 'no',
+        };
+        return mapping.prediction === undefined
+          ? ref('datasets.describe.promptsOnly', values)
+          : ref('datasets.describe.predictions', values);
       }
-      return `TinyEval/LongBench predictions: ${rowsText}${taskText}${classes}${ratings}`;
+      case 'sft':
+        return mapping.prediction
+          ? ref('datasets.describe.sft', { rows: rowsRef, column: mapping.prediction })
+          : ref('datasets.describe.sftNoPredictions', { rows: rowsRef });
+      case 'case': {
+        const cols = [mapping.source, mapping.summary, mapping.reference]
+          .filter((c) => c !== undefined)
+          .join(', ');
+        return ref('datasets.describe.cases', { columns: cols, rows: rowsRef });
+      }
     }
-    case 'sft':
-      return (
-        `SFT rows {instruction, input, output}: ${rowsText}, ` +
-        (mapping.prediction
-          ? `predictions in column '${mapping.prediction}'`
-          : 'no prediction column (generate the predictions with a model first)') +
-        ratings
-      );
-    case 'case': {
-      const cols = [mapping.source, mapping.summary, mapping.reference]
-        .filter((c) => c !== undefined)
-        .join(', ');
-      return `Cases (${cols}): ${rowsText}${ratings}`;
-    }
-  }
+  })();
+  // Each rating part is added with the language's own list separator.
+  return ratingParts.reduce(
+    (description, part) => ref('datasets.describe.withRatings', { description, ratings: part }),
+    described,
+  );
+}
+
+/** `{ description, descriptionRef }` of a DatasetDescription: the English text and the message. */
+export function described(message: MessageRef): {
+  description: string;
+  descriptionRef: MessageRef;
+} {
+  return { description: englishRef(message), descriptionRef: message };
+}
+
+/** The description of records that are none of the known kinds. */
+export function unrecognisedRef(columns: readonly string[]): MessageRef {
+  const shown = columns.slice(0, 8).join(', ');
+  return shown === ''
+    ? ref('datasets.describe.unrecognisedNoColumns')
+    : ref('datasets.describe.unrecognised', { columns: shown });
 }

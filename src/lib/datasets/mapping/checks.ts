@@ -3,7 +3,8 @@
  * before the whole file is read, and whether a file is shown to the user before import.
  */
 import { messageOf } from '../../errors.ts';
-import { describeDataset, requiredFieldsOf } from '../detect.ts';
+import { englishRef, ref, type MessageRef } from '../../i18n/message.ts';
+import { describeDatasetRef, requiredFieldsOf } from '../detect.ts';
 import { plural } from '../detect/describe.ts';
 import type { DatasetDescription, MappingTextField } from '../../rows/formats.ts';
 import { resolveTask } from '../tinyeval.ts';
@@ -130,10 +131,16 @@ export function choiceProblems(
 
 /** Why detection is not sure of the file, in words; undefined when it is. */
 export function detectionDoubt(detected: DatasetDescription): string | undefined {
+  const doubt = detectionDoubtRef(detected);
+  return doubt && englishRef(doubt);
+}
+
+/** `detectionDoubt` as a message, for the page to word in the reader's language. */
+export function detectionDoubtRef(detected: DatasetDescription): MessageRef | undefined {
   if (detected.confidence >= CONFIDENT_DETECTION) return undefined;
   return detected.confidence === 0
-    ? 'The columns do not match a known kind of file: say which column is which.'
-    : `Not sure what this file is (confidence ${Math.round(detected.confidence * 100)}%): check the columns.`;
+    ? ref('datasets.mapping.doubtUnknownKind')
+    : ref('datasets.mapping.doubtConfidence', { confidence: detected.confidence });
 }
 
 /**
@@ -151,7 +158,12 @@ export function reviewReasons(
 
 /** The choice in words ("Cases (article_body, model_output): 6 rows, 1 human rating column (quality)"). */
 export function describeChoice(choice: MappingChoice, sample: DatasetSample): string {
-  return describeDataset(
+  return englishRef(describeChoiceRef(choice, sample));
+}
+
+/** `describeChoice` as a message, for the page to word in the reader's language. */
+export function describeChoiceRef(choice: MappingChoice, sample: DatasetSample): MessageRef {
+  return describeDatasetRef(
     choice.mapping,
     sample.preview.map((p) => p.record),
     sample.fileRecords === undefined

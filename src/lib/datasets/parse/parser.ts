@@ -7,8 +7,9 @@ import { english, ref } from '../../i18n/message.ts';
 import {
   applyMappingOverrides,
   DETECT_SAMPLE,
+  described,
+  describeDatasetRef,
   detectDataset,
-  describeDataset,
   mappingProblems,
 } from '../detect.ts';
 import {
@@ -147,8 +148,11 @@ export class DatasetParser {
             format,
             kind: mapping.kind,
             confidence: 0,
-            description:
-              records === 0 ? 'Empty file: no rows.' : `No readable rows: ${records} bad row(s).`,
+            ...described(
+              records === 0
+                ? ref('datasets.describe.empty')
+                : ref('datasets.describe.noReadableRows', { count: records }),
+            ),
             columns: [],
             mapping,
             mappingProblems: [],
@@ -156,11 +160,13 @@ export class DatasetParser {
           }
         : {
             ...this.detected,
-            description: describeDataset(
-              this.detected.mapping,
-              this.sample.map((s) => s.record),
-              { count: this.rowCount, final: true },
-              this.detected.task,
+            ...described(
+              describeDatasetRef(
+                this.detected.mapping,
+                this.sample.map((s) => s.record),
+                { count: this.rowCount, final: true },
+                this.detected.task,
+              ),
             ),
           };
     const batch = this.take();
@@ -282,11 +288,13 @@ export class DatasetParser {
         kind: mapping.kind,
         mapping,
         mappingProblems: problems,
-        description: describeDataset(
-          mapping,
-          records,
-          { count: records.length, final: false },
-          proposal.task,
+        ...described(
+          describeDatasetRef(
+            mapping,
+            records,
+            { count: records.length, final: false },
+            proposal.task,
+          ),
         ),
       };
     }
