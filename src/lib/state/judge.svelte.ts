@@ -123,8 +123,7 @@ export class JudgeSession {
     };
   }
 
-  /** Problems that stop a run, in plain words; empty when it can run. */
-  /** Why the judge cannot run now, in English (logs, filters, tests). */
+  /** Why the judge cannot run now, in English (logs, filters, tests); empty when it can run. */
   problems(): string[] {
     return this.problemRefs().map(englishRef);
   }
@@ -152,6 +151,14 @@ export class JudgeSession {
     }
     if (this.metrics.length === 0) out.push(ref('judge.problem.noMetric'));
     return out;
+  }
+
+  /**
+   * What stops a data-set run's judge: the case's problems but "no LLM metric chosen" (a run
+   * chooses its own metrics). Filtered by key, so it holds in every language.
+   */
+  runProblemRefs(): MessageRef[] {
+    return this.problemRefs().filter((p) => p.key !== 'judge.problem.noMetric');
   }
 
   /** The calls and estimated cost of judging this case, before running it. */
@@ -194,7 +201,7 @@ export class JudgeSession {
    * in the panel mid-run does not mix two judges in one run.
    */
   batchJudge(): { judge: Judge; settings: JudgeSettings; prices: PriceTable } {
-    const problems = this.problems().filter((p) => !p.startsWith('No LLM metric'));
+    const problems = this.runProblemRefs().map(englishRef);
     if (problems.length > 0) throw new Error(problems.join(' '));
     const config = this.config();
     return {
