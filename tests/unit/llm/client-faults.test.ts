@@ -210,7 +210,8 @@ describe('one request per answer', () => {
     const request = { ...ASK, cacheKey: { prompt: 'g-eval.steps@1', criterion: 'coherence' } };
     const answers = await Promise.all([1, 2, 3, 4].map(() => judge.complete(request)));
     expect(calls).toHaveLength(1);
-    expect(answers.map((a) => a.fromCache)).toEqual([false, true, true, true]);
+    // Which caller asks first depends on whose cache key is hashed first; exactly one does.
+    expect(answers.map((a) => a.fromCache).sort()).toEqual([false, true, true, true]);
     expect(answers.every((a) => a.choices[0].text === 'steps')).toBe(true);
   });
 

@@ -40,7 +40,8 @@ async function annotator(): Promise<{ annotate: AnnotateController; changes: () 
 
 /** Waits until the ratings typed have been stored. */
 async function settled(annotate: AnnotateController): Promise<void> {
-  for (let i = 0; i < 100 && annotate.pending > 0; i++) {
+  // A deadline in time: a loaded CI machine can outlast a hundred 5 ms timers.
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline && annotate.pending > 0;) {
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }

@@ -65,7 +65,11 @@ async function controller(responder: Responder) {
 
 async function planned(generate: GenerateController): Promise<void> {
   generate.planLater();
-  for (let i = 0; i < 100 && !generate.plan && !generate.planError; i++) {
+  // A deadline in time: a loaded CI machine can outlast a hundred 5 ms timers.
+  for (
+    const deadline = Date.now() + 10_000;
+    Date.now() < deadline && !generate.plan && !generate.planError;
+  ) {
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }

@@ -70,11 +70,18 @@ export function connect<M extends Methods>(
 }
 
 /** Waits until the worker has answered with a message that `match` accepts. */
-export async function replyMatching(replies: unknown[], match: (reply: unknown) => boolean) {
-  for (let i = 0; i < 1000; i++) {
+export async function replyMatching(
+  replies: unknown[],
+  match: (reply: unknown) => boolean,
+  withinMs = 15_000,
+) {
+  // A deadline in time, not in turns: on a loaded two-core machine a read of the fake IndexedDB
+  // can outlast a thousand 1 ms timers.
+  const deadline = Date.now() + withinMs;
+  while (Date.now() < deadline) {
     const found = replies.find(match);
     if (found) return found;
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
-  throw new Error('no such reply');
+  throw new Error(`no such reply within ${withinMs} ms; replies: ${JSON.stringify(replies)}`);
 }
