@@ -105,7 +105,10 @@ export interface TextSpan {
   start: number;
   end: number;
   text: string;
+  /** A stable English name: the key of the highlight's colour and its `data-label`. */
   label: string;
+  /** The label as a message, for the mark's tooltip in the reader's language. */
+  labelRef?: MessageRef;
 }
 
 /** The three text boxes of a pasted case (instructions are edited separately). */

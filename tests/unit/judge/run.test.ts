@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runJudgeMetrics, type JudgeProgress } from '../../../src/lib/metrics/judge/run.ts';
 import { defaultJudgeMetrics, planJudgeRun } from '../../../src/lib/metrics/judge/plan.ts';
 import { scoredAs } from '../metrics/scored.ts';
+import { loadWords } from '../../../src/lib/datasets/export/words.ts';
 import {
   DEFAULT_JUDGE_SETTINGS,
   judgeSettingsSchema,
@@ -72,6 +73,8 @@ async function run(
   };
   return { results, summary, byId };
 }
+
+const ru = await loadWords('ru');
 
 describe('runJudgeMetrics: a full evaluation', () => {
   it('scores every metric in at most 3 sequential rounds, with auditable details', async () => {
@@ -158,6 +161,12 @@ describe('runJudgeMetrics: a full evaluation', () => {
       scale: [1, 5],
       allowedScores: [1, 2, 3, 4, 5],
     });
+    // The criterion is named in the reader's language, on the card and in its explanation.
+    expect(coherence.details.criterion).toBe('Coherence');
+    expect(ru(coherence.details.criterionRef!.key)).toBe('Связность');
+    expect(ru(coherence.explanationRef!.key, coherence.explanationRef!.values)).toMatch(
+      /^Судья оценивает Связность/u,
+    );
     expect(coherence.details.rawReplies).toHaveLength(20);
     expect(coherence.details.steps).toEqual([
       'Read the source.',
@@ -363,6 +372,8 @@ describe('failures stay with their metric', () => {
     );
     expect(byId('geval-coherence').status).toBe('error');
     expect(byId('geval-coherence').reason).toMatch(/gives no score from 1 to 5 for Coherence/u);
+    const reasonRef = byId('geval-coherence').reasonRef!;
+    expect(ru(reasonRef.key, reasonRef.values)).toContain('Связность');
     expect(byId('geval-relevance').status).toBe('ok');
   });
 });

@@ -4,6 +4,7 @@
  * occurrence it touches ("very very very" copies itself), and of overlapping first occurrences
  * the earlier, longer one stays.
  */
+import { ref } from '../../i18n/message.ts';
 import type { TextSpan } from '../types.ts';
 import type { RepeatOccurrence, RepetitionDetails } from './repetition.ts';
 
@@ -40,6 +41,11 @@ export function firstOccurrenceSpans(
       end: first.end,
       text: summary.slice(first.start, first.end),
       label: `${FIRST_SAID_LABEL} (word ${first.word + 1}), said again at ${wordList(again)}`,
+      labelRef: ref('details.repetition.firstSaidAt', {
+        word: first.word + 1,
+        count: again.length,
+        list: again.map((o) => o.word + 1).join(', '),
+      }),
     });
   }
   return out;

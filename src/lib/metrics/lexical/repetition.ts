@@ -292,6 +292,7 @@ export async function scoreRepetition(
       end,
       text: summary.slice(start, end),
       label: `said before, at word ${r.from + 1}`,
+      labelRef: ref('details.repetition.saidBeforeAt', { word: r.from + 1 }),
     };
   });
 

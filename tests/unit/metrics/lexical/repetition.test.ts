@@ -13,6 +13,10 @@ import type { SentenceEmbedder } from '../../../../src/lib/metrics/semantic/back
 import { throwIfAborted } from '../../../../src/lib/metrics/semantic/backends.ts';
 import { splitWords } from '../../../../src/lib/metrics/text/tokenize.ts';
 import { scored } from '../scored.ts';
+import { loadWords } from '../../../../src/lib/datasets/export/words.ts';
+import { englishRef } from '../../../../src/lib/i18n/message.ts';
+
+const ru = await loadWords('ru');
 
 /** Word keys the way the metric builds them: lower-cased words. */
 const keysOf = (text: string) => splitWords(text).map((w) => w.text.toLowerCase());
@@ -90,7 +94,7 @@ describe('scoreRepetition', () => {
         repeats: [{ start: second, end: second + 33, word: 6 }],
       },
     ]);
-    expect(r.details.spans).toEqual([
+    expect(r.details.spans.map(({ labelRef: _, ...span }) => span)).toEqual([
       {
         start: second,
         end: second + 33,
@@ -98,6 +102,10 @@ describe('scoreRepetition', () => {
         label: 'said before, at word 1',
       },
     ]);
+    // The tooltip's words come from the ref: the English matches the label, Russian is Russian.
+    const labelRef = r.details.spans[0].labelRef!;
+    expect(englishRef(labelRef)).toBe('said before, at word 1');
+    expect(ru(labelRef.key, labelRef.values)).toBe('уже сказано, на слове 1');
     expect(r.explanation).toBe(
       '6 of 12 words (50%) repeat a phrase said earlier: “The council approved the new park” ×2.',
     );
@@ -391,7 +399,12 @@ describe('firstOccurrenceSpans (the lighter highlights)', () => {
     const text =
       'Big red dog ran. Big red dog sat. One small cat ran. Two small cat sat. Three small cat ate.';
     const r = scored(await scoreRepetition(text));
-    expect(firstOccurrenceSpans(r.details, text)).toEqual([
+    const spans = firstOccurrenceSpans(r.details, text);
+    expect(spans.map((s) => englishRef(s.labelRef!))).toEqual(spans.map((s) => s.label));
+    expect(ru(spans[1].labelRef!.key, spans[1].labelRef!.values)).toBe(
+      'впервые сказано здесь (слово 10), снова на словах 14, 18',
+    );
+    expect(spans.map(({ labelRef: _, ...span }) => span)).toEqual([
       {
         start: 0,
         end: 11,

@@ -3,14 +3,17 @@
  * scales of the G-Eval paper (coherence, consistency and relevance 1–5, fluency 1–3); the criterion
  * texts are written for SumLens. User-defined criteria bring their own text and scale.
  */
+import { ref, type MessageKey, type MessageRef } from '../../../i18n/message.ts';
 import type { Scale } from '../scoring.ts';
 import type { BuiltinCriterion, CustomCriterion, JudgeSettings } from '../settings.ts';
 
 export interface GEvalCriterion {
   /** 'coherence', 'repetition', or the user's name. */
   key: string;
-  /** As shown in prompts and cards. */
+  /** As shown in prompts (always English: the prompts are) and in the CLI. */
   name: string;
+  /** A built-in's name in the reader's language; a user's criterion has only its own name. */
+  nameRef?: MessageRef;
   description: string;
   scale: Scale;
   /** Whether the form shows the judge the source (repetition is judged on the summary alone). */
@@ -44,12 +47,20 @@ export const BUILTIN_DESCRIPTIONS: Record<Exclude<BuiltinCriterion, 'fluency'>, 
     'Relevance: the selection of important content from the source. A relevant summary keeps the information that matters most in the source and leaves out the rest. Penalise summaries that miss the key points, or that spend their words on minor, redundant or off-topic details.',
 };
 
+const BUILTIN_NAMES: Record<BuiltinCriterion, MessageKey> = {
+  coherence: 'judgeMetrics.criterion.coherence',
+  consistency: 'judgeMetrics.criterion.consistency',
+  fluency: 'judgeMetrics.criterion.fluency',
+  relevance: 'judgeMetrics.criterion.relevance',
+};
+
 export function builtinCriterion(key: BuiltinCriterion, settings: JudgeSettings): GEvalCriterion {
   if (key === 'fluency') {
     const wide = settings.fluencyScale === '1-5';
     return {
       key,
       name: 'Fluency',
+      nameRef: ref(BUILTIN_NAMES.fluency),
       description: wide ? FLUENCY_1_5 : FLUENCY_1_3,
       scale: wide ? [1, 5] : [1, 3],
       usesSource: true,
@@ -58,6 +69,7 @@ export function builtinCriterion(key: BuiltinCriterion, settings: JudgeSettings)
   return {
     key,
     name: key[0].toUpperCase() + key.slice(1),
+    nameRef: ref(BUILTIN_NAMES[key]),
     description: BUILTIN_DESCRIPTIONS[key],
     scale: [1, 5],
     usesSource: true,

@@ -52,9 +52,16 @@ import {
 } from './prompts.ts';
 import { evaluationStepsSchema } from './schema.ts';
 
+/** The criterion as a message value: a built-in's name in the reader's language, else its own. */
+function nameOf(criterion: GEvalCriterion): MessageRef | string {
+  return criterion.nameRef ?? criterion.name;
+}
+
 export interface GEvalDetails {
-  /** The criterion's name as shown ("Coherence", or the user's name). */
+  /** The criterion's name in English ("Coherence", or the user's name). */
   criterion: string;
+  /** A built-in criterion's name in the reader's language. */
+  criterionRef?: MessageRef;
   description: string;
   scale: [number, number];
   allowedScores: number[];
@@ -148,7 +155,7 @@ export function scoreReplies(
       ref('judgeMetrics.geval.noScore', {
         min,
         max,
-        criterion: criterion.name,
+        criterion: nameOf(criterion),
         reply: text.slice(-160),
       }),
     );
@@ -245,7 +252,7 @@ export function gevalPipeline(
 
   const stepsStage: Stage = {
     round: 1,
-    ...purposeOf(ref('judgeMetrics.purpose.gevalSteps', { criterion: criterion.name })),
+    ...purposeOf(ref('judgeMetrics.purpose.gevalSteps', { criterion: nameOf(criterion) })),
     metric: id,
     serves: [id],
     estimate: () => oneCallEstimate(stepsPrompt(criterion), STEPS_OUTPUT_TOKENS),
@@ -265,13 +272,13 @@ export function gevalPipeline(
       });
       steps = reply.steps.map((s) => s.trim()).filter((s) => s.length > 0);
       if (steps.length === 0)
-        throw malformed(ref('judgeMetrics.geval.noSteps', { criterion: criterion.name }));
+        throw malformed(ref('judgeMetrics.geval.noSteps', { criterion: nameOf(criterion) }));
     },
   };
 
   const formStage: Stage = {
     round: 2,
-    ...purposeOf(ref('judgeMetrics.purpose.gevalForm', { criterion: criterion.name })),
+    ...purposeOf(ref('judgeMetrics.purpose.gevalForm', { criterion: nameOf(criterion) })),
     metric: id,
     serves: [id],
     estimate(caps) {
@@ -352,6 +359,7 @@ export function gevalPipeline(
     const d = distribution;
     const out: GEvalDetails = {
       criterion: criterion.name,
+      ...(criterion.nameRef ? { criterionRef: criterion.nameRef } : {}),
       description: criterion.description,
       scale: [criterion.scale[0], criterion.scale[1]],
       allowedScores: allowedScores(criterion.scale),
@@ -385,7 +393,7 @@ export function gevalPipeline(
       id,
       score,
       ref('judgeMetrics.geval.explanation', {
-        criterion: d.criterion,
+        criterion: d.criterionRef ?? d.criterion,
         mean,
         min,
         max,

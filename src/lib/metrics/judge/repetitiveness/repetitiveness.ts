@@ -18,6 +18,7 @@ import type { FormExtra } from '../g-eval/prompts.ts';
 export const REPETITION_CRITERION: GEvalCriterion = {
   key: 'repetition',
   name: 'Repetition',
+  nameRef: ref('judgeMetrics.criterion.repetition'),
   description:
     'Repetition: whether the summary repeats the same fact, point or phrase without need. Covering different aspects of one topic is not repetition; saying the same thing twice, in the same or in other words, is. ' +
     '5: nothing is repeated needlessly. 4: one minor point is said twice. 3: one or two points are repeated. 2: several points are repeated. 1: the summary keeps restating the same points.',
