@@ -8,6 +8,7 @@
  * summary must be exactly one of those values). Blank lines and lines starting with `#` are
  * skipped. Also accepts a JSON array of sections, for people pasting from a data set.
  */
+import { zodIssueRef } from '../i18n/zod-issue.ts';
 import { messageOf } from '../errors.ts';
 import { z } from 'zod';
 import type { SummarySection } from '../metrics/types.ts';
@@ -49,7 +50,7 @@ export function parseInstructions(text: string): InstructionsParse {
           issue
             ? ref('input.instructions.jsonItem', {
                 path: issue.path.join('.'),
-                detail: issue.message,
+                detail: zodIssueRef(issue),
               })
             : ref('input.instructions.jsonInvalid'),
         ],

@@ -6,10 +6,11 @@
  * reads and stores a file in a worker. Both are re-exposed here for the view.
  */
 import { SvelteSet } from 'svelte/reactivity';
+import { SaidError, said } from '../i18n/said-error.ts';
 import { APP_VERSION } from '../version.ts';
 import { messageOf } from '../errors.ts';
 import { tr } from '../i18n/i18n.svelte.ts';
-import { englishRef, ref, type MessageRef } from '../i18n/message.ts';
+import { ref, type MessageRef } from '../i18n/message.ts';
 import type { MappingChoice } from '../datasets/mapping.ts';
 import { createBatchRun, isJudgeMetric, RUN_BUSY_MESSAGE, runExecutor } from '../datasets/batch.ts';
 import type { BatchPlan, BatchProgress } from '../datasets/batch.ts';
@@ -41,17 +42,6 @@ export type { PageScoring } from './page-runs.svelte.ts';
 export type { OpenRun, RowCase } from './dataset-run-view.svelte.ts';
 
 /** An error whose words the page holds as a message, so that they follow a change of language. */
-class SaidError extends Error {
-  constructor(readonly said: MessageRef) {
-    super(englishRef(said));
-  }
-}
-
-/** What an error says: its message where it has one, else its own words. */
-function said(error: unknown): MessageRef | string {
-  return error instanceof SaidError ? error.said : messageOf(error);
-}
-
 /** What the user chose for a run. */
 export interface RunChoice {
   metrics: MetricId[];

@@ -5,6 +5,7 @@
  * tested without a DOM; the panel keeps its two effects (remembering the settings, planning after
  * a change) and the formatting.
  */
+import { zodIssueRef } from '../i18n/zod-issue.ts';
 import { z } from 'zod';
 import { messageOf } from '../errors.ts';
 import { t, tr } from '../i18n/i18n.svelte.ts';
@@ -154,7 +155,7 @@ export class GenerateController {
         t('datasets.generate.providerInvalid', {
           section: ref('judge.provider.title'),
           path: issue?.path.join('.') ?? '',
-          issue: issue?.message ?? ref('judge.problem.invalid'),
+          issue: issue ? zodIssueRef(issue) : ref('judge.problem.invalid'),
         }),
       );
     }

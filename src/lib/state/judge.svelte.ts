@@ -4,8 +4,9 @@
  * the provider (no worker: there is nothing to compute, only to wait for), through the client's
  * retry, concurrency limit and the content-addressed IndexedDB cache.
  */
+import { zodIssueRef } from '../i18n/zod-issue.ts';
 import { z } from 'zod';
-import { english, englishRef, ref, type MessageKey, type MessageRef } from '../i18n/message.ts';
+import { englishRef, ref, type MessageKey, type MessageRef } from '../i18n/message.ts';
 import { createJudge, testConnection } from '../llm/client.ts';
 import type { ConnectionResult } from '../llm/client.ts';
 import type { Capabilities, Judge, ProviderConfig } from '../llm/types.ts';
@@ -131,11 +132,10 @@ export class JudgeSession {
   /** Why the judge cannot run now, as messages the page words in the reader's language. */
   problemRefs(): MessageRef[] {
     const out: MessageRef[] = [];
-    // Zod's issue text is the library's own English: quoted as it is.
     const invalid = (key: MessageKey, issue: z.core.$ZodIssue | undefined) =>
       ref(key, {
         path: issue?.path.join('.') ?? '',
-        issue: issue?.message ?? english('judge.problem.invalid'),
+        issue: issue ? zodIssueRef(issue) : ref('judge.problem.invalid'),
       });
     const provider = judgeProviderSchema.safeParse($state.snapshot(this.provider));
     if (!provider.success) out.push(invalid('judge.problem.provider', provider.error.issues[0]));

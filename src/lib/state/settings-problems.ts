@@ -4,6 +4,7 @@
  * blocks entity density only, never ROUGE. Apart from the session so the panel, the cards and
  * Score read one answer.
  */
+import { zodIssueRef } from '../i18n/zod-issue.ts';
 import type { z } from 'zod';
 import { METRICS, metricRecord } from '../metrics/registry.ts';
 import {
@@ -76,11 +77,7 @@ function messageOf(issue: z.core.$ZodIssue, field: MessageRef): MessageRef {
   if (issue.code === 'invalid_value' || issue.code === 'invalid_union') {
     return ref('settings.problem.notChoice', { field });
   }
-  // zod's own wording (English): rare, and kept as it says it.
-  return ref('settings.problem.other', {
-    field,
-    detail: issue.message.replace(/^\w/u, (c) => c.toLowerCase()),
-  });
+  return ref('settings.problem.other', { field, detail: zodIssueRef(issue) });
 }
 
 export function settingsProblems(settings: MetricSettings): SettingsProblem[] {

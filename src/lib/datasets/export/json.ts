@@ -4,6 +4,9 @@
  * and well-formed key shapes (src/lib/llm/redact.ts).
  */
 import { messageOf } from '../../errors.ts';
+import { ref } from '../../i18n/message.ts';
+import { SaidError } from '../../i18n/said-error.ts';
+import { zodIssueRef } from '../../i18n/zod-issue.ts';
 import { z } from 'zod';
 import { METRIC_IDS } from '../../metrics/types.ts';
 import { AUTH_HEADERS, redactValue } from '../../llm/redact.ts';
@@ -149,24 +152,28 @@ export function parseRunExport(text: string): RunExport {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new Error(`This file is not JSON: ${messageOf(error)}`, { cause: error });
+    throw new SaidError(ref('exports.import.notJson', { error: messageOf(error) }), {
+      cause: error,
+    });
   }
   if ((json as { format?: unknown } | null)?.format !== RUN_EXPORT_FORMAT) {
-    throw new Error(
-      'This JSON file is not a SumLens run export (its "format" is not "sumlens-run").',
-    );
+    throw new SaidError(ref('exports.import.notRunExport', { format: RUN_EXPORT_FORMAT }));
   }
   const parsed = runExportSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new Error(
-      `This run export cannot be imported: ${issue?.path.join('.') || 'the file'} ${issue?.message ?? 'is invalid'}.`,
+    const path = issue?.path.join('.') ?? '';
+    throw new SaidError(
+      ref('exports.import.invalid', {
+        path: path === '' ? ref('exports.import.theFile') : path,
+        issue: issue ? zodIssueRef(issue) : ref('common.issue.invalid'),
+      }),
     );
   }
   const data = parsed.data as unknown as RunExport;
   const rowNumbers = new Set(data.rows.map((r) => r.row));
   const orphan = data.results.find((r) => !rowNumbers.has(r.row));
-  if (orphan) throw new Error(`This run export has results for row ${orphan.row}, which it lacks.`);
+  if (orphan) throw new SaidError(ref('exports.import.orphan', { row: orphan.row }));
   return data;
 }
 
