@@ -53,7 +53,7 @@ export interface ExportFileOptions {
   secrets?: readonly string[];
   /** Markdown: the calibration already computed for the run view (else computed here). */
   calibration?: Calibration;
-  /** The words of the Markdown report (the page's language); default English. */
+  /** The words of the Markdown report and the CSV's headers (the page's language); default English. */
   words?: Words;
 }
 
@@ -67,7 +67,7 @@ export function exportFile(
     format === 'json'
       ? runToJson(data, { secrets: options.secrets ?? [] })
       : format === 'csv'
-        ? runToCsv(data)
+        ? runToCsv(data, options.words ? { words: options.words } : {})
         : runToMarkdown(data, {
             ...(options.calibration ? { calibration: options.calibration } : {}),
             ...(options.words ? { words: options.words } : {}),

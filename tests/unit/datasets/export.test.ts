@@ -2,7 +2,9 @@ import 'fake-indexeddb/auto';
 import Papa from 'papaparse';
 import { describe, expect, it, vi } from 'vitest';
 import {
+  exportFile,
   exportFileName,
+  loadWords,
   importRunExport,
   parseRunExport,
   runToCsv,
@@ -348,6 +350,20 @@ describe('JSON export redacts keys, not words', () => {
 });
 
 describe('CSV export', () => {
+  it('heads the score and rating columns in the page’s language, the ids kept in brackets', async () => {
+    const data = await makeRun('csv-ru');
+    const ru = await loadWords('ru');
+    const en = Papa.parse<string[]>(runToCsv(data)).data;
+    const ruCsv = Papa.parse<string[]>(runToCsv(data, { words: ru })).data;
+    expect(ruCsv[0]).toContain('relevance (люди) [human:relevance]');
+    expect(ruCsv[0]).toContain('G-Eval: Tone [geval-custom:Tone]');
+    const id = (header: string) => /\[([^\]]+)\]$/u.exec(header)?.[1] ?? header;
+    expect(ruCsv[0]!.map(id)).toEqual(en[0]!.map(id));
+    expect(ruCsv.slice(1)).toEqual(en.slice(1));
+    // The same words reach the file the calibration worker builds for a Russian page.
+    expect(exportFile(data, 'csv', { words: ru }).text).toBe(runToCsv(data, { words: ru }));
+  });
+
   it('has one line per row, one column per metric, and reads back with papaparse', async () => {
     const data = await makeRun('csv');
     const csv = runToCsv(data);

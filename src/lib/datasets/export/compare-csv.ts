@@ -29,7 +29,7 @@ export function comparisonPairsCsv(report: ComparisonReport, w: Words = englishW
     csvHeader(w('exports.csv.rowA'), 'row A'),
     csvHeader(w('exports.csv.rowB'), 'row B'),
     ...c.metrics.flatMap((m) => {
-      const metric = scoreColumnLabel(m.column);
+      const metric = scoreColumnLabel(m.column, w);
       return [
         labelledHeader(w('exports.csv.scoreA', { metric }), `a:${m.column}`),
         labelledHeader(w('exports.csv.scoreB', { metric }), `b:${m.column}`),
@@ -80,7 +80,7 @@ export function comparisonSummaryCsv(report: ComparisonReport, w: Words = englis
   const c = report.comparison;
   const fields = SUMMARY_FIELDS.map(([id, key]) => (key ? csvHeader(w(key), id) : id));
   const lines = c.metrics.map((m) => [
-    scoreColumnLabel(m.column),
+    scoreColumnLabel(m.column, w),
     m.column,
     report.a.label,
     report.b.label,

@@ -33,7 +33,7 @@ function sideLine(name: string, s: ComparisonSide, w: Words): string {
 }
 
 function metricLine(m: MetricComparison, w: Words): string {
-  const label = cell(scoreColumnLabel(m.column));
+  const label = cell(scoreColumnLabel(m.column, w));
   if (!m.comparable) {
     const why = w('exports.compare.notComparable', { a: cell(m.backendA), b: cell(m.backendB) });
     return `| ${label} | ${why} | — | — | — | — | — | — | ${m.n} |`;
@@ -94,7 +94,7 @@ export function comparisonToMarkdown(
       changed: false,
       filterSide: 'b',
     }).filter((r) => r.delta < 0);
-    const label = cell(scoreColumnLabel(m.column));
+    const label = cell(scoreColumnLabel(m.column, w));
     if (worst.length === 0) {
       none.push(label);
       continue;

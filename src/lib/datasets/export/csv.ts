@@ -1,6 +1,7 @@
 /**
  * The CSV run export: one line per row, one column per score, spreadsheet-safe (spreadsheet.ts).
  */
+import { englishWords, type Words } from './words.ts';
 import type { StoredRunResult } from '../../storage/schema.ts';
 import { scoreKey } from '../calibration.ts';
 import { isCaseRow } from '../../rows/formats.ts';
@@ -27,6 +28,8 @@ function humanColumnsOf(data: Pick<RunData, 'dataset' | 'rows'>): string[] {
 export interface CsvOptions {
   /** Include the summary (or prediction) text; default true. */
   texts?: boolean;
+  /** The words of the score and rating headers (the page's language); default English. */
+  words?: Words;
 }
 
 /**
@@ -37,6 +40,7 @@ export interface CsvOptions {
  */
 export function runToCsv(data: RunData, options: CsvOptions = {}): string {
   const texts = options.texts ?? true;
+  const words = options.words ?? englishWords;
   const byRow = new Map(data.results.map((r) => [r.row, r]));
   const metrics = scoreColumns(data.run, data.results);
   const humans = humanColumnsOf(data);
@@ -47,8 +51,8 @@ export function runToCsv(data: RunData, options: CsvOptions = {}): string {
     'system',
     'status',
     ...(texts ? ['summary'] : []),
-    ...humans.map((h) => labelledHeader(humanColumnLabel(h), `human:${h}`)),
-    ...metrics.map((m) => labelledHeader(scoreColumnLabel(m), m)),
+    ...humans.map((h) => labelledHeader(humanColumnLabel(h, words), `human:${h}`)),
+    ...metrics.map((m) => labelledHeader(scoreColumnLabel(m, words), m)),
     'error',
   ];
   const lines: unknown[][] = [];

@@ -131,7 +131,7 @@ function leaderboardHtml(board: Leaderboard, column: string, w: Words): string {
   const items = col.entries
     .filter((e) => e.mean !== null && e.low !== null && e.high !== null)
     .map((e) => ({ label: e.system, mean: e.mean!, low: e.low!, high: e.high! }));
-  const title = w('exports.html.systemsBy', { metric: metricLabel(col.column) });
+  const title = w('exports.html.systemsBy', { metric: metricLabel(col.column, w) });
   const note = w('exports.html.leaderboardNote', {
     systems: board.systems.length,
     sources: board.sharedSources,
@@ -141,7 +141,7 @@ function leaderboardHtml(board: Leaderboard, column: string, w: Words): string {
 }
 
 function metricRow(m: MetricComparison, w: Words): string {
-  const label = escapeHtml(metricLabel(m.column));
+  const label = escapeHtml(metricLabel(m.column, w));
   if (!m.comparable) {
     return `<tr><td>${label}</td><td colspan="6">${escapeHtml(w('exports.html.notComparable', { a: m.backendA, b: m.backendB }))}</td></tr>`;
   }
@@ -153,13 +153,15 @@ export function comparisonToHtml(report: ComparisonReport, w: Words = englishWor
   const c = report.comparison;
   const comparable = c.metrics.filter((m) => m.comparable && m.meanDiff !== null);
   const plotted = comparable.map((m) => ({
-    label: metricLabel(m.column),
+    label: metricLabel(m.column, w),
     mean: m.meanDiff!,
     low: m.low!,
     high: m.high!,
   }));
   const head = comparable
-    .map((m) => `<th>${escapeHtml(w('exports.col.delta', { metric: metricLabel(m.column) }))}</th>`)
+    .map(
+      (m) => `<th>${escapeHtml(w('exports.col.delta', { metric: metricLabel(m.column, w) }))}</th>`,
+    )
     .join('');
   const rows = c.keys
     .map((key, i) => {
@@ -213,14 +215,14 @@ export function runToHtml(report: RunReport, w: Words = englishWords): string {
   const summary = t.summary
     .map(
       (s) =>
-        `<tr><td>${escapeHtml(metricLabel(s.column))}</td><td class="n">${num(s.mean)}</td><td class="n">${num(s.median)}</td><td class="n">${s.n}</td><td class="n">${s.notApplicable}</td><td class="n">${s.errors}</td></tr>`,
+        `<tr><td>${escapeHtml(metricLabel(s.column, w))}</td><td class="n">${num(s.mean)}</td><td class="n">${num(s.median)}</td><td class="n">${s.n}</td><td class="n">${s.notApplicable}</td><td class="n">${s.errors}</td></tr>`,
     )
     .join('');
   const charts = t.columns
     .map((column) => {
       const values = Array.from(t.values.get(column) ?? []).filter(Number.isFinite);
       if (values.length === 0) return '';
-      const label = metricLabel(column);
+      const label = metricLabel(column, w);
       return `<figure style="margin:0"><figcaption class="muted">${escapeHtml(label)}</figcaption>${histogramSvg(values, w('exports.html.distributionOf', { metric: label }))}</figure>`;
     })
     .join('');
@@ -228,11 +230,11 @@ export function runToHtml(report: RunReport, w: Words = englishWords): string {
     ? `<section><h2>${w('exports.html.calibration')}</h2><table data-table="calibration"><thead><tr><th>${w('exports.col.metric')}</th><th>${w('exports.col.human')}</th><th>n</th><th>${w('exports.col.datasetLevel')}</th><th>${w('exports.col.summaryLevel')}</th></tr></thead><tbody>${report.calibration.pairs
         .map(
           (p) =>
-            `<tr><td>${escapeHtml(metricLabel(p.metric))}</td><td>${escapeHtml(p.human)}</td><td class="n">${p.pooled.n}</td><td class="n">${num(p.pooled.values.spearman)}</td><td class="n">${num(p.summaryLevel?.values.spearman)}</td></tr>`,
+            `<tr><td>${escapeHtml(metricLabel(p.metric, w))}</td><td>${escapeHtml(p.human)}</td><td class="n">${p.pooled.n}</td><td class="n">${num(p.pooled.values.spearman)}</td><td class="n">${num(p.summaryLevel?.values.spearman)}</td></tr>`,
         )
         .join('')}</tbody></table></section>`
     : '';
-  const head = t.columns.map((c) => `<th>${escapeHtml(metricLabel(c))}</th>`).join('');
+  const head = t.columns.map((c) => `<th>${escapeHtml(metricLabel(c, w))}</th>`).join('');
   const rows = t.rows
     .map(
       (row, i) =>

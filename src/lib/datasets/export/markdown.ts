@@ -82,7 +82,7 @@ export function runToMarkdown(data: RunData, options: MarkdownOptions = {}): str
   lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: |');
   for (const s of summarizeScores(run, results)) {
     lines.push(
-      `| ${cell(scoreColumnLabel(s.column))} | ${cell(backendsOf(run, results, s.column))} | ${num(s.mean)} | ${num(s.median)} | ${s.n} | ${s.notApplicable} | ${s.errors} |`,
+      `| ${cell(scoreColumnLabel(s.column, w))} | ${cell(backendsOf(run, results, s.column))} | ${num(s.mean)} | ${num(s.median)} | ${s.n} | ${s.notApplicable} | ${s.errors} |`,
     );
   }
   lines.push('');
@@ -100,7 +100,7 @@ export function runToMarkdown(data: RunData, options: MarkdownOptions = {}): str
     for (const p of calibration.pairs) {
       const s = p.summaryLevel;
       lines.push(
-        `| ${cell(scoreColumnLabel(p.metric))} | ${cell(humanColumnLabel(p.human))} | ${p.pooled.n} | ${num(p.pooled.values.spearman)} | ${num(p.pooled.values.kendall)} | ${num(p.pooled.values.pearson)} | ${num(s?.values.spearman)} | ${num(s?.values.kendall)} | ${num(s?.values.pearson)} | ${s ? `${s.groupsUsed} (${s.groupsSkipped})` : '—'} |`,
+        `| ${cell(scoreColumnLabel(p.metric, w))} | ${cell(humanColumnLabel(p.human, w))} | ${p.pooled.n} | ${num(p.pooled.values.spearman)} | ${num(p.pooled.values.kendall)} | ${num(p.pooled.values.pearson)} | ${num(s?.values.spearman)} | ${num(s?.values.kendall)} | ${num(s?.values.pearson)} | ${s ? `${s.groupsUsed} (${s.groupsSkipped})` : '—'} |`,
       );
     }
   }
