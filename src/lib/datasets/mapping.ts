@@ -14,6 +14,7 @@
  */
 export {
   CONFIDENT_DETECTION,
+  choiceProblemRefs,
   choiceProblems,
   describeChoice,
   describeChoiceRef,
@@ -25,6 +26,7 @@ export {
 export {
   fieldOfColumn,
   freePromptFields,
+  promptFieldProblemRefs,
   promptFieldProblems,
   promptFieldsOf,
   withField,

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { detectDataset, DETECT_SAMPLE } from '../../../src/lib/datasets/detect.ts';
 import {
   buildSample,
+  choiceProblemRefs,
   choiceProblems,
   describeChoice,
   freePromptFields,
@@ -33,6 +34,8 @@ import {
 import { columnsOf } from '../../../src/lib/datasets/detect.ts';
 import type { ColumnMapping } from '../../../src/lib/rows/formats.ts';
 import { readJsonl } from '../../helpers/shared.ts';
+import { loadWords } from '../../../src/lib/datasets/export/words.ts';
+import { englishRef } from '../../../src/lib/i18n/message.ts';
 import { summeval as summevalRecords, SFT_SAMPLE } from './_support.ts';
 
 const summeval = summevalRecords as unknown as Record<string, unknown>[];
@@ -182,6 +185,25 @@ describe('what stops an import', () => {
 
   it('a complete mapping has none', () => {
     expect(problems(caseChoice())).toEqual([]);
+  });
+
+  it('says the same problems in the reader’s language, naming the same columns', async () => {
+    const ru = await loadWords('ru');
+    const ja = await loadWords('ja');
+    const refs = (choice: MappingChoice) =>
+      choiceProblemRefs(choice, unusualColumns, unusualSample);
+    const both = caseChoice({ source: undefined, summary: 'headline' });
+    expect(refs(both).map(englishRef)).toEqual(problems(both));
+    expect(refs(both).map((m) => ru(m.key, m.values))).toEqual([
+      'Выберите столбец, в котором «исходный текст» (обязательно).',
+      'Столбца «headline» («резюме») нет в файле.',
+    ]);
+    const shared = refs(caseChoice({ summary: 'article_body' }));
+    expect(ja(shared[0]!.key, shared[0]!.values)).toBe(
+      '列「article_body」が原文と摘要の両方として読まれています: どちらかに別の列を選んでください。'
+        .replace('原文', ja('datasets.field.source'))
+        .replace('摘要', ja('datasets.field.summary')),
+    );
   });
 
   it('names the missing required field and the column at fault', () => {

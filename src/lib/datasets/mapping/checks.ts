@@ -5,17 +5,10 @@
 import { messageOf } from '../../errors.ts';
 import { englishRef, ref, type MessageRef } from '../../i18n/message.ts';
 import { describeDatasetRef, requiredFieldsOf } from '../detect.ts';
-import { plural } from '../detect/describe.ts';
 import type { DatasetDescription, MappingTextField } from '../../rows/formats.ts';
 import { resolveTask } from '../tinyeval.ts';
 import { copyMapping } from './edit.ts';
-import {
-  FIELD_LABELS,
-  KIND_FIELDS,
-  taskNeeded,
-  TEXT_FIELDS,
-  type MappingChoice,
-} from './fields.ts';
+import { KIND_FIELDS, taskNeeded, TEXT_FIELDS, type MappingChoice } from './fields.ts';
 import type { DatasetSample } from './sample.ts';
 
 /**
@@ -25,10 +18,19 @@ import type { DatasetSample } from './sample.ts';
  */
 export const CONFIDENT_DETECTION = 0.9;
 
-function lower(label: string): string {
-  return label === 'Row id'
-    ? 'the row id'
-    : `the ${label.charAt(0).toLowerCase()}${label.slice(1)}`;
+/** A field as a sentence names it ("the source text"), in the reader's language. */
+function fieldName(field: MappingTextField): MessageRef {
+  return ref('datasets.mapping.problem.fieldName', { field });
+}
+
+/** "a, b and c" of refs: the list message nests, so each language joins it its own way. */
+function fieldList(fields: readonly MappingTextField[]): { fields: MessageRef; last: MessageRef } {
+  const names = fields.map(fieldName);
+  const last = names.pop()!;
+  const head = names.reduce((list, next) =>
+    ref('datasets.mapping.problem.list', { head: list, next }),
+  );
+  return { fields: head, last };
 }
 
 /**
@@ -42,39 +44,49 @@ export function choiceProblems(
   columns: readonly string[],
   sample: DatasetSample,
 ): string[] {
+  return choiceProblemRefs(choice, columns, sample).map(englishRef);
+}
+
+/** `choiceProblems` as messages, for the page to word in the reader's language. */
+export function choiceProblemRefs(
+  choice: MappingChoice,
+  columns: readonly string[],
+  sample: DatasetSample,
+): MessageRef[] {
   const { mapping } = choice;
-  const problems: string[] = [];
+  const problems: MessageRef[] = [];
   const known = new Set(columns);
-  const sampled = sample.records;
-  const rows = `all ${plural(sampled, 'sampled row')}`;
+  const count = sample.records;
   const fields = KIND_FIELDS[mapping.kind];
   const required = new Set<MappingTextField>(requiredFieldsOf(mapping));
+  const P = 'datasets.mapping.problem';
 
   for (const field of fields) {
     const column = mapping[field];
-    const label = lower(FIELD_LABELS[field]);
+    const named = fieldName(field);
     if (column === undefined) {
       if (required.has(field)) {
         problems.push(
-          field === 'prediction' && mapping.kind === 'prediction'
-            ? `Choose the column that holds ${label} (required), or tick the prompt fields to generate predictions from.`
-            : `Choose the column that holds ${label} (required).`,
+          ref(
+            field === 'prediction' && mapping.kind === 'prediction'
+              ? `${P}.chooseColumnOrPrompt`
+              : `${P}.chooseColumn`,
+            { field: named },
+          ),
         );
       }
       continue;
     }
     if (!known.has(column)) {
-      problems.push(`Column '${column}' (${label}) is not in the file.`);
+      problems.push(ref(`${P}.notInFile`, { column, field: named }));
       continue;
     }
     const profile = sample.profiles[column];
     if (!profile || !required.has(field)) continue;
     if (profile.filled === 0) {
-      problems.push(`Column '${column}' (${label}) is empty in ${rows}.`);
+      problems.push(ref(`${P}.empty`, { column, field: named, count }));
     } else if (TEXT_FIELDS.has(field) && profile.numeric === profile.filled) {
-      problems.push(
-        `Column '${column}' holds only numbers in the sampled rows: it cannot be ${label}, which is text.`,
-      );
+      problems.push(ref(`${P}.onlyNumbers`, { column, field: named }));
     }
   }
 
@@ -85,44 +97,38 @@ export function choiceProblems(
   }
   for (const [column, shared] of byColumn) {
     if (shared.length < 2) continue;
-    const labels = shared.map((f) => lower(FIELD_LABELS[f]));
-    problems.push(
-      `Column '${column}' is read as both ${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}: choose another column for one of them.`,
-    );
+    problems.push(ref(`${P}.readAsBoth`, { column, ...fieldList(shared) }));
   }
 
   const names = new Set<string>();
   for (const h of mapping.human ?? []) {
-    if (!known.has(h.column)) {
-      problems.push(`Rating column '${h.column}' is not in the file.`);
+    const column = h.column;
+    if (!known.has(column)) {
+      problems.push(ref(`${P}.ratingNotInFile`, { column }));
       continue;
     }
     const name = h.name.trim();
-    if (name === '') problems.push(`Rating column '${h.column}' needs a name.`);
-    else if (names.has(name)) problems.push(`Two rating columns are named '${name}': rename one.`);
+    if (name === '') problems.push(ref(`${P}.ratingNeedsName`, { column }));
+    else if (names.has(name)) problems.push(ref(`${P}.ratingDuplicate`, { name }));
     names.add(name);
-    const profile = sample.profiles[h.column];
+    const profile = sample.profiles[column];
     if (!profile) continue;
     if (profile.filled === 0) {
-      problems.push(`Rating column '${h.column}' is empty in ${rows}.`);
+      problems.push(ref(`${P}.ratingEmpty`, { column, count }));
     } else if (profile.numeric === 0 && profile.structured === 0) {
-      problems.push(
-        `Rating column '${h.column}' holds no numbers in the sampled rows: ratings must be numbers.`,
-      );
+      problems.push(ref(`${P}.ratingNoNumbers`, { column }));
     }
   }
 
   if (taskNeeded(mapping.kind)) {
-    const what = mapping.kind === 'sft' ? 'SFT rows' : 'predictions';
     if (!choice.task) {
-      problems.push(
-        `Choose the task that scores these ${what} (trec, multi_news, custom:rouge-l, …): without one they cannot be scored.`,
-      );
+      problems.push(ref(`${P}.chooseTask`, { what: mapping.kind }));
     } else {
       try {
         resolveTask(choice.task);
       } catch (error) {
-        problems.push(messageOf(error));
+        // The task registry's own words (it names the task and the ones it knows).
+        problems.push(ref('common.literal', { text: messageOf(error) }));
       }
     }
   }

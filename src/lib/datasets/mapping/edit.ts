@@ -3,7 +3,7 @@
  * prompt-template fields of prediction rows; each helper returns a new mapping.
  */
 import type { ColumnMapping, DatasetKind, MappingTextField } from '../../rows/formats.ts';
-import { plural } from '../detect/describe.ts';
+import { englishRef, ref, type MessageRef } from '../../i18n/message.ts';
 import { KIND_FIELDS } from './fields.ts';
 import type { DatasetSample } from './sample.ts';
 
@@ -143,35 +143,46 @@ export function promptFieldProblems(
   columns: readonly string[],
   sample: DatasetSample,
 ): string[] {
-  const problems: string[] = [];
+  return promptFieldProblemRefs(fields, columns, sample).map(englishRef);
+}
+
+/** `promptFieldProblems` as messages, for the page to word in the reader's language. */
+export function promptFieldProblemRefs(
+  fields: readonly PromptField[],
+  columns: readonly string[],
+  sample: DatasetSample,
+): MessageRef[] {
+  const P = 'datasets.mapping.problem';
+  const problems: MessageRef[] = [];
   const known = new Set(columns);
   const named = new Map<string, string[]>();
   for (const { column, name } of fields) {
     if (!known.has(column)) {
-      problems.push(`Prompt field column '${column}' is not in the file.`);
+      problems.push(ref(`${P}.promptNotInFile`, { column }));
       continue;
     }
     const trimmed = name.trim();
     if (trimmed === '') {
-      problems.push(`Prompt field from column '${column}' needs a name.`);
+      problems.push(ref(`${P}.promptNeedsName`, { column }));
     } else if (!PLACEHOLDER_NAME.test(trimmed)) {
-      problems.push(
-        `Prompt field name '${trimmed}' (column '${column}') may hold only letters, digits and _: the template names it as {${trimmed}}.`,
-      );
+      problems.push(ref(`${P}.promptBadName`, { name: trimmed, column }));
     } else {
       named.set(trimmed, [...(named.get(trimmed) ?? []), column]);
     }
     if (sample.profiles[column]?.filled === 0) {
-      problems.push(
-        `Prompt field column '${column}' is empty in all ${plural(sample.records, 'sampled row')}.`,
-      );
+      problems.push(ref(`${P}.promptEmpty`, { column, count: sample.records }));
     }
   }
   for (const [name, shared] of named) {
     if (shared.length < 2) continue;
-    problems.push(
-      `Columns ${shared.map((c) => `'${c}'`).join(' and ')} are both named prompt field '${name}': rename one.`,
-    );
+    problems.push(ref(`${P}.promptDuplicate`, { columns: columnList(shared), name }));
   }
   return problems;
+}
+
+/** "'a' and 'b'", "'a', 'b' and 'c'": quoted column names, joined in the reader's language. */
+function columnList(columns: readonly string[]): MessageRef {
+  const [a, b, ...rest] = columns;
+  if (rest.length === 0) return ref('datasets.mapping.problem.columnsAnd', { a: a!, b: b! });
+  return ref('datasets.mapping.problem.columnsList', { a: a!, rest: columnList([b!, ...rest]) });
 }
