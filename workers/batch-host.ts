@@ -52,6 +52,7 @@ function finished(outcome: BatchOutcome): BatchFinished {
     total: outcome.total,
     scored: outcome.scored,
     ...(outcome.message === undefined ? {} : { message: outcome.message }),
+    ...(outcome.messageRef === undefined ? {} : { messageRef: outcome.messageRef }),
     ...(outcome.stoppedBy === undefined ? {} : { stoppedBy: outcome.stoppedBy }),
   };
 }

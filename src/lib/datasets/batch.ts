@@ -26,6 +26,7 @@
  * other's internals back.
  */
 import { messageOf, asError } from '../errors.ts';
+import { englishRef, isMessageRef, ref, type MessageRef } from '../i18n/message.ts';
 import type { OfflineBackends } from '../metrics/offline.ts';
 import type { MetricSettings } from '../metrics/settings.ts';
 import { type MetricId, type MetricResult } from '../metrics/types.ts';
@@ -116,7 +117,13 @@ export interface BatchStore {
    * stored as failed may be replaced (failed rows scored again), never a done one.
    */
   putResult(result: StoredRunResult): Promise<boolean>;
-  setStatus(runId: string, status: RunStatus, message?: string | null): Promise<void>;
+  /** `message` in English (logs, the CLI); `messageRef` the same for the page to word. */
+  setStatus(
+    runId: string,
+    status: RunStatus,
+    message?: string | null,
+    messageRef?: MessageRef,
+  ): Promise<void>;
   /** Adds judge usage of rows that were not stored (a run paused mid-row) to the run's totals. */
   addUsage?(runId: string, usage: JudgeUsage): Promise<void>;
 }
@@ -157,6 +164,8 @@ export interface BatchOutcome {
   scored: number;
   /** Why the run stopped short, in words that name what was not saved. */
   message?: string;
+  /** The same as a message, where it is one of SumLens's own. */
+  messageRef?: MessageRef;
   error?: Error;
 }
 
@@ -214,7 +223,12 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
   const pause = options.pause;
   const meter = new RateMeter(clock, options.rateWindowMs ?? RATE_WINDOW_MS);
   // Aborts the rows in flight, on cancel or on a storage failure.
-  const abort = new RunAbort<{ message: string; error: Error; cause: StopCause }>(options.signal);
+  const abort = new RunAbort<{
+    message: string;
+    messageRef?: MessageRef;
+    error: Error;
+    cause: StopCause;
+  }>(options.signal);
 
   let done = options.alreadyDone ?? 0;
   let failed = options.alreadyFailed ?? 0;
@@ -239,19 +253,25 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
       state: state(),
     });
   };
-  const setStatus = async (status: RunStatus, message?: string | null) => {
+  const setStatus = async (status: RunStatus, message?: string | null, messageRef?: MessageRef) => {
     try {
-      await store.setStatus(runId, status, message);
+      await store.setStatus(runId, status, message, messageRef);
     } catch {
       // The status is a convenience for the list; the rows and counters are what count.
     }
   };
-  const halt = (message: string, error: Error, cause: StopCause = 'storage') =>
-    abort.halt({ message, error, cause }, error);
+  const halt = (said: string | MessageRef, error: Error, cause: StopCause = 'storage') =>
+    abort.halt(
+      typeof said === 'string'
+        ? { message: said, error, cause }
+        : { message: englishRef(said), messageRef: said, error, cause },
+      error,
+    );
   const onHalt = () => {
-    const reason = options.halt?.reason;
-    const message = typeof reason === 'string' ? reason : 'The run was paused.';
-    halt(message, new Error(message), 'halted');
+    const reason: unknown = options.halt?.reason;
+    const said =
+      typeof reason === 'string' || isMessageRef(reason) ? reason : ref('runs.batch.paused');
+    halt(said, new Error(typeof said === 'string' ? said : englishRef(said)), 'halted');
   };
   if (options.halt?.aborted) onHalt();
   else options.halt?.addEventListener('abort', onHalt, { once: true });
@@ -317,7 +337,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
       outageRun = failure?.outage ? outageRun + 1 : 0;
       if (outageRun >= OUTAGE_ROWS && failure) {
         halt(
-          `${OUTAGE_ROWS} rows in a row failed because of the provider (last: ${failure.reason}). The run is paused so that it does not spend requests on every remaining row: press Resume when the provider is back; "Retry failed rows" then scores the failed rows again.`,
+          ref('runs.batch.outage', { rows: OUTAGE_ROWS, last: failure.reason }),
           new Error(failure.reason),
           'outage',
         );
@@ -370,10 +390,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
     pause,
     onPauseWait: report,
     onReadError: (error) =>
-      halt(
-        `Reading the data set's rows failed (${messageOf(error)}); the run was paused.`,
-        asError(error),
-      ),
+      halt(ref('runs.batch.readFailed', { error: messageOf(error) }), asError(error)),
     work: scoreAndStore,
   });
   unsubscribe?.();
@@ -384,7 +401,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
   let status: BatchOutcome['status'];
   if (stop) {
     status = 'paused';
-    await setStatus('paused', stop.message);
+    await setStatus('paused', stop.message, stop.messageRef);
   } else if (abort.cancelled) {
     status = 'cancelled';
     await setStatus('cancelled');
@@ -395,6 +412,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
   const outcome: BatchOutcome = { status, done, failed, total, scored };
   if (stop) {
     outcome.message = stop.message;
+    if (stop.messageRef) outcome.messageRef = stop.messageRef;
     outcome.error = stop.error;
     outcome.stoppedBy = stop.cause;
   }
@@ -444,8 +462,8 @@ export function runLockName(runId: string): string {
   return `sumlens-run:${runId}`;
 }
 
-export const RUN_BUSY_MESSAGE =
-  'This run is already running in another tab or window: pause or close it there first.';
+export const RUN_BUSY_REF = ref('runs.batch.busy');
+export const RUN_BUSY_MESSAGE = englishRef(RUN_BUSY_REF);
 
 /**
  * Starts or resumes a stored run: reads the run, feeds `runBatch` the rows of its data set that

@@ -12,7 +12,13 @@ import { messageOf } from '../errors.ts';
 import { tr } from '../i18n/i18n.svelte.ts';
 import { ref, type MessageRef } from '../i18n/message.ts';
 import type { MappingChoice } from '../datasets/mapping.ts';
-import { createBatchRun, isJudgeMetric, RUN_BUSY_MESSAGE, runExecutor } from '../datasets/batch.ts';
+import {
+  createBatchRun,
+  isJudgeMetric,
+  RUN_BUSY_MESSAGE,
+  RUN_BUSY_REF,
+  runExecutor,
+} from '../datasets/batch.ts';
 import type { BatchPlan, BatchProgress } from '../datasets/batch.ts';
 import {
   deleteDataset,
@@ -353,9 +359,9 @@ export class DatasetSession {
       await this.refresh();
       if (outcome.status === 'done') await this.open(runId);
     } catch (error) {
-      if (!(options.quietIfBusy && messageOf(error) === RUN_BUSY_MESSAGE)) {
-        this.#error = said(error);
-      }
+      const busy = messageOf(error) === RUN_BUSY_MESSAGE;
+      // (the refusal crosses from the batch worker as English text: worded again here)
+      if (!(options.quietIfBusy && busy)) this.#error = busy ? RUN_BUSY_REF : said(error);
       await this.refresh();
     } finally {
       this.#driving.delete(runId);

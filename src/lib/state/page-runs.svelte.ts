@@ -47,8 +47,8 @@ interface PageRun {
 }
 
 /** Why the page paused its runs when the browser went offline. */
-export const OFFLINE_MESSAGE =
-  'The browser is offline: the run is paused and goes on by itself when the connection is back.';
+export const OFFLINE_REF = ref('runs.batch.offline');
+export const OFFLINE_MESSAGE = englishRef(OFFLINE_REF);
 
 /**
  * Pauses a run that cannot start in this page (the judge it needs is not the one chosen): the run
@@ -57,7 +57,7 @@ export const OFFLINE_MESSAGE =
 async function pausedBefore(run: StoredRun, reason: MessageRef | string): Promise<PageRunOutcome> {
   const messageRef = ref('runs.page.paused', { run: runLabel(run), reason });
   const message = englishRef(messageRef);
-  await updateRun(run.id, { status: 'paused', message }).catch(() => undefined);
+  await updateRun(run.id, { status: 'paused', message, messageRef }).catch(() => undefined);
   return { status: 'paused', message, messageRef };
 }
 
@@ -91,7 +91,7 @@ export class PageRuns {
 
   /** Pauses every run with the offline reason; returns their ids, to resume when back online. */
   haltAll(): string[] {
-    for (const run of this.#runs.values()) run.halt.abort(OFFLINE_MESSAGE);
+    for (const run of this.#runs.values()) run.halt.abort(OFFLINE_REF);
     return [...this.#runs.keys()];
   }
 
@@ -187,7 +187,7 @@ export class PageRuns {
     this.#runs.set(run.id, handle);
     this.#version++;
     try {
-      if (browserOffline()) handle.halt.abort(OFFLINE_MESSAGE);
+      if (browserOffline()) handle.halt.abort(OFFLINE_REF);
       return await runStoredBatchLocked(run.id, {
         scoreRow,
         // Each row's language from the language worker, a chunk of rows per message.

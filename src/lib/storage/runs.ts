@@ -6,6 +6,7 @@
  * counters: after a crash either both happened or neither, so a resumed run scores exactly the
  * rows that have no results (`pendingRows`) and the counters never count a row twice.
  */
+import type { MessageRef } from '../i18n/message.ts';
 import { db, guarded, idRange } from './db.ts';
 import { describeStorageError } from './quota.ts';
 import { iterateDatasetRows, ROW_BATCH_SIZE } from './datasets.ts';
@@ -255,6 +256,8 @@ export async function addRunUsage(runId: string, usage: JudgeUsage): Promise<voi
 export interface RunUpdate {
   status?: RunStatus;
   message?: string | null;
+  /** `message` as a message of SumLens's own, for the page to word in its language. */
+  messageRef?: MessageRef;
   /** Judge settings or backends learnt after the start. */
   backends?: StoredRun['backends'];
   total?: number;
@@ -276,8 +279,15 @@ export async function updateRun(id: string, update: RunUpdate): Promise<StoredRu
     run.status = update.status;
     if (update.status === 'done') run.finishedAt = now;
   }
-  if (update.message === null) delete run.message;
-  else if (update.message !== undefined) run.message = update.message;
+  if (update.message === null) {
+    delete run.message;
+    delete run.messageRef;
+  } else if (update.message !== undefined) {
+    run.message = update.message;
+    // A message of SumLens's own comes with its ref; any other text has none (a stale ref goes).
+    if (update.messageRef) run.messageRef = update.messageRef;
+    else delete run.messageRef;
+  }
   if (update.backends) run.backends = update.backends;
   if (update.total !== undefined) run.counts = { ...run.counts, total: update.total };
   run.updatedAt = now;
@@ -324,14 +334,19 @@ export async function clearFailedRows(runId: string): Promise<number> {
 /** The store the batch runner writes through (see src/lib/datasets/batch.ts). */
 export interface RunResultStore {
   putResult(result: StoredRunResult): Promise<boolean>;
-  setStatus(runId: string, status: RunStatus, message?: string | null): Promise<void>;
+  setStatus(
+    runId: string,
+    status: RunStatus,
+    message?: string | null,
+    messageRef?: MessageRef,
+  ): Promise<void>;
   addUsage(runId: string, usage: JudgeUsage): Promise<void>;
 }
 
 export const indexedDbRunStore: RunResultStore = {
   putResult: putRowResult,
   addUsage: addRunUsage,
-  async setStatus(runId, status, message) {
-    await updateRun(runId, { status, message });
+  async setStatus(runId, status, message, messageRef) {
+    await updateRun(runId, { status, message, ...(messageRef ? { messageRef } : {}) });
   },
 };

@@ -5,6 +5,7 @@
  * their own stores under compound keys, read in ranges.
  */
 import type { DBSchema } from 'idb';
+import type { MessageRef } from '../i18n/message.ts';
 import type { CaseInput, MetricId, MetricResult, MetricStatus } from '../metrics/types.ts';
 import type { MetricSettings } from '../metrics/settings.ts';
 import type { JudgeSettings } from '../metrics/judge/settings.ts';
@@ -199,8 +200,10 @@ export interface StoredRun {
   counts: RunCounts;
   /** Judge usage and cost so far; absent for runs without LLM metrics. */
   judgeUsage?: JudgeUsage;
-  /** The last reason the run stopped short (storage full, a crash), for the list. */
+  /** The last reason the run stopped short (storage full, a crash), for the list (English). */
   message?: string;
+  /** The same reason as a message, where it is one of SumLens's own, worded in the page's language. */
+  messageRef?: MessageRef;
   appVersion: string;
 }
 

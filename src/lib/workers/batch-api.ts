@@ -7,10 +7,11 @@
  * already stored are skipped) and ends with its outcome; cancelling the call cancels the run;
  * `pause` and `resume` address a running run by its id.
  */
+import type { MessageRef } from '../i18n/message.ts';
 import { z } from 'zod';
 import { modelSourceSchema, type ModelSource } from '../models/source.ts';
 import type { BatchProgress } from '../datasets/batch.ts';
-import { loadingSchema, type Loading } from './metric-api.ts';
+import { loadingSchema, messageRefSchema, type Loading } from './metric-api.ts';
 import { defineWorkerApi, WorkerClient, type WorkerLike } from './rpc.ts';
 
 const runId = z.string().min(1);
@@ -26,17 +27,22 @@ export const batchProgressSchema = z.object({
   state: z.enum(['running', 'pausing', 'paused', 'cancelling', 'done', 'cancelled', 'stopped']),
 });
 
-export const batchOutcomeSchema = z.object({
-  status: z.enum(['done', 'cancelled', 'paused']),
-  done: count,
-  failed: count,
-  total: count,
-  scored: count,
-  message: z.string().optional(),
-  stoppedBy: z.enum(['storage', 'provider', 'outage', 'offline', 'halted']).optional(),
-});
+export const batchOutcomeSchema = z
+  .object({
+    status: z.enum(['done', 'cancelled', 'paused']),
+    done: count,
+    failed: count,
+    total: count,
+    scored: count,
+    message: z.string().optional(),
+    messageRef: messageRefSchema.optional(),
+    stoppedBy: z.enum(['storage', 'provider', 'outage', 'offline', 'halted']).optional(),
+  })
+  // The wire checks a ref's shape; its key is checked where it is worded (an unknown one shows
+  // as itself).
+  .transform((wire) => wire as Omit<typeof wire, 'messageRef'> & { messageRef?: MessageRef });
 
-export type BatchFinished = z.infer<typeof batchOutcomeSchema>;
+export type BatchFinished = z.output<typeof batchOutcomeSchema>;
 
 export const batchApi = defineWorkerApi('batch', {
   run: {

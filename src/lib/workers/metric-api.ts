@@ -13,7 +13,7 @@ import { defineWorkerApi } from './rpc.ts';
 export const metricIdSchema = z.enum(METRIC_IDS);
 
 // Keys are checked where they are worded (an unknown key is shown as itself), not on the wire.
-const messageRefSchema = z.object({
+export const messageRefSchema = z.object({
   key: z.string(),
   values: z.record(z.string(), z.unknown()).optional(),
 });

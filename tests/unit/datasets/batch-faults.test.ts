@@ -5,6 +5,9 @@
  * provider that fails several rows in a row trips the breaker; failed rows scored again replace
  * their result and keep their offline metrics; the judge's requests are counted, failed ones too.
  */
+import { loadWords } from '../../../src/lib/datasets/export/words.ts';
+import { englishRef, type MessageRef } from '../../../src/lib/i18n/message.ts';
+import { OFFLINE_MESSAGE, OFFLINE_REF } from '../../../src/lib/state/page-runs.svelte.ts';
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import {
@@ -64,6 +67,7 @@ const usage = (httpCalls: number): JudgeUsage => ({
 class MemoryStore implements BatchStore {
   readonly results = new Map<number, StoredRunResult>();
   readonly statuses: Array<[RunStatus, string | null | undefined]> = [];
+  readonly refs: Array<MessageRef | undefined> = [];
   readonly extraUsage: JudgeUsage[] = [];
   async putResult(result: StoredRunResult): Promise<boolean> {
     const existing = this.results.get(result.row);
@@ -71,8 +75,14 @@ class MemoryStore implements BatchStore {
     this.results.set(result.row, result);
     return true;
   }
-  async setStatus(_runId: string, status: RunStatus, message?: string | null): Promise<void> {
+  async setStatus(
+    _runId: string,
+    status: RunStatus,
+    message?: string | null,
+    messageRef?: MessageRef,
+  ): Promise<void> {
     this.statuses.push([status, message]);
+    this.refs.push(messageRef);
   }
   async addUsage(_runId: string, u: JudgeUsage): Promise<void> {
     this.extraUsage.push(u);
@@ -174,6 +184,13 @@ describe('runBatch under faults', () => {
       new RegExp(`^${OUTAGE_ROWS} rows in a row failed because of the provider`, 'u'),
     );
     expect(store.results.size).toBe(1 + OUTAGE_ROWS);
+    // Stored with its message, so the run list says it in the page's language.
+    expect(englishRef(outcome.messageRef!)).toBe(outcome.message);
+    expect(store.refs.at(-1)).toEqual(outcome.messageRef);
+    const ru = await loadWords('ru');
+    expect(ru(outcome.messageRef!.key, outcome.messageRef!.values)).toMatch(
+      /^5 строк подряд не удались из-за провайдера \(последняя ошибка: vagueness: overloaded\.\)/u,
+    );
   });
 
   it('failures that are not outages never trip the breaker', async () => {
@@ -211,8 +228,30 @@ describe('runBatch under faults', () => {
     });
     expect(outcome).toMatchObject({ status: 'paused', stoppedBy: 'halted' });
     expect(outcome.message).toBe('Offline for now.');
+    expect(outcome.messageRef).toBeUndefined();
     expect(store.results.has(3)).toBe(false);
     expect(store.results.size).toBeLessThan(10);
+  });
+});
+
+describe('a halt with one of SumLens’s own reasons', () => {
+  it('stores the reason as a message the page words in its language', async () => {
+    const store = new MemoryStore();
+    const halt = new AbortController();
+    halt.abort(OFFLINE_REF);
+    const outcome = await runBatch({
+      runId: 'r',
+      rows: rows(3),
+      total: 3,
+      scoreRow: async () => [okResult('rouge-l')],
+      store,
+      halt: halt.signal,
+    });
+    expect(outcome).toMatchObject({ status: 'paused', stoppedBy: 'halted' });
+    expect(outcome.message).toBe(OFFLINE_MESSAGE);
+    expect(store.statuses.at(-1)).toEqual(['paused', OFFLINE_MESSAGE]);
+    const ja = await loadWords('ja');
+    expect(ja(store.refs.at(-1)!.key)).toMatch(/^ブラウザーがオフラインです/u);
   });
 });
 
