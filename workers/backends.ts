@@ -7,6 +7,7 @@
  */
 import { messageOf } from '../src/lib/errors.ts';
 import { ref } from '../src/lib/i18n/message.ts';
+import { loadingStage } from '../src/lib/workers/loading-stage.ts';
 import { GloveSifEmbedder, parseGloveAsset } from '../src/lib/metrics/semantic/glove-sif.ts';
 import { TransformerEmbedder } from '../src/lib/metrics/semantic/transformer-embedder.ts';
 import {
@@ -51,7 +52,12 @@ export function reportLoadingTo(report: ProgressReporter): void {
 export const glove = lazy(async (): Promise<SentenceEmbedder> => {
   const url = new URL(import.meta.env.BASE_URL + GLOVE_ASSET_PATH, self.location.origin);
   const buffer = await fetchWithProgress(url, (loaded, total) =>
-    reportTo({ stage: 'loading word vectors', file: GLOVE_ASSET_PATH, loaded, total }),
+    reportTo({
+      ...loadingStage(ref('models.stage.wordVectors')),
+      file: GLOVE_ASSET_PATH,
+      loaded,
+      total,
+    }),
   );
   return new GloveSifEmbedder(parseGloveAsset(buffer));
 });
@@ -84,7 +90,7 @@ export async function useLiteEmbedder(device: DeviceChoice): Promise<SentenceEmb
  * it.
  */
 export const compromise = lazy(async (): Promise<EntityRecognizer> => {
-  reportTo({ stage: 'loading entity recogniser' });
+  reportTo(loadingStage(ref('models.stage.entityRecogniser')));
   const { CompromiseRecognizer } = await import('../src/lib/metrics/semantic/compromise-ner.ts');
   return new CompromiseRecognizer();
 });

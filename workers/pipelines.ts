@@ -4,7 +4,8 @@
  * when the user picks another (a model holds hundreds of MB of GPU or WASM memory).
  */
 import { messageOf } from '../src/lib/errors.ts';
-import { ref } from '../src/lib/i18n/message.ts';
+import { ref, type MessageRef } from '../src/lib/i18n/message.ts';
+import { loadingStage } from '../src/lib/workers/loading-stage.ts';
 import type { BackendNote } from '../src/lib/metrics/semantic/backends.ts';
 import { env, pipeline } from '@huggingface/transformers';
 import type { ModelSource } from '../src/lib/models/source.ts';
@@ -68,18 +69,19 @@ interface Slot {
 const slots = new Map<ModelTask, Slot>();
 
 /** Keeps one bar per file: transformers.js reports initiate/download/progress/done per file. */
-function forwardProgress(report: ProgressReporter, model: string, verb: string) {
+function forwardProgress(report: ProgressReporter, model: string, verb: MessageRef) {
+  const stage = loadingStage(verb);
   return (info: { status: string; file?: string; loaded?: number; total?: number }): void => {
     if (!info.file) return;
     const file = `${model}/${info.file}`;
     switch (info.status) {
       case 'initiate':
       case 'download':
-        report({ stage: verb, file });
+        report({ ...stage, file });
         return;
       case 'progress':
         report({
-          stage: verb,
+          ...stage,
           file,
           ...(info.loaded !== undefined ? { loaded: info.loaded } : {}),
           ...(info.total ? { total: info.total } : {}),
@@ -87,7 +89,7 @@ function forwardProgress(report: ProgressReporter, model: string, verb: string) 
         return;
       case 'done':
         report({
-          stage: 'loaded',
+          ...loadingStage(ref('models.stage.loaded')),
           file,
           ...(info.total ? { loaded: info.total, total: info.total } : {}),
         });
@@ -132,14 +134,14 @@ export async function loadPipeline<P>(
 
   const loading = (async (): Promise<LoadedPipeline<P>> => {
     configureEnvironment(source);
-    const verb = source.kind === 'hub' ? 'downloading' : 'loading';
+    const verb = ref(source.kind === 'hub' ? 'models.stage.downloading' : 'models.stage.loading');
     const pipe = (await pipeline(task, choice.model, {
       device: device.device,
       dtype,
       progress_callback: forwardProgress(report, choice.model, verb),
     })) as unknown as P;
     const label = deviceLabel(device);
-    report({ stage: `warming up ${choice.model} on ${label}` });
+    report(loadingStage(ref('models.stage.warmingUp', { model: choice.model, device: label })));
     await warmUp(pipe);
     const notes: BackendNote[] = device.note ? [device.note] : [];
     if (catalogModel(choice.model)?.testOnly) {

@@ -14,6 +14,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { Tokenizer } from '@tensorflow-models/universal-sentence-encoder';
 import { messageOf } from '../src/lib/errors.ts';
 import { ref } from '../src/lib/i18n/message.ts';
+import { loadingStage } from '../src/lib/workers/loading-stage.ts';
 import { lazy } from '../src/lib/lazy.ts';
 import type { DeviceChoice } from '../src/lib/metrics/settings.ts';
 import {
@@ -149,7 +150,12 @@ async function fetchNamed(
     return await fetchWithProgress(
       url,
       (loaded, total) =>
-        report({ stage: 'loading sentence encoder', file, loaded, ...(total ? { total } : {}) }),
+        report({
+          ...loadingStage(ref('models.stage.sentenceEncoder')),
+          file,
+          loaded,
+          ...(total ? { total } : {}),
+        }),
       undefined,
       MODELS_CACHE,
     );
@@ -216,7 +222,7 @@ export async function loadUseLite(
     async () => new Uint8Array(await fetchNamed(USE_LITE_DIR, USE_LITE_GRAPH_FILE, report)),
   );
   const start = async (device: DeviceResolution, run: UseGraphRunner) => {
-    report({ stage: 'starting sentence encoder' });
+    report(loadingStage(ref('models.stage.startingEncoder')));
     const embedder = new UseLiteEmbedder(
       `use-lite · ${deviceLabel(device)}`,
       tokenizer,

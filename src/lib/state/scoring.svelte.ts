@@ -34,6 +34,7 @@ import { CaseLanguage } from './case-language.svelte.ts';
 import type { TextLanguage } from '../metrics/text/language.ts';
 import { DraftSaver } from './draft-saver.ts';
 import { english, ref, type MessageRef } from '../i18n/message.ts';
+import { loadingStage } from '../workers/loading-stage.ts';
 import {
   cardsOf,
   errorResult,
@@ -165,7 +166,10 @@ export class ScoringSession {
           this.#progress.clear(needs);
         } catch (error) {
           this.#progress.clear(needs);
-          this.#progress.set(needs, { stage: `failed to load: ${messageOf(error)}` });
+          this.#progress.set(
+            needs,
+            loadingStage(ref('models.stage.failed', { error: messageOf(error) })),
+          );
         }
       }),
     );

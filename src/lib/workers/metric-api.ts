@@ -28,6 +28,7 @@ export const caseInputSchema = z.object({
 /** A backend loading: what is happening in words ("loading word vectors"), and bytes when known. */
 export const loadingSchema = z.object({
   stage: z.string(),
+  stageRef: messageRefSchema.optional(),
   file: z.string().optional(),
   loaded: z.number().optional(),
   total: z.number().optional(),
