@@ -12,6 +12,9 @@
  * BLEU ÷ 100, token F1). LongBench tasks scored by retrieval, count or code-similarity metrics are
  * not listed: we have no faithful implementation of those.
  */
+import { ref } from '../i18n/message.ts';
+import { SaidError } from '../i18n/said-error.ts';
+import { zodIssueRef } from '../i18n/zod-issue.ts';
 import { z } from 'zod';
 import { maxOverAnswers } from '../metrics/lexical/answers.ts';
 import { classificationScore, extractFirstLine } from '../metrics/lexical/classification.ts';
@@ -297,8 +300,12 @@ export function parsePromptConfig(json: unknown): PromptConfig {
   const parsed = promptConfigSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new Error(
-      `Prompt config: ${issue?.path.join('.') || 'top level'} ${issue?.message ?? 'is invalid'}`,
+    const path = issue?.path.join('.') ?? '';
+    throw new SaidError(
+      ref('datasets.generate.config.promptInvalid', {
+        path: path === '' ? ref('datasets.generate.config.topLevel') : path,
+        issue: issue ? zodIssueRef(issue) : ref('common.issue.invalid'),
+      }),
     );
   }
   return parsed.data;

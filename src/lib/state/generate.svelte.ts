@@ -5,6 +5,7 @@
  * tested without a DOM; the panel keeps its two effects (remembering the settings, planning after
  * a change) and the formatting.
  */
+import { said } from '../i18n/said-error.ts';
 import { zodIssueRef } from '../i18n/zod-issue.ts';
 import { z } from 'zod';
 import { messageOf } from '../errors.ts';
@@ -101,7 +102,7 @@ export class GenerateController {
   /** The template fields the first rows have. */
   fields = $state<string[]>([]);
   loaded = $state(false);
-  configMessages = $state<string[]>([]);
+  configMessages = $state<MessageRef[]>([]);
   /** A message (worded in the page's language when read), or an error's own words. */
   #configError = $state.raw<MessageRef | string>('');
   running = $state(false);
@@ -226,14 +227,20 @@ export class GenerateController {
         if (reading.template !== undefined) this.template = reading.template;
         if (reading.maxNewTokens !== undefined) this.maxNewTokens = reading.maxNewTokens;
         if (reading.promptTokens !== undefined) this.promptTokens = reading.promptTokens;
-        this.configMessages = [...this.configMessages, `${file.name}: ${reading.message}`];
+        this.configMessages = [
+          ...this.configMessages,
+          ref('datasets.generate.config.fileLine', {
+            file: file.name,
+            message: reading.messageRef,
+          }),
+        ];
       } catch (error) {
         this.#configError = ref('datasets.fileError', {
           file: file.name,
           reason:
             error instanceof SyntaxError
               ? ref('datasets.generate.notJson', { reason: error.message })
-              : messageOf(error),
+              : said(error),
         });
       }
     }

@@ -5,6 +5,9 @@
  * second start generates only what is still missing; a failing row keeps its reason while a
  * quota error stops the run; scoring refuses rows still without a prediction.
  */
+import { loadWords } from '../../../src/lib/datasets/export/words.ts';
+import { englishRef } from '../../../src/lib/i18n/message.ts';
+import type { SaidError } from '../../../src/lib/i18n/said-error.ts';
 import 'fake-indexeddb/auto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
@@ -91,6 +94,9 @@ class MemoryPredictions implements PredictionStore {
     return true;
   }
 }
+
+const ru = await loadWords('ru');
+const ja = await loadWords('ja');
 
 describe('rows without predictions load as rows that need one', () => {
   it("TinyEval's data files (no pred) are prediction data sets to generate, task from the file name", () => {
@@ -299,11 +305,13 @@ describe('prompts', () => {
 
   it("reads TinyEval's three config files by their content", () => {
     const target = { task: 'trec', name: 'trec', model: 'qwen2:7b' };
-    expect(readGenerationConfig(PROMPTS, target)).toEqual({
+    const prompts = readGenerationConfig(PROMPTS, target);
+    expect(prompts).toMatchObject({
       kind: 'prompts',
       template: TREC_TEMPLATE,
       message: 'Template for trec loaded.',
     });
+    expect(ru(prompts.messageRef.key, prompts.messageRef.values)).toBe('Шаблон для trec загружен.');
     expect(
       readGenerationConfig(readJson('data/tinyeval/config/dataset2maxlen.json'), target),
     ).toMatchObject({ kind: 'max-new-tokens', maxNewTokens: 64 });
@@ -321,6 +329,24 @@ describe('prompts', () => {
     ).toThrow(/none is trec \(max new tokens\) or the model gpt-4o-mini/u);
     expect(() => readGenerationConfig([1, 2], target)).toThrow(/is a JSON object/u);
     expect(() => readGenerationConfig({ trec: -3 }, target)).toThrow(/"trec" is -3/u);
+    // Refusals carry their message, worded on the page in the reader's language.
+    const refusal = (json: unknown, t: typeof target) => {
+      try {
+        readGenerationConfig(json, t);
+      } catch (error) {
+        return (error as SaidError).said;
+      }
+      throw new Error('expected a refusal');
+    };
+    const none = refusal(readJson('data/tinyeval/config/model2maxlen.json'), {
+      task: 'trec',
+      name: 'my_trec',
+      model: 'gpt-4o-mini',
+    });
+    expect(englishRef(none)).toMatch(/none is trec or my_trec \(max new tokens\)/u);
+    expect(ru(none.key, none.values)).toMatch(/нет ни trec или my_trec/u);
+    const bad = refusal({ trec: 5, qa: 'x', n: 1 }, target);
+    expect(ja(bad.key, bad.values)).toMatch(/^プロンプト設定: |^設定項目「qa」/u);
   });
 
   it('settings problems are named before a run', () => {

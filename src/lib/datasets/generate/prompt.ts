@@ -2,6 +2,8 @@
  * What a generation sends: the settings and their checks, the template and the generation config
  * read from TinyEval's files, and one row's prompt (cut in the middle to fit) as a greedy request.
  */
+import { englishRef, ref, type MessageRef, type MessageValue } from '../../i18n/message.ts';
+import { SaidError } from '../../i18n/said-error.ts';
 import { estimateTokens, fitMiddle } from '../../metrics/judge/context.ts';
 import type { JudgeRequest } from '../../llm/types.ts';
 import type { DatasetRow, PredictionRow } from '../../rows/formats.ts';
@@ -111,8 +113,10 @@ export interface ConfigReading {
   template?: string;
   maxNewTokens?: number;
   promptTokens?: number;
-  /** One sentence for the UI: what was taken from the file, or why nothing was. */
+  /** One sentence for the UI: what was taken from the file, or why nothing was (English). */
   message: string;
+  /** The same sentence for the page to word in the reader's language. */
+  messageRef: MessageRef;
 }
 
 function modelEntry(table: Record<string, number>, model: string): [string, number] | undefined {
@@ -132,54 +136,70 @@ function modelEntry(table: Record<string, number>, model: string): [string, numb
  * the data set (dataset2maxlen.json), else the model's prompt length when a key names the model
  * (model2maxlen.json). Throws with a specific message for anything else.
  */
+/** "a or b or c", each language joining it its own way. */
+function orList(keys: readonly string[]): MessageValue {
+  const [a = '', ...rest] = keys;
+  return rest.length === 0 ? a : ref('datasets.generate.config.or', { a, b: orList(rest) });
+}
+
 export function readGenerationConfig(
   json: unknown,
   target: { task?: string; name: string; model: string },
 ): ConfigReading {
+  const C = 'datasets.generate.config';
+  const read = (reading: Omit<ConfigReading, 'message'>): ConfigReading => ({
+    ...reading,
+    message: englishRef(reading.messageRef),
+  });
   if (json === null || typeof json !== 'object' || Array.isArray(json)) {
-    throw new Error('A TinyEval config is a JSON object: {"trec": "…template…"} or {"trec": 64}.');
+    throw new SaidError(ref(`${C}.notObject`));
   }
   const entries = Object.entries(json as Record<string, unknown>);
-  if (entries.length === 0) throw new Error('The config file is an empty object.');
+  if (entries.length === 0) throw new SaidError(ref(`${C}.empty`));
   const keys = configKeys(target);
+  const wanted = orList(keys);
   const listed = entries.map(([k]) => k).join(', ');
   if (entries.every(([, v]) => typeof v === 'string')) {
     const prompts = parsePromptConfig(json);
     const key = keys.find((k) => Object.hasOwn(prompts, k));
     if (key === undefined) {
-      return {
+      return read({
         kind: 'prompts',
-        message: `The prompt config has no template for ${keys.join(' or ')} (it lists ${listed}).`,
-      };
+        messageRef: ref(`${C}.noTemplate`, { keys: wanted, listed }),
+      });
     }
-    return { kind: 'prompts', template: prompts[key], message: `Template for ${key} loaded.` };
+    return read({
+      kind: 'prompts',
+      template: prompts[key],
+      messageRef: ref(`${C}.templateLoaded`, { key }),
+    });
   }
   const bad = entries.find(([, v]) => typeof v !== 'number' || !Number.isInteger(v) || v <= 0);
   if (bad) {
-    throw new Error(
-      `Config entry "${bad[0]}" is ${JSON.stringify(bad[1])}: a TinyEval config maps names to templates (text) or to token counts (whole numbers).`,
-    );
+    throw new SaidError(ref(`${C}.badEntry`, { key: bad[0], value: JSON.stringify(bad[1]) }));
   }
   const table = Object.fromEntries(entries) as Record<string, number>;
   const key = keys.find((k) => Object.hasOwn(table, k));
   if (key !== undefined) {
-    return {
+    return read({
       kind: 'max-new-tokens',
       maxNewTokens: table[key],
-      message: `Max new tokens for ${key}: ${table[key]}.`,
-    };
+      messageRef: ref(`${C}.maxNewTokens`, { key, count: String(table[key]) }),
+    });
   }
   const model = modelEntry(table, target.model);
   if (model) {
-    return {
+    return read({
       kind: 'prompt-lengths',
       promptTokens: model[1],
-      message: `Prompt length for ${model[0]} (model ${target.model}): ${model[1]} tokens.`,
-    };
+      messageRef: ref(`${C}.promptLength`, {
+        key: model[0],
+        model: target.model,
+        count: String(model[1]),
+      }),
+    });
   }
-  throw new Error(
-    `This config of token counts lists ${listed}: none is ${keys.join(' or ')} (max new tokens) or the model ${target.model} (prompt length).`,
-  );
+  throw new SaidError(ref(`${C}.noMatch`, { listed, keys: wanted, model: target.model }));
 }
 
 // ---- Prompts ----
