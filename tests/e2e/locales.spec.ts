@@ -95,6 +95,32 @@ describe('the page in every interface language', () => {
     });
   }
 
+  it('words a detail’s highlights and entity types in the page’s language', async () => {
+    const summary =
+      'Juice left French Guiana in April 2023 to study the icy moons. It will reach Jupiter in 2031. Juice left French Guiana on a long trip.';
+    await fillCase(page, row!.text, summary, '');
+    await page.getByTestId('score-button').click();
+    await waitForScores(page);
+    await pick(page, 'ru');
+    const card = page.getByTestId('metric-repetition-offline');
+    await card.locator('summary').click();
+    const highlights = card.getByTestId('repetition-highlights');
+    expect(await highlights.locator('mark[data-label^="said before"]').getAttribute('title')).toBe(
+      'уже сказано, на слове 1',
+    );
+    expect(
+      await highlights.locator('mark[data-label^="first said"]').getAttribute('title'),
+    ).toMatch(/^впервые сказано здесь \(слово 1\), снова на слове 19$/u);
+    await card.locator('summary').click();
+    const entities = page.getByTestId('metric-entity-density');
+    await entities.locator('summary').click();
+    const legend = await entities.locator('.highlight-legend li').allTextContents();
+    expect(legend.join(' ')).toMatch(/место|дата/u);
+    expect(legend.join(' ')).not.toMatch(/PLACE|DATE/u);
+    await entities.locator('summary').click();
+    await pick(page, 'en');
+  });
+
   it('keeps the chosen language after a reload', async () => {
     await pick(page, 'ja');
     await page.reload();
