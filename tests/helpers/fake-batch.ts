@@ -306,6 +306,23 @@ export async function startFakeBatch(options: FakeBatchOptions): Promise<FakeBat
     const path = (req.url ?? '').split('?')[0]!;
     const method = req.method ?? 'GET';
     requests.push(`${method} ${path}`);
+    if (method === 'OPTIONS') {
+      // A page's preflight: OpenAI's and Gemini's fakes let a page's origin in; Anthropic's batch
+      // endpoints answer without CORS headers, as the real ones do, so a page cannot use them.
+      res.writeHead(
+        204,
+        wire === 'anthropic'
+          ? {}
+          : {
+              'access-control-allow-origin': '*',
+              'access-control-allow-methods': 'GET, POST, OPTIONS',
+              'access-control-allow-headers': 'authorization, content-type, x-goog-api-key',
+              'access-control-max-age': '600',
+            },
+      );
+      res.end();
+      return;
+    }
     const raw = await readBody(req);
     const authorized =
       wire === 'openai'

@@ -5,6 +5,7 @@
  * the calibration worker (./dataset-run-view.svelte.ts). The import (./dataset-import.svelte.ts)
  * reads and stores a file in a worker. Both are re-exposed here for the view.
  */
+import { pageCanBatch } from '../datasets/provider-batch.ts';
 import { SvelteSet } from 'svelte/reactivity';
 import { SaidError, said } from '../i18n/said-error.ts';
 import { APP_VERSION } from '../version.ts';
@@ -55,6 +56,8 @@ export interface RunChoice {
   models: ModelSource;
   /** Prediction data sets: the TinyEval/LongBench task (default: the data set's). */
   task?: string;
+  /** Send the judge's calls as provider batch jobs, polled every `pollSec` seconds. */
+  providerBatch?: { pollSec: number };
 }
 
 /** Whether another tab is importing a data set right now (it holds the data set's import lock). */
@@ -275,6 +278,9 @@ export class DatasetSession {
           ...(judgeSettings ? { judge: judgeSettings } : {}),
           ...(task ? { task } : {}),
           ...(concurrency ? { concurrency } : {}),
+          ...(judge && choice.providerBatch && pageCanBatch(judge.provider)
+            ? { providerBatch: { pollSec: Math.max(1, choice.providerBatch.pollSec) } }
+            : {}),
         },
         ...(judge ? { judge } : {}),
         appVersion: APP_VERSION,
@@ -331,9 +337,17 @@ export class DatasetSession {
       const retryFailed = options.retryFailed ?? false;
       const outcome =
         runExecutor(run.metrics, run.settings.metrics) === 'page'
-          ? await this.#pageRuns.drive(run, models, retryFailed, (p) => {
-              this.progress = { ...this.progress, [run.id]: p };
-            })
+          ? await this.#pageRuns.drive(
+              run,
+              models,
+              retryFailed,
+              (p) => {
+                this.progress = { ...this.progress, [run.id]: p };
+              },
+              (batchState) => {
+                this.runs = this.runs.map((r) => (r.id === run.id ? { ...r, batchState } : r));
+              },
+            )
           : await this.#client().run(
               runId,
               { ...(models ? { models } : {}), ...(retryFailed ? { retryFailed } : {}) },

@@ -4,6 +4,11 @@
  * still go to the metric workers; rows are stored as they finish, under the run's Web Lock. The
  * browser going offline pauses them (halt) and its coming back resumes them, through the session.
  */
+import { sendRunAsBatchJobs } from '../datasets/provider-batch.ts';
+import type { JudgeResponse } from '../llm/types.ts';
+import { judgeAnswerCache } from '../storage/judge-cache.ts';
+import { pendingRows, runBatchJobStore } from '../storage/runs.ts';
+import type { ProviderBatchState } from '../storage/schema.ts';
 import { messageOf } from '../errors.ts';
 import { englishRef, ref, type MessageRef } from '../i18n/message.ts';
 import {
@@ -124,9 +129,10 @@ export class PageRuns {
     models: ModelSource | undefined,
     retryFailed: boolean,
     onProgress: (progress: BatchProgress) => void,
+    onBatchState: (state: ProviderBatchState) => void = () => {},
   ): Promise<PageRunOutcome> {
     return exclusively(runLockName(run.id), RUN_BUSY_MESSAGE, () =>
-      this.#driveLocked(run, models, retryFailed, onProgress),
+      this.#driveLocked(run, models, retryFailed, onProgress, onBatchState),
     );
   }
 
@@ -135,6 +141,7 @@ export class PageRuns {
     models: ModelSource | undefined,
     retryFailed: boolean,
     onProgress: (progress: BatchProgress) => void,
+    onBatchState: (state: ProviderBatchState) => void,
   ): Promise<PageRunOutcome> {
     const scoring = this.#scoring;
     if (!scoring) throw new Error('LLM metrics cannot run here: no judge is attached.');
@@ -188,6 +195,33 @@ export class PageRuns {
     this.#version++;
     try {
       if (browserOffline()) handle.halt.abort(OFFLINE_REF);
+      if (judge && run.settings.providerBatch && !handle.halt.signal.aborted) {
+        try {
+          await sendRunAsBatchJobs({
+            run,
+            rows: pendingRows(run.id, { includeFailed: retryFailed }),
+            config: scoring.judge.config(),
+            judgeSettings: judge.settings,
+            cache: judgeAnswerCache<JudgeResponse>(),
+            jobs: runBatchJobStore(run.id),
+            detectLanguages: detectManyInWorker,
+            signal: handle.cancel.signal,
+            onState: (state) => {
+              onBatchState(state);
+              void updateRun(run.id, { batchState: state }).catch(() => undefined);
+            },
+          });
+        } catch (error) {
+          // A cancel ends the run below, as any cancelled run; anything else pauses it with the
+          // provider's words, its pending job ids kept for the resume.
+          if (!handle.cancel.signal.aborted) {
+            return await pausedBefore(
+              run,
+              ref('runs.batch.jobsFailed', { error: messageOf(error) }),
+            );
+          }
+        }
+      }
       return await runStoredBatchLocked(run.id, {
         scoreRow,
         // Each row's language from the language worker, a chunk of rows per message.

@@ -10,7 +10,14 @@ import type { MessageRef } from '../i18n/message.ts';
 import { db, guarded, idRange } from './db.ts';
 import { describeStorageError } from './quota.ts';
 import { iterateDatasetRows, ROW_BATCH_SIZE } from './datasets.ts';
-import type { JudgeUsage, RunStatus, StoredRun, StoredRunResult } from './schema.ts';
+import type {
+  JudgeUsage,
+  ProviderBatchState,
+  RunStatus,
+  StoredBatchJob,
+  StoredRun,
+  StoredRunResult,
+} from './schema.ts';
 import type { DatasetRow } from '../rows/formats.ts';
 
 export type NewRun = Omit<StoredRun, 'updatedAt' | 'status' | 'counts' | 'backends'> &
@@ -258,6 +265,8 @@ export interface RunUpdate {
   message?: string | null;
   /** `message` as a message of SumLens's own, for the page to word in its language. */
   messageRef?: MessageRef;
+  /** Where the run's provider batch phase stands. */
+  batchState?: ProviderBatchState;
   /** Judge settings or backends learnt after the start. */
   backends?: StoredRun['backends'];
   total?: number;
@@ -289,6 +298,7 @@ export async function updateRun(id: string, update: RunUpdate): Promise<StoredRu
     else delete run.messageRef;
   }
   if (update.backends) run.backends = update.backends;
+  if (update.batchState) run.batchState = update.batchState;
   if (update.total !== undefined) run.counts = { ...run.counts, total: update.total };
   run.updatedAt = now;
   await Promise.all([store.put(run), tx.done]);
@@ -350,3 +360,32 @@ export const indexedDbRunStore: RunResultStore = {
     await updateRun(runId, { status, message, ...(messageRef ? { messageRef } : {}) });
   },
 };
+
+/**
+ * The pending provider batch jobs of one run, kept on its record: a job id is stored the moment
+ * the provider accepted the job and dropped once its answers are in the judge cache, so a tab
+ * closed in between polls the same job when the run resumes.
+ */
+export function runBatchJobStore(runId: string) {
+  const change = async (edit: (jobs: StoredBatchJob[]) => StoredBatchJob[]) => {
+    const database = await db();
+    const tx = guarded(database.transaction('runs', 'readwrite'));
+    const store = tx.objectStore('runs');
+    const run = await store.get(runId);
+    if (!run) {
+      tx.abort();
+      await tx.done.catch(() => undefined);
+      throw new Error(`Run ${runId} does not exist.`);
+    }
+    run.batchJobs = edit(run.batchJobs ?? []);
+    await Promise.all([store.put(run), tx.done]);
+  };
+  return {
+    async list(): Promise<StoredBatchJob[]> {
+      return (await getRun(runId))?.batchJobs ?? [];
+    },
+    add: (job: StoredBatchJob) =>
+      change((jobs) => [...jobs.filter((j) => j.jobId !== job.jobId), job]),
+    remove: (jobId: string) => change((jobs) => jobs.filter((j) => j.jobId !== jobId)),
+  };
+}

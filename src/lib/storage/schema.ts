@@ -168,6 +168,35 @@ export interface RunSettings {
   task?: string;
   /** Rows scored at the same time. */
   concurrency?: number;
+  /**
+   * The judge's calls go to the provider's batch API as jobs (half the price, answers within a
+   * day), polled every `pollSec` seconds; the rows are then scored from the answers.
+   */
+  providerBatch?: { pollSec: number };
+}
+
+/** A provider batch job a run submitted and has not yet read into the judge cache. */
+export interface StoredBatchJob {
+  jobId: string;
+  provider: ProviderKind;
+  host: string;
+  model: string;
+  customIds: string[];
+  submittedAt: string;
+}
+
+/** Where a run's provider batch phase stands, for the run list. */
+export interface ProviderBatchState {
+  /** Collecting the requests, waiting on jobs, or every answer read (the rows score next). */
+  phase: 'collecting' | 'waiting' | 'answered';
+  round: number;
+  /** This round's jobs and the provider's word for their state. */
+  jobs: Array<{ id: string; requests: number; status: string; done?: number }>;
+  /** Requests sent in jobs so far, and those that came back without an answer. */
+  requests: number;
+  failed: number;
+  /** The last round's requests at the batch rate, USD, when the model's price is known. */
+  costUsd?: number;
 }
 
 /** A prediction row's task score (see src/lib/datasets/tinyeval.ts `scoreTinyEvalRow`). */
@@ -204,6 +233,9 @@ export interface StoredRun {
   message?: string;
   /** The same reason as a message, where it is one of SumLens's own, worded in the page's language. */
   messageRef?: MessageRef;
+  /** Provider batch jobs pending: a reload polls these instead of paying for new ones. */
+  batchJobs?: StoredBatchJob[];
+  batchState?: ProviderBatchState;
   appVersion: string;
 }
 

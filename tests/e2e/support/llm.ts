@@ -13,7 +13,7 @@ export interface ProviderChoice {
 /** Fills the page's provider settings so that its LLM requests go to `fake`. */
 export async function configureProvider(
   page: Page,
-  fake: FakeLlm,
+  fake: Pick<FakeLlm, 'url'>,
   { kind, model, key }: ProviderChoice,
 ): Promise<void> {
   const provider = page.getByTestId('provider-settings');

@@ -31,14 +31,11 @@ import {
 import { openaiBatch } from './openai.ts';
 import { anthropicBatch } from './anthropic.ts';
 import { geminiBatch } from './gemini.ts';
-import { isBatchKind, type BatchKind } from './kinds.ts';
+import { BATCH_PRICE_FACTOR, isBatchKind, type BatchKind } from './kinds.ts';
 
 export { BatchDeferredError, BatchLineError } from './collect.ts';
 export type { BatchLimits, BatchWire, JobStatus } from './wire.ts';
-export { BATCH_KINDS, isBatchKind, type BatchKind } from './kinds.ts';
-
-/** OpenAI, Anthropic and Gemini all bill batch jobs at half their standard price. */
-export const BATCH_PRICE_FACTOR = 0.5;
+export { BATCH_KINDS, BATCH_PRICE_FACTOR, isBatchKind, type BatchKind } from './kinds.ts';
 
 export const BATCH_WIRES: Record<BatchKind, BatchWire> = {
   openai: openaiBatch,

@@ -6,3 +6,6 @@ export type BatchKind = (typeof BATCH_KINDS)[number];
 export function isBatchKind(kind: string): kind is BatchKind {
   return (BATCH_KINDS as readonly string[]).includes(kind);
 }
+
+/** OpenAI, Anthropic and Gemini all bill batch jobs at half their standard price. */
+export const BATCH_PRICE_FACTOR = 0.5;
