@@ -65,6 +65,15 @@ export function useOnnxRunner(
         `(inputs: ${session.inputNames.join(', ')}; outputs: ${session.outputNames.join(', ')}).`,
     );
   }
+  // One run at a time: onnxruntime-web's WASM session fails a run started while another is in
+  // flight ("Cannot read properties of null"), and the rows a batch keeps in flight, or the metrics
+  // of one case, embed at the same moment.
+  let queue: Promise<unknown> = Promise.resolve();
+  const runOne = (feeds: Record<string, OrtTensorLike>) => {
+    const next = queue.then(() => session.run(feeds));
+    queue = next.catch(() => undefined);
+    return next;
+  };
   return async (ids) => {
     const count = ids.reduce((sum, list) => sum + list.length, 0);
     if (ids.length === 0) return [];
@@ -87,7 +96,7 @@ export function useOnnxRunner(
       indices: new Tensor('int32', indices, [count, 2]),
       values: new Tensor('int32', values, [count]),
     };
-    const outputs = await session.run(feeds);
+    const outputs = await runOne(feeds);
     const output = outputs[OUTPUT];
     try {
       const data = output.data as Float32Array;

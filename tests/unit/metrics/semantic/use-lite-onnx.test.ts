@@ -62,6 +62,26 @@ describe('USE-lite ONNX runner', () => {
     expect((fed[0].indices as FakeTensor).disposed).toBe(true);
   });
 
+  it('runs one batch at a time: a WASM session fails a run started while another is in flight', async () => {
+    const { session } = fakeSession(1);
+    let inFlight = 0;
+    const plain = session.run.bind(session);
+    session.run = async (feeds) => {
+      // As onnxruntime-web does: a second run during the first fails.
+      if (inFlight > 0) throw new TypeError("Cannot read properties of null (reading '3')");
+      inFlight++;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      try {
+        return await plain(feeds);
+      } finally {
+        inFlight--;
+      }
+    };
+    const run = useOnnxRunner(session, Tensor);
+    const all = await Promise.all([run([[1]]), run([[2]]), run([[3]]), run([[4]])]);
+    expect(all.map((vectors) => vectors.length)).toEqual([1, 1, 1, 1]);
+  });
+
   it('refuses a model without the converted graph’s inputs and output, naming what is missing', () => {
     const { session } = fakeSession(1, { inputs: ['input_ids'], output: 'last_hidden_state' });
     expect(() => useOnnxRunner(session, Tensor)).toThrow(
