@@ -10,7 +10,7 @@ import { SvelteSet } from 'svelte/reactivity';
 import { SaidError, said } from '../i18n/said-error.ts';
 import { APP_VERSION } from '../version.ts';
 import { messageOf } from '../errors.ts';
-import { tr } from '../i18n/i18n.svelte.ts';
+import { localized, tr } from '../i18n/i18n.svelte.ts';
 import { ref, type MessageRef } from '../i18n/message.ts';
 import type { MappingChoice } from '../datasets/mapping.ts';
 import {
@@ -353,7 +353,8 @@ export class DatasetSession {
               { ...(models ? { models } : {}), ...(retryFailed ? { retryFailed } : {}) },
               {
                 onProgress: (p) => (this.progress = { ...this.progress, [runId]: p }),
-                onLoading: (l) => (this.loadingStage = `${l.stage}${l.file ? ` · ${l.file}` : ''}`),
+                onLoading: (l) =>
+                  (this.loadingStage = `${localized(l.stage, l.stageRef)}${l.file ? ` · ${l.file}` : ''}`),
               },
             );
       this.loadingStage = undefined;
