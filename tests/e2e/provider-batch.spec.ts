@@ -8,7 +8,7 @@
  * batch endpoints answer no browser preflight, so the page offers the CLI for them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -19,6 +19,26 @@ import { startFakeBatch, type FakeBatch } from '../helpers/fake-batch.ts';
 import type { Wire } from '../helpers/fake-llm.ts';
 
 const ROW_COUNT = 50;
+const SHOTS = join(process.cwd(), '.tmp', 'provider-batch');
+
+/** The element at both widths and in both schemes, for a person to look at. */
+async function shots(page: Page, testid: string, name: string): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true });
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const [width, height] of [
+      [1280, 800],
+      [390, 844],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await page
+        .getByTestId(testid)
+        .screenshot({ path: join(SHOTS, `${name}-${scheme}-${width}.png`) });
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
 const TOWNS = ['Ghent', 'Porto', 'Tartu', 'Brno', 'Turku', 'Split', 'Graz', 'Cork', 'Lund', 'Pécs'];
 
 /** Fifty distinct cases: each row's prompts differ, so each asks the judge its own questions. */
@@ -103,6 +123,7 @@ for (const wire of ['openai', 'gemini'] as const satisfies readonly Wire[]) {
         .poll(() => page.getByTestId('run-batch-cost').innerText())
         .toMatch(/^At the batch rate: about \$\d[\d.]* \(instead of \$\d[\d.]*\)/u);
       expect(fake.requests).toEqual([]);
+      if (wire === 'openai') await shots(page, 'run-setup', 'setup');
 
       const runId = await startRun(page);
       const state = runItem(page, runId).getByTestId('run-batch-state');
@@ -127,6 +148,7 @@ for (const wire of ['openai', 'gemini'] as const satisfies readonly Wire[]) {
       expect(await item.getAttribute('data-done')).toBe(String(ROW_COUNT));
       expect(await item.getAttribute('data-failed')).toBe('0');
       expect(await item.getByTestId('run-batch-state').getAttribute('data-phase')).toBe('answered');
+      if (wire === 'openai') await shots(page, 'run-item', 'run-list');
 
       // Claims then verdicts: two rounds, each request sent in exactly one job.
       const sent = fake.jobs.flatMap((j) => j.customIds);
