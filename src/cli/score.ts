@@ -454,12 +454,15 @@ async function main(argv: string[]): Promise<number> {
       );
       const { runBatch } = await import('../lib/llm/batch/engine.ts');
       const jobs = new FileJobStore(options.cache!);
+      const interactive = judge;
       const run = await runBatch({
         config: provider,
         cache: judgeCache,
         jobs,
         rows: cases,
         run: (row, using) => runJudge(row.input, using),
+        // The interactive judge's probe: a later run without --batch asks the same requests.
+        ...(interactive ? { capabilities: () => interactive.capabilities() } : {}),
         pollIntervalMs: options.pollIntervalMs,
         ...(options.batchMaxRequests ? { limits: { maxRequests: options.batchMaxRequests } } : {}),
         onEvent: (event) => console.error(scrub(describeBatchEvent(event))),

@@ -12,7 +12,7 @@
 import { isBatchKind, type BatchKind } from '../llm/batch/kinds.ts';
 import type { BatchEvent } from '../llm/batch/engine.ts';
 import type { ResponseCache } from '../llm/cache.ts';
-import type { ProviderConfig } from '../llm/types.ts';
+import type { Capabilities, ProviderConfig } from '../llm/types.ts';
 import type { JudgeSettings } from '../metrics/judge/settings.ts';
 import type { MetricSettings } from '../metrics/settings.ts';
 import type { JudgeMetricId } from '../metrics/types.ts';
@@ -43,6 +43,8 @@ export interface ProviderBatchOptions {
     remove(jobId: string): Promise<void>;
   };
   detectLanguages: DetectLanguages;
+  /** The interactive judge's capabilities (its probe), so both passes ask the same requests. */
+  capabilities: () => Promise<Capabilities>;
   signal: AbortSignal;
   onState(state: ProviderBatchState): void;
   fetch?: typeof fetch;
@@ -132,6 +134,7 @@ export async function sendRunAsBatchJobs(
         signal,
       }),
     pollIntervalMs: (run.settings.providerBatch?.pollSec ?? DEFAULT_BATCH_POLL_SEC) * 1000,
+    capabilities: options.capabilities,
     onEvent,
     signal,
     ...(options.fetch ? { fetch: options.fetch } : {}),

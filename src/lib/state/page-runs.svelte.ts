@@ -196,6 +196,7 @@ export class PageRuns {
     try {
       if (browserOffline()) handle.halt.abort(OFFLINE_REF);
       if (judge && run.settings.providerBatch && !handle.halt.signal.aborted) {
+        const interactive = judge.judge;
         try {
           await sendRunAsBatchJobs({
             run,
@@ -205,6 +206,7 @@ export class PageRuns {
             cache: judgeAnswerCache<JudgeResponse>(),
             jobs: runBatchJobStore(run.id),
             detectLanguages: detectManyInWorker,
+            capabilities: () => interactive.capabilities(handle.cancel.signal),
             signal: handle.cancel.signal,
             onState: (state) => {
               onBatchState(state);

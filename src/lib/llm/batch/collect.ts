@@ -88,6 +88,13 @@ export class BatchCollector {
     private readonly wire: BatchWire,
     private readonly cache: ResponseCache,
     private readonly answers: ReadonlyMap<string, LineResult>,
+    /**
+     * What the model can do, as the interactive judge that reads these answers later will say:
+     * G-Eval asks for logprobs or for samples by it, so both must agree or the later run's
+     * requests miss the cache. Default: the traits table, as before any probe.
+     */
+    private readonly capabilities: () => Promise<Capabilities> = () =>
+      Promise.resolve(capabilitiesFromTraits(currentTraits(config))),
   ) {}
 
   /** A cache that keeps nothing of a call that met a placeholder or a failed line. */
@@ -157,9 +164,7 @@ export class BatchCollector {
         this.call(request, (judge) => judge.complete(request)),
       completeJson: <T>(request: JudgeRequest & { json: JsonOutputSpec<T> }) =>
         this.call(request, (judge) => judge.completeJson<T>(request)),
-      // A batch run asks no probe: the traits table decides, as before any probe.
-      capabilities: (): Promise<Capabilities> =>
-        Promise.resolve(capabilitiesFromTraits(currentTraits(config))),
+      capabilities: (): Promise<Capabilities> => this.capabilities(),
       forget: (request) => createJudge(config, { cache: this.cache }).forget!(request),
     };
   }

@@ -18,7 +18,7 @@ import { hostOf } from '../capabilities.ts';
 import type { ResponseCache } from '../cache.ts';
 import { DEFAULT_PRICE_TABLE, estimateCost, type PriceTable } from '../prices.ts';
 import { defaultSleep, type Sleep } from '../transport.ts';
-import type { Judge, ProviderConfig, ProviderKind } from '../types.ts';
+import type { Capabilities, Judge, ProviderConfig, ProviderKind } from '../types.ts';
 import { BatchCollector } from './collect.ts';
 import {
   splitJobs,
@@ -109,6 +109,11 @@ export interface BatchRunOptions<Row, Out> {
   maxRounds?: number;
   /** Rows scored at once in a round (they only meet the cache, so this bounds memory, not calls). */
   concurrency?: number;
+  /**
+   * The capabilities the interactive judge will report (its probe, kept in its store), so that
+   * the jobs ask what a later interactive run asks. Default: the traits table.
+   */
+  capabilities?: () => Promise<Capabilities>;
   priceTable?: PriceTable;
   onEvent?(event: BatchEvent): void;
   signal?: AbortSignal;
@@ -197,7 +202,7 @@ export async function runBatch<Row, Out>(
 
   for (let round = 1; ; round++) {
     signal?.throwIfAborted();
-    const collector = new BatchCollector(config, wire, cache, answers);
+    const collector = new BatchCollector(config, wire, cache, answers, options.capabilities);
     const judge = collector.judge();
     summary.outputs = await pool(rows, options.concurrency ?? 16, (row) => options.run(row, judge));
     for (const jobId of applied) await store.remove(jobId);
