@@ -168,7 +168,7 @@ const LATIN = /\p{Script=Latin}/u;
  * µ, ², ³, ¹ and ¼–¾ are letters or digits of no script, so they stay in.
  */
 const MAY_BE_DELETED =
-  /[^\u0000-\u00b1\u00b4\u00b6-\u00b8\u00ba\u00bb\u00bf-\u024f\u2000-\u206f\u20a0-\u20cf]/u;
+  /[\u00b2\u00b3\u00b5\u00b9\u00bc-\u00be\u0250-\u1fff\u2070-\u209f\u2100-\u{10ffff}]/u;
 
 /**
  * Share of a text's letters and digits that rouge_score's tokenizer would delete because they

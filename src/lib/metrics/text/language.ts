@@ -66,11 +66,11 @@ const SCRIPTS: Array<{ code: string; test: RegExp }> = [
 
 const LETTER = /\p{L}/u;
 /**
- * A character outside Basic Latin, Latin-1, Latin Extended-A/B, General Punctuation and the
- * currency signs: only past these can a letter of another script be (the letters in them are
+ * A character outside Basic Latin, Latin-1, Latin Extended-A/B, General Punctuation, the
+ * currency signs and their combining marks: only past these can a letter of another script be (the letters in them are
  * Latin, or of no script, as µ).
  */
-export const BEYOND_LATIN = /[^\u0000-\u024f\u2000-\u206f\u20a0-\u20cf]/u;
+export const BEYOND_LATIN = /[\u0250-\u1fff\u2070-\u209f\u2100-\u{10ffff}]/u;
 const LATIN_LETTER = /\p{Script=Latin}/u;
 
 function letterCount(text: string): number {
