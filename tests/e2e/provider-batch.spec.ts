@@ -109,7 +109,7 @@ for (const wire of ['openai', 'gemini'] as const satisfies readonly Wire[]) {
       await fake?.close();
     });
 
-    it('submits jobs, survives a reload while one is pending, and scores every row from the answers', async () => {
+    it('submits jobs, pauses and resumes, survives a reload while one is pending, and scores every row from the answers', async () => {
       await configureProvider(page, fake, JUDGES[wire]);
       // Kept for the tab, so that the run goes on after the reload below.
       await page.getByTestId('provider-key-persistence').selectOption('session');
@@ -135,6 +135,18 @@ for (const wire of ['openai', 'gemini'] as const satisfies readonly Wire[]) {
       const submittedBeforeReload = fake.jobs.length;
       expect(submittedBeforeReload).toBe(1);
       expect(fake.jobs[0]!.polls).toBeLessThanOrEqual(4);
+
+      // Pause stops the polling, not the provider's job; Resume polls the same job again.
+      const listed = runItem(page, runId);
+      await listed.getByTestId('run-pause').click();
+      await expect.poll(() => listed.getAttribute('data-status')).toBe('paused');
+      const pollsWhenPaused = fake.jobs[0]!.polls;
+      expect(await listed.getByTestId('run-message').innerText()).toMatch(
+        /Resume polls the same job again/u,
+      );
+      await listed.getByTestId('run-resume').click();
+      await expect.poll(() => fake.jobs[0]!.polls).toBeGreaterThan(pollsWhenPaused);
+      expect(fake.jobs.length).toBe(1);
 
       // Closing the tab mid-job: the job id is on the run's record, and the reopened page polls it.
       await page.reload();

@@ -197,6 +197,13 @@ export class PageRuns {
       if (browserOffline()) handle.halt.abort(OFFLINE_REF);
       if (judge && run.settings.providerBatch && !handle.halt.signal.aborted) {
         const interactive = judge.judge;
+        // Pause stops the polling, not the provider's job: Resume polls the same job again.
+        const stopBatch = new AbortController();
+        const onCancel = () => stopBatch.abort();
+        handle.cancel.signal.addEventListener('abort', onCancel, { once: true });
+        const unsubscribe = handle.pause.subscribe((paused) => {
+          if (paused) stopBatch.abort();
+        });
         try {
           await sendRunAsBatchJobs({
             run,
@@ -206,8 +213,8 @@ export class PageRuns {
             cache: judgeAnswerCache<JudgeResponse>(),
             jobs: runBatchJobStore(run.id),
             detectLanguages: detectManyInWorker,
-            capabilities: () => interactive.capabilities(handle.cancel.signal),
-            signal: handle.cancel.signal,
+            capabilities: () => interactive.capabilities(stopBatch.signal),
+            signal: stopBatch.signal,
             onState: (state) => {
               onBatchState(state);
               void updateRun(run.id, { batchState: state }).catch(() => undefined);
@@ -219,9 +226,14 @@ export class PageRuns {
           if (!handle.cancel.signal.aborted) {
             return await pausedBefore(
               run,
-              ref('runs.batch.jobsFailed', { error: messageOf(error) }),
+              handle.pause.paused
+                ? ref('runs.batch.pausedWaiting')
+                : ref('runs.batch.jobsFailed', { error: messageOf(error) }),
             );
           }
+        } finally {
+          unsubscribe();
+          handle.cancel.signal.removeEventListener('abort', onCancel);
         }
       }
       return await runStoredBatchLocked(run.id, {
