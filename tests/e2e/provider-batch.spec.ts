@@ -231,3 +231,56 @@ describe('Anthropic from the page', () => {
     expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
   });
 });
+
+describe('a request a batch job did not answer', () => {
+  let app: App;
+  let fake: FakeBatch;
+
+  beforeAll(async () => {
+    // The first job errors its third line; the job that retries it answers everything.
+    fake = await startFakeBatch({
+      wire: 'openai',
+      lineFault: (index) => (fake.jobs.length === 1 && index === 2 ? 'error' : undefined),
+    });
+    app = await openApp({});
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await fake?.close();
+  });
+
+  it('fails only its row, sends nothing at the standard price, and a retry sends it as a batch job', async () => {
+    const { page } = app;
+    const dir = mkdtempSync(join(tmpdir(), 'sumlens-provider-batch-fault-'));
+    const file = join(dir, 'bridges-fault.jsonl');
+    writeFileSync(file, rows().split('\n').slice(0, 5).join('\n') + '\n');
+    await configureProvider(page, fake, JUDGES.openai);
+    await importDataset(page, file);
+    await page.getByTestId('run-configure').last().click();
+    await page.getByTestId('run-setup').waitFor();
+    await page.getByTestId('run-metric-vagueness').check();
+    await page.getByTestId('run-batch-jobs').check();
+    await page.getByTestId('run-batch-poll').fill('1');
+    const runId = await startRun(page);
+    const item = runItem(page, runId);
+    await expect
+      .poll(() => item.getAttribute('data-status'), { timeout: 60_000, interval: 500 })
+      .toBe('done');
+    expect(await item.getAttribute('data-failed')).toBe('1');
+    expect(await item.getByTestId('run-batch-state').innerText()).toMatch(/1 without an answer/u);
+    expect(fake.interactiveCalls).toBe(0);
+    const firstJob = fake.jobs[0]!.customIds.length;
+
+    await item.getByTestId('run-retry-failed').click();
+    await expect
+      .poll(() => item.getAttribute('data-failed'), { timeout: 60_000, interval: 500 })
+      .toBe('0');
+    await expect.poll(() => item.getAttribute('data-status')).toBe('done');
+    // The failed request, and only what its row still lacked, went up as a second job.
+    expect(fake.jobs).toHaveLength(2);
+    expect(fake.jobs[1]!.customIds.length).toBeGreaterThan(0);
+    expect(fake.jobs[1]!.customIds.length).toBeLessThan(firstJob);
+    expect(fake.interactiveCalls).toBe(0);
+  });
+});

@@ -12,7 +12,8 @@
 import { isBatchKind, type BatchKind } from '../llm/batch/kinds.ts';
 import type { BatchEvent } from '../llm/batch/engine.ts';
 import type { ResponseCache } from '../llm/cache.ts';
-import type { Capabilities, ProviderConfig } from '../llm/types.ts';
+import { LlmError, type Capabilities, type Judge, type ProviderConfig } from '../llm/types.ts';
+import { english, ref } from '../i18n/message.ts';
 import type { JudgeSettings } from '../metrics/judge/settings.ts';
 import type { MetricSettings } from '../metrics/settings.ts';
 import type { JudgeMetricId } from '../metrics/types.ts';
@@ -146,5 +147,43 @@ export async function sendRunAsBatchJobs(
     rounds: summary.rounds,
     requests: summary.requests,
     failed: summary.failedRequests,
+  };
+}
+
+/**
+ * The judge a batch run scores its rows with: every answer comes from the judge cache, where the
+ * jobs put them, and a request no job answered (an errored line, an expired or cancelled job)
+ * fails its row instead of being sent at the standard price. "Retry failed rows" then sends those
+ * requests as a new batch job.
+ */
+export async function batchAnswersJudge(
+  config: ProviderConfig,
+  cache: ResponseCache,
+  capabilities: () => Promise<Capabilities>,
+): Promise<Judge> {
+  if (!pageCanBatch(config.kind))
+    throw new Error(`${config.kind} has no batch API a page can use.`);
+  const [{ BatchCollector, BatchDeferredError }, { BATCH_WIRES }] = await Promise.all([
+    import('../llm/batch/collect.ts'),
+    import('../llm/batch/engine.ts'),
+  ]);
+  const judge = new BatchCollector(
+    config,
+    BATCH_WIRES[config.kind],
+    cache,
+    new Map(),
+    capabilities,
+  ).judge();
+  const unanswered = (error: unknown): never => {
+    if (!(error instanceof BatchDeferredError)) throw error;
+    throw new LlmError('cancelled', english('llm.batch.unanswered'), {
+      provider: config.kind,
+      messageRef: ref('llm.batch.unanswered'),
+    });
+  };
+  return {
+    ...judge,
+    complete: (request) => judge.complete(request).catch(unanswered),
+    completeJson: (request) => judge.completeJson(request).catch(unanswered),
   };
 }

@@ -4,7 +4,7 @@
  * still go to the metric workers; rows are stored as they finish, under the run's Web Lock. The
  * browser going offline pauses them (halt) and its coming back resumes them, through the session.
  */
-import { sendRunAsBatchJobs } from '../datasets/provider-batch.ts';
+import { batchAnswersJudge, sendRunAsBatchJobs } from '../datasets/provider-batch.ts';
 import type { JudgeResponse } from '../llm/types.ts';
 import { judgeAnswerCache } from '../storage/judge-cache.ts';
 import { pendingRows, runBatchJobStore } from '../storage/runs.ts';
@@ -174,6 +174,25 @@ export class PageRuns {
     } catch (error) {
       return await pausedBefore(run, messageOf(error));
     }
+    // A batch run's rows read their answers from the cache the jobs filled, never from the
+    // provider at the standard price; the probe-backed capabilities keep both passes' requests
+    // the same.
+    const interactive = judge?.judge;
+    const batched = judge && interactive && run.settings.providerBatch ? judge : undefined;
+    if (batched && interactive) {
+      try {
+        judge = {
+          ...batched,
+          judge: await batchAnswersJudge(
+            scoring.judge.config(),
+            judgeAnswerCache<JudgeResponse>(),
+            () => interactive.capabilities(),
+          ),
+        };
+      } catch (error) {
+        return await pausedBefore(run, messageOf(error));
+      }
+    }
     const settings = run.settings.metrics;
     const modelSource = models ?? ($state.snapshot(scoring.models) as ModelSource);
     const scoreRow = pageRowScorer({
@@ -195,8 +214,7 @@ export class PageRuns {
     this.#version++;
     try {
       if (browserOffline()) handle.halt.abort(OFFLINE_REF);
-      if (judge && run.settings.providerBatch && !handle.halt.signal.aborted) {
-        const interactive = judge.judge;
+      if (batched && interactive && !handle.halt.signal.aborted) {
         // Pause stops the polling, not the provider's job: Resume polls the same job again.
         const stopBatch = new AbortController();
         const onCancel = () => stopBatch.abort();
@@ -209,7 +227,7 @@ export class PageRuns {
             run,
             rows: pendingRows(run.id, { includeFailed: retryFailed }),
             config: scoring.judge.config(),
-            judgeSettings: judge.settings,
+            judgeSettings: batched.settings,
             cache: judgeAnswerCache<JudgeResponse>(),
             jobs: runBatchJobStore(run.id),
             detectLanguages: detectManyInWorker,

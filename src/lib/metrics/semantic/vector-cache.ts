@@ -78,53 +78,30 @@ export type CountingEmbed = (
 ) => Promise<UseLiteEmbedding>;
 
 /**
- * Sentences being embedded right now, per store: the metrics of one case, and the rows a batch
- * keeps in flight, ask for the same source sentences at the same moment. Without this each of
- * them missed the cache and embedded the whole source again (a 600-row run embedded 2.4 times
- * the sentences it had).
- */
-const inFlight = new WeakMap<VectorStore, Map<string, Promise<CachedVector>>>();
-
-/**
- * `embedCounting` through the cache: only sentences it has not seen (each once), and that no
- * other caller is embedding now, reach the encoder. Vectors are handed out as copies, so a caller
- * that scales its vectors in place cannot corrupt the cache.
+ * `embedCounting` through the cache: only sentences it has not seen (each once) reach the encoder.
+ * Vectors are handed out as copies, so a caller that scales its vectors in place cannot corrupt
+ * the cache.
  */
 export function cachedEmbedding(
   cache: VectorStore,
   backend: string,
   embed: CountingEmbed,
 ): CountingEmbed {
-  let pending = inFlight.get(cache);
-  if (!pending) inFlight.set(cache, (pending = new Map()));
-  const running = pending;
   return async (sentences, signal) => {
     throwIfAborted(signal);
-    const found: Array<CachedVector | Promise<CachedVector> | undefined> = sentences.map(
-      (s) => cache.get(backend, s) ?? running.get(keyOf(backend, s)),
-    );
+    const found = sentences.map((s) => cache.get(backend, s));
     const missing = [...new Set(sentences.filter((_, i) => !found[i]))];
     if (missing.length > 0) {
-      const fresh = embed(missing, signal);
-      const mine = new Map<string, Promise<CachedVector>>();
-      missing.forEach((sentence, i) => {
-        const key = keyOf(backend, sentence);
-        const entry = fresh.then((got) => {
-          const vector = { vector: got.vectors[i], windowed: got.windowed[i] };
-          cache.set(backend, sentence, vector);
-          return vector;
-        });
-        // A failed or cancelled batch must not leave its sentences promised to the next caller.
-        const settled = () => {
-          if (running.get(key) === entry) running.delete(key);
-        };
-        entry.then(settled, settled);
-        running.set(key, entry);
-        mine.set(sentence, entry);
+      const fresh = await embed(missing, signal);
+      const fromFresh = new Map<string, CachedVector>();
+      missing.forEach((s, i) => {
+        const entry = { vector: fresh.vectors[i], windowed: fresh.windowed[i] };
+        cache.set(backend, s, entry);
+        fromFresh.set(s, entry);
       });
-      sentences.forEach((s, i) => (found[i] ??= mine.get(s)));
+      sentences.forEach((s, i) => (found[i] ??= fromFresh.get(s)));
     }
-    const entries = await Promise.all(found as Array<CachedVector | Promise<CachedVector>>);
+    const entries = found as CachedVector[];
     return {
       vectors: entries.map((e) => e.vector.slice()),
       windowed: entries.map((e) => e.windowed),

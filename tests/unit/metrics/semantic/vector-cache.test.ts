@@ -53,46 +53,6 @@ describe('SentenceVectorCache', () => {
   });
 });
 
-describe('cachedEmbedding at the same moment', () => {
-  it('embeds a sentence two callers ask for at once only once, for both', async () => {
-    const cache = new SentenceVectorCache();
-    const asked: string[][] = [];
-    const slow = async (sentences: readonly string[]): Promise<UseLiteEmbedding> => {
-      asked.push([...sentences]);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      return {
-        vectors: sentences.map((s) => vector(s.length)),
-        windowed: sentences.map(() => false),
-      };
-    };
-    const cached = cachedEmbedding(cache, 'm', slow);
-    // Two rows of one source, and the metrics of one case, at once.
-    const [a, b, c] = await Promise.all([
-      cached(['the source', 'summary a']),
-      cached(['the source', 'summary b']),
-      cachedEmbedding(cache, 'm', slow)(['the source']),
-    ]);
-    expect(asked).toEqual([['the source', 'summary a'], ['summary b']]);
-    expect([a, b, c].map((r) => r.vectors[0][0])).toEqual([10, 10, 10]);
-  });
-
-  it('a failed embedding promises nothing to the next caller', async () => {
-    const cache = new SentenceVectorCache();
-    let fail = true;
-    const flaky = async (sentences: readonly string[]): Promise<UseLiteEmbedding> => {
-      if (fail) throw new Error('the encoder stopped');
-      return {
-        vectors: sentences.map((s) => vector(s.length)),
-        windowed: sentences.map(() => false),
-      };
-    };
-    const cached = cachedEmbedding(cache, 'm', flaky);
-    await expect(cached(['one'])).rejects.toThrow('the encoder stopped');
-    fail = false;
-    expect((await cached(['one'])).vectors[0][0]).toBe(3);
-  });
-});
-
 describe('sourceSentencesForEmbedding', () => {
   it('keeps a short source whole', () => {
     const kept = sourceSentencesForEmbedding('One. Two. Three.');
