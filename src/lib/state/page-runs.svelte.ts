@@ -223,6 +223,8 @@ export class PageRuns {
           if (paused) stopBatch.abort();
         });
         try {
+          // Running again (a resume after a pause): a reload from here on resumes it by itself.
+          await updateRun(run.id, { status: 'running', message: null });
           await sendRunAsBatchJobs({
             run,
             rows: pendingRows(run.id, { includeFailed: retryFailed }),
