@@ -9,7 +9,7 @@ import { MemoryResponseCache } from '../../../src/lib/llm/cache.ts';
 import { createJudge } from '../../../src/lib/llm/client.ts';
 import { resetCapabilityCache } from '../../../src/lib/llm/capabilities.ts';
 import { resetLimiters } from '../../../src/lib/llm/limiter.ts';
-import { LlmError, type ProviderConfig } from '../../../src/lib/llm/types.ts';
+import type { ProviderConfig } from '../../../src/lib/llm/types.ts';
 import { runJudgeMetrics } from '../../../src/lib/metrics/judge/run.ts';
 import { DEFAULT_JUDGE_SETTINGS } from '../../../src/lib/metrics/judge/settings.ts';
 import type { CaseInput, MetricResult } from '../../../src/lib/metrics/types.ts';
