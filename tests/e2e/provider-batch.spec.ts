@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { openApp, type App } from './support/browser.ts';
-import { importDataset } from './support/datasets.ts';
+import { importDataset, listedRun, startedRun } from './support/datasets.ts';
 import { configureProvider, type ProviderChoice } from './support/llm.ts';
 import { startFakeBatch, type FakeBatch } from '../helpers/fake-batch.ts';
 import type { Wire } from '../helpers/fake-llm.ts';
@@ -59,16 +59,6 @@ const JUDGES: Record<'openai' | 'gemini', ProviderChoice> = {
   gemini: { kind: 'gemini', model: 'gemini-2.5-flash-lite', key: 'AIza-e2e-provider-batch' },
 };
 
-function runItem(page: Page, runId: string) {
-  return page.locator(`[data-testid="run-item"][data-run-id="${runId}"]`);
-}
-
-async function runIds(page: Page): Promise<string[]> {
-  return page
-    .getByTestId('run-item')
-    .evaluateAll((items) => items.map((item) => item.getAttribute('data-run-id') ?? ''));
-}
-
 /** Opens the run setup with the two judge metrics ticked (and the offline ones as they are). */
 async function setupRun(page: Page): Promise<void> {
   await page.getByTestId('run-configure').last().click();
@@ -78,15 +68,7 @@ async function setupRun(page: Page): Promise<void> {
 }
 
 /** Presses Start and returns the id of the run it created. */
-async function startRun(page: Page): Promise<string> {
-  const before = new Set(await runIds(page));
-  await page.getByTestId('run-start').click();
-  let created: string | undefined;
-  await expect
-    .poll(async () => (created = (await runIds(page)).find((id) => id && !before.has(id))))
-    .toBeDefined();
-  return created!;
-}
+const startRun = (page: Page) => startedRun(page, () => page.getByTestId('run-start').click());
 
 for (const wire of ['openai', 'gemini'] as const satisfies readonly Wire[]) {
   describe(`a run as ${wire} batch jobs from the page`, () => {
@@ -127,7 +109,7 @@ for (const wire of ['openai', 'gemini'] as const satisfies readonly Wire[]) {
       if (wire === 'openai') await shots(page, 'run-setup', 'setup');
 
       const runId = await startRun(page);
-      const state = runItem(page, runId).getByTestId('run-batch-state');
+      const state = listedRun(page, runId).getByTestId('run-batch-state');
       await expect
         .poll(() => state.getAttribute('data-phase'), { timeout: 30_000 })
         .toBe('waiting');
@@ -137,7 +119,7 @@ for (const wire of ['openai', 'gemini'] as const satisfies readonly Wire[]) {
       expect(fake.jobs[0]!.polls).toBeLessThanOrEqual(4);
 
       // Pause stops the polling, not the provider's job; Resume polls the same job again.
-      const listed = runItem(page, runId);
+      const listed = listedRun(page, runId);
       await listed.getByTestId('run-pause').click();
       await expect.poll(() => listed.getAttribute('data-status')).toBe('paused');
       const pollsWhenPaused = fake.jobs[0]!.polls;
@@ -150,7 +132,7 @@ for (const wire of ['openai', 'gemini'] as const satisfies readonly Wire[]) {
 
       // Closing the tab mid-job: the job id is on the run's record, and the reopened page polls it.
       await page.reload();
-      const item = runItem(page, runId);
+      const item = listedRun(page, runId);
       await item.waitFor();
       await expect
         .poll(() => item.getAttribute('data-status'), { timeout: 90_000, interval: 500 })
@@ -182,7 +164,7 @@ for (const wire of ['openai', 'gemini'] as const satisfies readonly Wire[]) {
       const interactiveBefore = fake.interactiveCalls;
       await setupRun(page);
       const runId = await startRun(page);
-      const item = runItem(page, runId);
+      const item = listedRun(page, runId);
       await expect
         .poll(() => item.getAttribute('data-status'), { timeout: 90_000, interval: 500 })
         .toBe('done');
@@ -263,7 +245,7 @@ describe('a request a batch job did not answer', () => {
     await page.getByTestId('run-batch-jobs').check();
     await page.getByTestId('run-batch-poll').fill('1');
     const runId = await startRun(page);
-    const item = runItem(page, runId);
+    const item = listedRun(page, runId);
     await expect
       .poll(() => item.getAttribute('data-status'), { timeout: 60_000, interval: 500 })
       .toBe('done');

@@ -6,6 +6,7 @@
  */
 import type { DBSchema } from 'idb';
 import type { MessageRef } from '../i18n/message.ts';
+import type { BatchJobRecord } from '../llm/batch/engine.ts';
 import type { CaseInput, MetricId, MetricResult, MetricStatus } from '../metrics/types.ts';
 import type { MetricSettings } from '../metrics/settings.ts';
 import type { JudgeSettings } from '../metrics/judge/settings.ts';
@@ -176,14 +177,7 @@ export interface RunSettings {
 }
 
 /** A provider batch job a run submitted and has not yet read into the judge cache. */
-export interface StoredBatchJob {
-  jobId: string;
-  provider: ProviderKind;
-  host: string;
-  model: string;
-  customIds: string[];
-  submittedAt: string;
-}
+export type StoredBatchJob = BatchJobRecord;
 
 /** Where a run's provider batch phase stands, for the run list. */
 export interface ProviderBatchState {

@@ -43,6 +43,11 @@ export function listedRunIds(page: Page): Promise<string[]> {
     .evaluateAll((items) => items.map((item) => item.getAttribute('data-run-id') ?? ''));
 }
 
+/** The list item of one run, by its id. */
+export function listedRun(page: Page, runId: string) {
+  return page.locator(`[data-testid="run-item"][data-run-id="${runId}"]`);
+}
+
 /**
  * Clicks `start` (a button that starts one run) and answers the id of the run it added to the
  * list: the one id that was not listed before.

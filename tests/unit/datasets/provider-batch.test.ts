@@ -93,6 +93,7 @@ describe('the job ids on the run record', () => {
     const run = await createRun({
       id: 'run-jobs',
       datasetId: 'ds',
+      datasetName: 'ds',
       name: 'jobs',
       metrics: ['vagueness'],
       settings: { metrics: DEFAULT_SETTINGS, providerBatch: { pollSec: 30 } },
