@@ -126,6 +126,8 @@ for (const wire of ['openai', 'gemini'] as const satisfies readonly Wire[]) {
       expect(await listed.getByTestId('run-message').innerText()).toMatch(
         /Resume polls the same job again/u,
       );
+      // A pause the user asked for is said on the run's line, not as a page error.
+      expect(await page.getByTestId('datasets-error').count()).toBe(0);
       await listed.getByTestId('run-resume').click();
       await expect.poll(() => fake.jobs[0]!.polls).toBeGreaterThan(pollsWhenPaused);
       expect(fake.jobs.length).toBe(1);

@@ -366,7 +366,8 @@ export class DatasetSession {
       } else if (
         outcome.message &&
         outcome.stoppedBy !== 'provider' &&
-        outcome.stoppedBy !== 'outage'
+        outcome.stoppedBy !== 'outage' &&
+        outcome.stoppedBy !== 'user'
       ) {
         // (a provider's reason is on the run's own line, next to its Resume button)
         this.#error = ('messageRef' in outcome ? outcome.messageRef : undefined) ?? outcome.message;

@@ -244,12 +244,17 @@ export class PageRuns {
           // A cancel ends the run below, as any cancelled run; anything else pauses it with the
           // provider's words, its pending job ids kept for the resume.
           if (!handle.cancel.signal.aborted) {
-            return await pausedBefore(
-              run,
-              handle.pause.paused
-                ? ref('runs.batch.pausedWaiting')
-                : ref('runs.batch.jobsFailed', { error: messageOf(error) }),
-            );
+            if (!handle.pause.paused) {
+              return await pausedBefore(
+                run,
+                ref('runs.batch.jobsFailed', { error: messageOf(error) }),
+              );
+            }
+            // The user paused: the reason goes on the run's line, not in the page's error banner.
+            return {
+              ...(await pausedBefore(run, ref('runs.batch.pausedWaiting'))),
+              stoppedBy: 'user',
+            };
           }
         } finally {
           unsubscribe();
