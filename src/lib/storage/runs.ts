@@ -272,8 +272,11 @@ export interface RunUpdate {
   total?: number;
 }
 
-/** Changes a run's status (and message); sets `finishedAt` when it becomes done. */
-export async function updateRun(id: string, update: RunUpdate): Promise<StoredRun> {
+/**
+ * Reads a run, changes it with `edit` and writes it back in one transaction, so that two writers
+ * (the runner's status, the batch job ids) never undo each other's change.
+ */
+async function editRun(id: string, edit: (run: StoredRun) => void): Promise<StoredRun> {
   const database = await db();
   const tx = guarded(database.transaction('runs', 'readwrite'));
   const store = tx.objectStore('runs');
@@ -283,6 +286,17 @@ export async function updateRun(id: string, update: RunUpdate): Promise<StoredRu
     await tx.done.catch(() => undefined);
     throw new Error(`Run ${id} does not exist.`);
   }
+  edit(run);
+  await Promise.all([store.put(run), tx.done]);
+  return run;
+}
+
+/** Changes a run's status (and message); sets `finishedAt` when it becomes done. */
+export function updateRun(id: string, update: RunUpdate): Promise<StoredRun> {
+  return editRun(id, (run) => applyUpdate(run, update));
+}
+
+function applyUpdate(run: StoredRun, update: RunUpdate): void {
   const now = Date.now();
   if (update.status !== undefined) {
     run.status = update.status;
@@ -301,8 +315,6 @@ export async function updateRun(id: string, update: RunUpdate): Promise<StoredRu
   if (update.batchState) run.batchState = update.batchState;
   if (update.total !== undefined) run.counts = { ...run.counts, total: update.total };
   run.updatedAt = now;
-  await Promise.all([store.put(run), tx.done]);
-  return run;
 }
 
 /** Deletes a run and its results. */
@@ -341,22 +353,16 @@ export async function clearFailedRows(runId: string): Promise<number> {
   return failedRows.length;
 }
 
-/** The store the batch runner writes through (see src/lib/datasets/batch.ts). */
-export interface RunResultStore {
-  putResult(result: StoredRunResult): Promise<boolean>;
-  setStatus(
+/** The store the batch runner writes through (its contract is `BatchStore` in datasets/batch.ts). */
+export const indexedDbRunStore = {
+  putResult: putRowResult,
+  addUsage: addRunUsage,
+  async setStatus(
     runId: string,
     status: RunStatus,
     message?: string | null,
     messageRef?: MessageRef,
-  ): Promise<void>;
-  addUsage(runId: string, usage: JudgeUsage): Promise<void>;
-}
-
-export const indexedDbRunStore: RunResultStore = {
-  putResult: putRowResult,
-  addUsage: addRunUsage,
-  async setStatus(runId, status, message, messageRef) {
+  ): Promise<void> {
     await updateRun(runId, { status, message, ...(messageRef ? { messageRef } : {}) });
   },
 };
@@ -368,17 +374,9 @@ export const indexedDbRunStore: RunResultStore = {
  */
 export function runBatchJobStore(runId: string) {
   const change = async (edit: (jobs: StoredBatchJob[]) => StoredBatchJob[]) => {
-    const database = await db();
-    const tx = guarded(database.transaction('runs', 'readwrite'));
-    const store = tx.objectStore('runs');
-    const run = await store.get(runId);
-    if (!run) {
-      tx.abort();
-      await tx.done.catch(() => undefined);
-      throw new Error(`Run ${runId} does not exist.`);
-    }
-    run.batchJobs = edit(run.batchJobs ?? []);
-    await Promise.all([store.put(run), tx.done]);
+    await editRun(runId, (run) => {
+      run.batchJobs = edit(run.batchJobs ?? []);
+    });
   };
   return {
     async list(): Promise<StoredBatchJob[]> {
