@@ -4,57 +4,177 @@
  * still pending in a JSON file beside it. A second run over the same rows reads every answer
  * from the file and makes no call; a run stopped while a batch job was pending finds the job's
  * id there and polls it instead of submitting it again.
+ *
+ * The file is the store: memory holds where each key's line is, never the answers, so a batch
+ * run of 10⁵ rows (half a million answers, more than a JavaScript string can hold) keeps its
+ * footprint in the index.
  */
 import {
-  appendFileSync,
+  closeSync,
+  createReadStream,
   existsSync,
+  fstatSync,
   mkdirSync,
+  openSync,
   readFileSync,
+  readSync,
   renameSync,
+  rmSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
 import type { ResponseCache } from '../lib/llm/cache.ts';
-import type { BatchJobRecord, BatchJobStore } from '../lib/llm/batch/engine.ts';
+import type { BatchJobRecord, BatchJobStore, MissSpool } from '../lib/llm/batch/engine.ts';
+import type { BatchLine } from '../lib/llm/batch/wire.ts';
 import type { JudgeResponse } from '../lib/llm/types.ts';
 
 export const DEFAULT_CACHE_FILE = join('.cache', 'judge', 'responses.jsonl');
 
+const NEWLINE = 0x0a;
+const READ_CHUNK = 1 << 20;
+
+interface Place {
+  offset: number;
+  length: number;
+}
+
 export class JsonlResponseCache implements ResponseCache {
-  private readonly map = new Map<string, JudgeResponse>();
+  private readonly index = new Map<string, Place>();
+  private readonly fd: number;
+  private end: number;
 
   constructor(readonly file: string) {
     mkdirSync(dirname(file), { recursive: true });
-    if (!existsSync(file)) return;
-    for (const line of readFileSync(file, 'utf8').split('\n')) {
-      if (!line.trim()) continue;
-      try {
-        const entry = JSON.parse(line) as { key: string; response?: JudgeResponse };
-        if (entry.response) this.map.set(entry.key, entry.response);
-        else this.map.delete(entry.key);
-      } catch {
-        // A line cut off by a killed run: the answer is asked again.
+    this.fd = openSync(file, 'a+');
+    this.end = fstatSync(this.fd).size;
+    this.readIndex();
+    // A file a killed run left without its last newline gets one before the next line.
+    if (this.end > 0 && this.lastByte() !== NEWLINE) this.end += writeSync(this.fd, '\n');
+  }
+
+  /** One pass over the file in 1 MB reads: each line's key and place. */
+  private readIndex(): void {
+    const buffer = Buffer.alloc(READ_CHUNK);
+    let carry = Buffer.alloc(0);
+    let carryStart = 0;
+    for (let position = 0; position < this.end;) {
+      const read = readSync(this.fd, buffer, 0, READ_CHUNK, position);
+      if (read <= 0) break;
+      const data = carry.length ? Buffer.concat([carry, buffer.subarray(0, read)]) : buffer;
+      const size = carry.length ? data.length : read;
+      let lineStart = 0;
+      for (
+        let i = data.indexOf(NEWLINE, 0);
+        i !== -1 && i < size;
+        i = data.indexOf(NEWLINE, i + 1)
+      ) {
+        this.indexLine(data.subarray(lineStart, i), carryStart + lineStart);
+        lineStart = i + 1;
       }
+      carry = Buffer.from(data.subarray(lineStart, size));
+      carryStart += lineStart;
+      position += read;
+    }
+    // A last line with no newline was cut off by a killed run: it is asked again.
+  }
+
+  private indexLine(line: Buffer, offset: number): void {
+    if (line.length === 0) return;
+    try {
+      const entry = JSON.parse(line.toString('utf8')) as { key?: unknown; response?: unknown };
+      if (typeof entry.key !== 'string') return;
+      if (entry.response) this.index.set(entry.key, { offset, length: line.length });
+      else this.index.delete(entry.key);
+    } catch {
+      // A line cut off by a killed run: the answer is asked again.
     }
   }
 
   get size(): number {
-    return this.map.size;
+    return this.index.size;
   }
 
   async get(key: string): Promise<JudgeResponse | undefined> {
-    const hit = this.map.get(key);
-    return hit ? structuredClone(hit) : undefined;
+    const place = this.index.get(key);
+    if (!place) return undefined;
+    const buffer = Buffer.alloc(place.length);
+    readSync(this.fd, buffer, 0, place.length, place.offset);
+    return (JSON.parse(buffer.toString('utf8')) as { response: JudgeResponse }).response;
+  }
+
+  private append(entry: object): Place {
+    const line = Buffer.from(JSON.stringify(entry) + '\n', 'utf8');
+    const offset = this.end;
+    this.end += writeSync(this.fd, line);
+    return { offset, length: line.length - 1 };
+  }
+
+  private lastByte(): number {
+    const one = Buffer.alloc(1);
+    readSync(this.fd, one, 0, 1, this.end - 1);
+    return one[0]!;
   }
 
   async set(key: string, response: JudgeResponse): Promise<void> {
-    this.map.set(key, structuredClone(response));
-    appendFileSync(this.file, JSON.stringify({ key, response }) + '\n');
+    this.index.set(key, this.append({ key, response }));
   }
 
   async delete(key: string): Promise<void> {
-    if (!this.map.delete(key)) return;
-    appendFileSync(this.file, JSON.stringify({ key }) + '\n');
+    if (!this.index.delete(key)) return;
+    this.append({ key });
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}
+
+/**
+ * A batch round's unanswered requests in a JSON Lines file next to the cache until they go up
+ * as jobs: memory holds their ids. The file is this process's own and is gone once the round is
+ * submitted.
+ */
+export class FileMissSpool implements MissSpool {
+  readonly file: string;
+  private readonly ids = new Set<string>();
+  private fd: number | undefined;
+
+  constructor(cacheFile: string) {
+    this.file = join(dirname(cacheFile), `batch-spool-${process.pid}.jsonl`);
+  }
+
+  get size(): number {
+    return this.ids.size;
+  }
+
+  has(customId: string): boolean {
+    return this.ids.has(customId);
+  }
+
+  add(line: BatchLine): void {
+    if (this.ids.has(line.customId)) return;
+    this.ids.add(line.customId);
+    if (this.fd === undefined) {
+      mkdirSync(dirname(this.file), { recursive: true });
+      this.fd = openSync(this.file, 'w');
+    }
+    writeSync(this.fd, JSON.stringify(line) + '\n');
+  }
+
+  async *lines(): AsyncIterable<BatchLine> {
+    if (this.fd === undefined) return;
+    const lines = createInterface({ input: createReadStream(this.file), crlfDelay: Infinity });
+    for await (const text of lines) if (text) yield JSON.parse(text) as BatchLine;
+  }
+
+  async clear(): Promise<void> {
+    this.ids.clear();
+    if (this.fd === undefined) return;
+    closeSync(this.fd);
+    this.fd = undefined;
+    rmSync(this.file, { force: true });
   }
 }
 

@@ -54,7 +54,12 @@ import {
 import type { WordSegmenter } from '../lib/metrics/lexical/cjk-words.ts';
 import { describeProvider, LLM_ENV, providerFromEnv, scrubSecrets } from './llm-env.ts';
 import { formatSummary, RunAccumulator } from './report.ts';
-import { DEFAULT_CACHE_FILE, FileJobStore, JsonlResponseCache } from './disk-cache.ts';
+import {
+  DEFAULT_CACHE_FILE,
+  FileJobStore,
+  FileMissSpool,
+  JsonlResponseCache,
+} from './disk-cache.ts';
 import { BATCH_KINDS, isBatchKind, type BatchKind } from '../lib/llm/batch/kinds.ts';
 import type { BatchEvent } from '../lib/llm/batch/engine.ts';
 import type { ResponseCache } from '../lib/llm/cache.ts';
@@ -332,8 +337,6 @@ async function main(argv: string[]): Promise<number> {
     });
   };
 
-  /** Judge results a batch run computed, by row number. */
-  const batchResults = new Map<number, MetricResult[]>();
   const runJudge = async (input: CaseRow['input'], using: Judge) => {
     const { runJudgeMetrics } = await import('../lib/metrics/judge/run.ts');
     const results: MetricResult[] = [];
@@ -360,7 +363,7 @@ async function main(argv: string[]): Promise<number> {
     }
     if (judge && judgeIds.length > 0) {
       try {
-        results.push(...(batchResults.get(row.row) ?? (await runJudge(row.input, judge))));
+        results.push(...(await runJudge(row.input, judge)));
       } catch (error) {
         const message = scrub(messageOf(error));
         for (const id of judgeIds) {
@@ -452,22 +455,36 @@ async function main(argv: string[]): Promise<number> {
           isCaseRow(item) &&
           !validateCase(item.input).some((p) => p.blocking),
       );
-      const { runBatch } = await import('../lib/llm/batch/engine.ts');
+      const [{ runBatch, BATCH_WIRES }, { answersOnlyJudge }] = await Promise.all([
+        import('../lib/llm/batch/engine.ts'),
+        import('../lib/llm/batch/collect.ts'),
+      ]);
       const jobs = new FileJobStore(options.cache!);
-      const interactive = judge;
+      const interactive = judge!;
+      // The interactive judge's probe: a later run without --batch asks the same requests.
+      const capabilities = () => interactive.capabilities();
       const run = await runBatch({
         config: provider,
         cache: judgeCache,
         jobs,
         rows: cases,
         run: (row, using) => runJudge(row.input, using),
-        // The interactive judge's probe: a later run without --batch asks the same requests.
-        ...(interactive ? { capabilities: () => interactive.capabilities() } : {}),
+        capabilities,
+        // The rows are scored once more below, from the cache, and written as they go: the run
+        // holds no results, and a round's prompts wait in a file, not in memory.
+        keepOutputs: false,
+        spool: new FileMissSpool(options.cache!),
         pollIntervalMs: options.pollIntervalMs,
         ...(options.batchMaxRequests ? { limits: { maxRequests: options.batchMaxRequests } } : {}),
         onEvent: (event) => console.error(scrub(describeBatchEvent(event))),
       });
-      cases.forEach((row, i) => batchResults.set(row.row, run.outputs[i]!));
+      judge = answersOnlyJudge(
+        provider,
+        BATCH_WIRES[provider.kind as BatchKind],
+        judgeCache,
+        capabilities,
+        run.failures,
+      );
       console.error(
         `Batch: ${run.rounds} round(s), ${run.jobIds.length} job(s), ${run.requests} request(s), ${run.failedRequests} without an answer.`,
       );

@@ -29,6 +29,11 @@ export interface FakeBatchOptions {
   jobEnd?: (jobIndex: number) => JobEnd;
   /** A fault for one line of a job, by its place in the job and its request body. */
   lineFault?: (index: number, body: Json) => LineFault | undefined;
+  /**
+   * Let go of a job's uploaded file and bodies once its answers are downloaded (OpenAI's wire),
+   * so a bench can send 10⁵ rows through one server; tests that read `bodies` leave it off.
+   */
+  forgetDownloaded?: boolean;
 }
 
 export interface FakeJob {
@@ -378,6 +383,7 @@ export async function startFakeBatch(options: FakeBatchOptions): Promise<FakeBat
           lines.map((l) => l.custom_id),
           lines.map((l) => l.body),
         );
+        if (options.forgetDownloaded) files.delete(body.input_file_id);
         return send(res, 200, openaiBatch(job));
       }
       const batch = /^\/v1\/batches\/([^/]+)$/u.exec(path);
@@ -391,7 +397,9 @@ export async function startFakeBatch(options: FakeBatchOptions): Promise<FakeBat
       if (method === 'GET' && content) {
         const job = jobs.find((j) => j.id === content[2]);
         if (!job) return send(res, 404, { error: { message: 'No file' } });
-        return send(res, 200, await openaiContent(job, content[1] === 'out' ? 'output' : 'errors'));
+        const text = await openaiContent(job, content[1] === 'out' ? 'output' : 'errors');
+        if (options.forgetDownloaded && content[1] === 'out') job.bodies = [];
+        return send(res, 200, text);
       }
     }
 

@@ -12,8 +12,7 @@
 import { isBatchKind, type BatchKind } from '../llm/batch/kinds.ts';
 import type { BatchEvent } from '../llm/batch/engine.ts';
 import type { ResponseCache } from '../llm/cache.ts';
-import { LlmError, type Capabilities, type Judge, type ProviderConfig } from '../llm/types.ts';
-import { english, ref } from '../i18n/message.ts';
+import type { Capabilities, Judge, ProviderConfig } from '../llm/types.ts';
 import type { JudgeSettings } from '../metrics/judge/settings.ts';
 import type { MetricSettings } from '../metrics/settings.ts';
 import type { JudgeMetricId } from '../metrics/types.ts';
@@ -136,6 +135,8 @@ export async function sendRunAsBatchJobs(
       }),
     pollIntervalMs: (run.settings.providerBatch?.pollSec ?? DEFAULT_BATCH_POLL_SEC) * 1000,
     capabilities: options.capabilities,
+    // The rows are scored from the cache afterwards, as any run scores them.
+    keepOutputs: false,
     onEvent,
     signal,
     ...(options.fetch ? { fetch: options.fetch } : {}),
@@ -163,27 +164,9 @@ export async function batchAnswersJudge(
 ): Promise<Judge> {
   if (!pageCanBatch(config.kind))
     throw new Error(`${config.kind} has no batch API a page can use.`);
-  const [{ BatchCollector, BatchDeferredError }, { BATCH_WIRES }] = await Promise.all([
+  const [{ answersOnlyJudge }, { BATCH_WIRES }] = await Promise.all([
     import('../llm/batch/collect.ts'),
     import('../llm/batch/engine.ts'),
   ]);
-  const judge = new BatchCollector(
-    config,
-    BATCH_WIRES[config.kind],
-    cache,
-    new Map(),
-    capabilities,
-  ).judge();
-  const unanswered = (error: unknown): never => {
-    if (!(error instanceof BatchDeferredError)) throw error;
-    throw new LlmError('cancelled', english('llm.batch.unanswered'), {
-      provider: config.kind,
-      messageRef: ref('llm.batch.unanswered'),
-    });
-  };
-  return {
-    ...judge,
-    complete: (request) => judge.complete(request).catch(unanswered),
-    completeJson: (request) => judge.completeJson(request).catch(unanswered),
-  };
+  return answersOnlyJudge(config, BATCH_WIRES[config.kind], cache, capabilities);
 }

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { repoRoot } from '../../helpers/shared.ts';
@@ -44,6 +44,17 @@ function score(args: string[], baseUrl: string): Run {
   return { child, done, stderr: () => stderr };
 }
 
+interface OutputLine {
+  row: number;
+  metrics: Record<string, { status: string; score: number | null; reason?: string }>;
+}
+
+const outputLines = (stdout: string): OutputLine[] =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as OutputLine);
+
 function dataset(dir: string, n: number): string {
   const file = join(dir, 'cases.jsonl');
   const rows = Array.from({ length: n }, (_, i) =>
@@ -79,16 +90,7 @@ describe('npm run score --batch', () => {
     expect(first.stderr).toMatch(/Batch job batch_1: (validating|in_progress)/u);
     expect(first.stderr).toMatch(/Batch job batch_1: completed/u);
     expect(first.stderr).not.toContain('sk-test-cli-batch-key');
-    const lines = first.stdout
-      .trim()
-      .split('\n')
-      .map(
-        (l) =>
-          JSON.parse(l) as {
-            row: number;
-            metrics: Record<string, { status: string; score: number }>;
-          },
-      );
+    const lines = outputLines(first.stdout);
     expect(lines.map((l) => l.row)).toEqual([1, 2, 3, 4, 5]);
     for (const l of lines) expect(l.metrics.alignment!.status).toBe('ok');
     expect(fake.jobs.length).toBe(2);
@@ -104,6 +106,34 @@ describe('npm run score --batch', () => {
     expect(third.code, third.stderr).toBe(0);
     expect(fake.jobs.length).toBe(2);
     expect(third.stderr).toMatch(/Batch: 0 round\(s\), 0 job\(s\)/u);
+  }, 60_000);
+
+  it("a line the job failed fails only its row, with the provider's reason, and nothing is asked interactively", async () => {
+    fake = await startFakeBatch({
+      wire: 'openai',
+      port: PORT,
+      lineFault: (_i, body) => (JSON.stringify(body).includes('Report 2.') ? 'error' : undefined),
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'sumlens-batch-cli-'));
+    const file = dataset(dir, 4);
+    const cache = join(dir, 'judge', 'responses.jsonl');
+    const args = [file, '--metrics', 'alignment', '--cache', cache, '--poll-interval', '0.05'];
+    const run = await score([...args, '--batch', 'openai'], fake.url).done;
+    expect(run.code, run.stderr).toBe(0);
+    const lines = outputLines(run.stdout);
+    expect(lines.map((l) => [l.row, l.metrics.alignment!.status])).toEqual([
+      [1, 'ok'],
+      [2, 'ok'],
+      [3, 'error'],
+      [4, 'ok'],
+    ]);
+    expect(lines[2]!.metrics.alignment!.reason).toMatch(/max_tokens/u);
+    expect(fake.interactiveCalls).toBe(0);
+    expect(run.stderr).toMatch(
+      /Batch: 2 round\(s\), 2 job\(s\), 7 request\(s\), 1 without an answer/u,
+    );
+    // The round's requests waited in a spool file beside the cache; it is gone.
+    expect(readdirSync(join(dir, 'judge')).sort()).toEqual(['batch-jobs.json', 'responses.jsonl']);
   }, 60_000);
 
   it('a run killed while its job is pending is resumed by the next run, without a second job', async () => {

@@ -77,16 +77,64 @@ interface CallState {
   missed: boolean;
   failed?: BatchLineError;
   ordinal: number;
+  /** Answers this call read from the jobs: forgotten once the call's result is in the cache. */
+  consumed: string[];
+}
+
+/**
+ * Where a round writes down the requests no cache and no job has answered, until they go up as
+ * jobs. In memory by default; the CLI spools them to a file, so a round of 10⁵ rows holds ids,
+ * not prompt bodies.
+ */
+export interface MissSpool {
+  readonly size: number;
+  has(customId: string): boolean;
+  add(line: BatchLine): void;
+  /** Every line written down, in order. */
+  lines(): AsyncIterable<BatchLine>;
+  /** Forgets every line (the round's jobs are submitted). */
+  clear(): Promise<void>;
+}
+
+export class MemoryMissSpool implements MissSpool {
+  private readonly map = new Map<string, BatchLine>();
+  get size(): number {
+    return this.map.size;
+  }
+  has(customId: string): boolean {
+    return this.map.has(customId);
+  }
+  add(line: BatchLine): void {
+    if (!this.map.has(line.customId)) this.map.set(line.customId, line);
+  }
+  async *lines(): AsyncIterable<BatchLine> {
+    yield* this.map.values();
+  }
+  async clear(): Promise<void> {
+    this.map.clear();
+  }
+}
+
+/** What one row's calls met in a round: a request still to be asked keeps the row for the next. */
+export interface RowTrack {
+  deferred: boolean;
 }
 
 export class BatchCollector {
-  /** Requests no cache and no job has answered yet, by custom id. */
-  readonly misses = new Map<string, BatchLine>();
+  /** Requests no cache and no job has answered yet. */
+  readonly misses: MissSpool;
+  /**
+   * Answers a call read and stored in the cache under its key: the engine lets them go once the
+   * round's pass is over (later passes read the cache). Not sooner: another row may be asking
+   * the same request right now, before the cache has it, and would send it again.
+   */
+  readonly settled = new Set<string>();
 
   constructor(
     private readonly config: ProviderConfig,
     private readonly wire: BatchWire,
     private readonly cache: ResponseCache,
+    /** The jobs' answers by custom id. */
     private readonly answers: ReadonlyMap<string, LineResult>,
     /**
      * What the model can do, as the interactive judge that reads these answers later will say:
@@ -95,14 +143,20 @@ export class BatchCollector {
      */
     private readonly capabilities: () => Promise<Capabilities> = () =>
       Promise.resolve(capabilitiesFromTraits(currentTraits(config))),
-  ) {}
+    misses: MissSpool = new MemoryMissSpool(),
+  ) {
+    this.misses = misses;
+  }
 
   /** A cache that keeps nothing of a call that met a placeholder or a failed line. */
   private guardedCache(state: CallState): ResponseCache {
     return {
       get: (key) => this.cache.get(key),
-      set: (key, response) =>
-        state.missed || state.failed ? Promise.resolve() : this.cache.set(key, response),
+      set: async (key, response) => {
+        if (state.missed || state.failed) return;
+        await this.cache.set(key, response);
+        for (const id of state.consumed) this.settled.add(id);
+      },
       delete: (key) => this.cache.delete?.(key) ?? Promise.resolve(),
     };
   }
@@ -118,54 +172,97 @@ export class BatchCollector {
           status,
           headers: { 'content-type': 'application/json' },
         });
-      if (answer && 'status' in answer) return json(answer.body, answer.status);
+      if (answer && 'status' in answer) {
+        state.consumed.push(customId);
+        return json(answer.body, answer.status);
+      }
       if (answer) state.failed ??= new BatchLineError(customId, answer.failed, this.config);
       else {
         state.missed = true;
-        this.misses.set(customId, { customId, body });
+        this.misses.add({ customId, body });
       }
       return json(this.wire.placeholder(body));
     };
   }
 
-  private async call<T>(request: JudgeRequest, ask: (judge: Judge) => Promise<T>): Promise<T> {
+  private async call<T>(
+    request: JudgeRequest,
+    ask: (judge: Judge) => Promise<T>,
+    track: RowTrack | undefined,
+  ): Promise<T> {
     // Every judge metric gives its calls a cache key; a call without one (never cached) is
     // matched on its messages, fence ids left out.
     const cacheKey =
       request.cacheKey !== undefined
         ? await cacheKeyFor(this.config, request)
         : await sha256Hex(canonicalJson(request.messages).replace(FENCE_ID, 's_'));
-    const state: CallState = { missed: false, ordinal: 0 };
+    const state: CallState = { missed: false, ordinal: 0, consumed: [] };
     const judge = createJudge(this.config, {
       cache: this.guardedCache(state),
       fetch: this.fetchFor(cacheKey, state),
       maxAttempts: 1,
       sleep: async () => undefined,
     });
+    const settled = (): void => {
+      if (state.failed) throw state.failed;
+      if (state.missed) {
+        if (track) track.deferred = true;
+        throw new BatchDeferredError();
+      }
+    };
     try {
       const out = await ask(judge);
-      if (state.failed) throw state.failed;
-      if (state.missed) throw new BatchDeferredError();
+      settled();
       return out;
     } catch (e) {
-      if (state.failed) throw state.failed;
-      if (state.missed) throw new BatchDeferredError();
+      settled();
       throw e;
     }
   }
 
-  /** The judge the rows of one round use. */
-  judge(): Judge {
+  /**
+   * The judge the rows of one round use; give each row its own `track` to learn whether the row
+   * is final (no request of it is still to be asked) or waits for the next round.
+   */
+  judge(track?: RowTrack): Judge {
     const config = this.config;
     return {
       provider: config.kind,
       model: config.model,
       complete: (request: JudgeRequest): Promise<JudgeResponse> =>
-        this.call(request, (judge) => judge.complete(request)),
+        this.call(request, (judge) => judge.complete(request), track),
       completeJson: <T>(request: JudgeRequest & { json: JsonOutputSpec<T> }) =>
-        this.call(request, (judge) => judge.completeJson<T>(request)),
+        this.call(request, (judge) => judge.completeJson<T>(request), track),
       capabilities: (): Promise<Capabilities> => this.capabilities(),
       forget: (request) => createJudge(config, { cache: this.cache }).forget!(request),
     };
   }
+}
+
+/**
+ * The judge rows are scored with once their batch jobs are done: every answer comes from the
+ * cache the jobs filled. A request no job answered fails its call instead of going out at the
+ * standard price: with the line's own reason where the run still has it (`failures`, the failed
+ * lines of this process's jobs), else as unanswered.
+ */
+export function answersOnlyJudge(
+  config: ProviderConfig,
+  wire: BatchWire,
+  cache: ResponseCache,
+  capabilities: () => Promise<Capabilities>,
+  failures: ReadonlyMap<string, LineResult> = new Map(),
+): Judge {
+  const judge = new BatchCollector(config, wire, cache, failures, capabilities).judge();
+  const unanswered = (error: unknown): never => {
+    if (!(error instanceof BatchDeferredError)) throw error;
+    throw new LlmError('cancelled', english('llm.batch.unanswered'), {
+      provider: config.kind,
+      messageRef: ref('llm.batch.unanswered'),
+    });
+  };
+  return {
+    ...judge,
+    complete: (request) => judge.complete(request).catch(unanswered),
+    completeJson: (request) => judge.completeJson(request).catch(unanswered),
+  };
 }

@@ -19,9 +19,9 @@ import type { ResponseCache } from '../cache.ts';
 import { DEFAULT_PRICE_TABLE, estimateCost, type PriceTable } from '../prices.ts';
 import { defaultSleep, type Sleep } from '../transport.ts';
 import type { Capabilities, Judge, ProviderConfig, ProviderKind } from '../types.ts';
-import { BatchCollector } from './collect.ts';
+import { BatchCollector, MemoryMissSpool, type MissSpool, type RowTrack } from './collect.ts';
 import {
-  splitJobs,
+  JobPacker,
   type BatchLimits,
   type BatchLine,
   type BatchWire,
@@ -33,7 +33,7 @@ import { anthropicBatch } from './anthropic.ts';
 import { geminiBatch } from './gemini.ts';
 import { BATCH_PRICE_FACTOR, isBatchKind, type BatchKind } from './kinds.ts';
 
-export { BatchDeferredError, BatchLineError } from './collect.ts';
+export { BatchDeferredError, BatchLineError, MemoryMissSpool, type MissSpool } from './collect.ts';
 export type { BatchLimits, BatchWire, JobStatus } from './wire.ts';
 export { BATCH_KINDS, BATCH_PRICE_FACTOR, isBatchKind, type BatchKind } from './kinds.ts';
 
@@ -110,6 +110,14 @@ export interface BatchRunOptions<Row, Out> {
   /** Rows scored at once in a round (they only meet the cache, so this bounds memory, not calls). */
   concurrency?: number;
   /**
+   * Keep each row's last output in the summary (default true). A caller that scores its rows
+   * again from the cache once the jobs are done (the page, the CLI) says false, so a run of 10⁵
+   * rows holds no results.
+   */
+  keepOutputs?: boolean;
+  /** Where a round's unanswered requests wait until they go up as jobs (default: memory). */
+  spool?: MissSpool;
+  /**
    * The capabilities the interactive judge will report (its probe, kept in its store), so that
    * the jobs ask what a later interactive run asks. Default: the traits table.
    */
@@ -120,8 +128,10 @@ export interface BatchRunOptions<Row, Out> {
 }
 
 export interface BatchRunSummary<Out> {
-  /** The last round's output per row, in row order. */
+  /** Each row's output from the round that finished it, in row order (empty without keepOutputs). */
   outputs: Out[];
+  /** The lines of this run's jobs that came back without an answer, by custom id. */
+  failures: Map<string, LineResult>;
   /** Rounds that submitted or resumed at least one job. */
   rounds: number;
   jobIds: string[];
@@ -143,31 +153,19 @@ async function pool<T, R>(items: readonly T[], size: number, fn: (item: T) => Pr
   return out;
 }
 
-export function estimateBatch(
-  lines: readonly BatchLine[],
+function batchEstimate(
+  requests: number,
   jobs: number,
+  tokens: { input: number; output: number },
   config: ProviderConfig,
-  wire: BatchWire,
   table: PriceTable = DEFAULT_PRICE_TABLE,
 ): BatchEstimate {
-  let inputTokens = 0;
-  let outputTokens = 0;
-  for (const line of lines) {
-    const t = wire.tokenEstimate(line.body);
-    inputTokens += t.input;
-    outputTokens += t.output;
-  }
-  const full = estimateCost(
-    { input: inputTokens, output: outputTokens },
-    config.kind,
-    config.model,
-    table,
-  );
+  const full = estimateCost(tokens, config.kind, config.model, table);
   return {
-    requests: lines.length,
+    requests,
     jobs,
-    inputTokens,
-    outputTokens,
+    inputTokens: tokens.input,
+    outputTokens: tokens.output,
     costUsd: full === undefined ? undefined : full * BATCH_PRICE_FACTOR,
   };
 }
@@ -190,8 +188,12 @@ export async function runBatch<Row, Out>(
   const maxRounds = options.maxRounds ?? 6;
   const host = hostOf(config);
   const answers = new Map<string, LineResult>();
+  const keepOutputs = options.keepOutputs ?? true;
+  const spool = options.spool ?? new MemoryMissSpool();
+  const bytesOf = (line: BatchLine) => wire.lineBytes(line, config);
   const summary: BatchRunSummary<Out> = {
     outputs: [],
+    failures: new Map(),
     rounds: 0,
     jobIds: [],
     requests: 0,
@@ -199,33 +201,52 @@ export async function runBatch<Row, Out>(
   };
   // Jobs whose answers the next pass writes into the cache: forgotten once it has.
   let applied: string[] = [];
+  // A row whose calls were all answered (or failed for good) is final: later rounds skip it.
+  let waiting = rows.map((_, i) => i);
 
   for (let round = 1; ; round++) {
     signal?.throwIfAborted();
-    const collector = new BatchCollector(config, wire, cache, answers, options.capabilities);
-    const judge = collector.judge();
-    summary.outputs = await pool(rows, options.concurrency ?? 16, (row) => options.run(row, judge));
+    await spool.clear();
+    const collector = new BatchCollector(config, wire, cache, answers, options.capabilities, spool);
+    const stillWaiting: number[] = [];
+    await pool(waiting, options.concurrency ?? 16, async (i) => {
+      const track: RowTrack = { deferred: false };
+      const out = await options.run(rows[i]!, collector.judge(track));
+      if (keepOutputs) summary.outputs[i] = out;
+      if (track.deferred) stillWaiting.push(i);
+    });
+    waiting = stillWaiting.sort((a, b) => a - b);
+    for (const id of collector.settled) answers.delete(id);
     for (const jobId of applied) await store.remove(jobId);
     applied = [];
-    if (collector.misses.size === 0 || round > maxRounds) return summary;
+    if (spool.size === 0 || round > maxRounds) {
+      await spool.clear();
+      return summary;
+    }
 
-    const misses = new Map(collector.misses);
     const mine = (await store.list()).filter(
       (j) => j.provider === config.kind && j.host === host && j.model === config.model,
     );
-    const resumed = mine.filter((j) => j.customIds.some((id) => misses.has(id)));
-    for (const job of resumed) for (const id of job.customIds) misses.delete(id);
-    const chunks = splitJobs([...misses.values()], limits, (line) => wire.lineBytes(line, config));
+    const resumed = mine.filter((j) => j.customIds.some((id) => spool.has(id)));
+    const inResumed = new Set(resumed.flatMap((j) => j.customIds));
+    const fresh = async function* () {
+      for await (const line of spool.lines()) if (!inResumed.has(line.customId)) yield line;
+    };
+    // Priced first (the spool read once), then submitted job by job: one job's lines in memory.
+    const counting = new JobPacker(limits);
+    const tokens = { input: 0, output: 0 };
+    let requests = 0;
+    for await (const line of fresh()) {
+      counting.place(bytesOf(line));
+      const t = wire.tokenEstimate(line.body);
+      tokens.input += t.input;
+      tokens.output += t.output;
+      requests++;
+    }
     options.onEvent?.({
       type: 'round',
       round,
-      estimate: estimateBatch(
-        [...misses.values()],
-        chunks.length,
-        config,
-        wire,
-        options.priceTable,
-      ),
+      estimate: batchEstimate(requests, counting.jobs, tokens, config, options.priceTable),
     });
     const active: Array<{ jobId: string; customIds: string[] }> = [];
     for (const job of resumed) {
@@ -237,7 +258,7 @@ export async function runBatch<Row, Out>(
       });
       active.push(job);
     }
-    for (const chunk of chunks) {
+    const submit = async (chunk: BatchLine[]) => {
       signal?.throwIfAborted();
       const jobId = await wire.submit(chunk, http);
       const customIds = chunk.map((l) => l.customId);
@@ -251,7 +272,20 @@ export async function runBatch<Row, Out>(
       });
       options.onEvent?.({ type: 'submitted', round, jobId, requests: chunk.length });
       active.push({ jobId, customIds });
+    };
+    const packing = new JobPacker(limits);
+    let chunk: BatchLine[] = [];
+    for await (const line of fresh()) {
+      if (packing.place(bytesOf(line)) && chunk.length > 0) {
+        await submit(chunk);
+        chunk = [];
+      }
+      chunk.push(line);
     }
+    if (chunk.length > 0) await submit(chunk);
+    // The last job's bodies are not kept for the hours of polling.
+    chunk.length = 0;
+    await spool.clear();
     summary.rounds++;
     await Promise.all(
       active.map(async ({ jobId, customIds }) => {
@@ -271,7 +305,10 @@ export async function runBatch<Row, Out>(
           const answer = got.get(id) ?? {
             failed: status.phase === 'ended' ? 'missing from the results' : status.raw,
           };
-          if (!('status' in answer) || answer.status >= 400) failed++;
+          if (!('status' in answer) || answer.status >= 400) {
+            failed++;
+            summary.failures.set(id, answer);
+          }
           answers.set(id, answer);
         }
         summary.requests += customIds.length;

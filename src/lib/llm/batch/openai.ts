@@ -79,7 +79,11 @@ export const openaiBatch: BatchWire = {
     form.append('purpose', 'batch');
     form.append(
       'file',
-      new Blob([lines.map(jsonlLine).join('\n') + '\n'], { type: 'application/jsonl' }),
+      // Line by line: a 200 MB job is never also one 200 MB string.
+      new Blob(
+        lines.map((line) => jsonlLine(line) + '\n'),
+        { type: 'application/jsonl' },
+      ),
       'sumlens-batch.jsonl',
     );
     const file = await batchCall(http, url(config, 'files'), {

@@ -120,28 +120,31 @@ export function inputTokenBound(body: unknown): number {
   return Math.ceil(JSON.stringify(body).length / 4);
 }
 
-/** Splits lines into jobs that keep within the provider's limits, in order. */
-export function splitJobs(
-  lines: readonly BatchLine[],
-  limits: BatchLimits,
-  bytesOf: (line: BatchLine) => number,
-): BatchLine[][] {
-  const jobs: BatchLine[][] = [];
-  let current: BatchLine[] = [];
-  let bytes = 0;
-  for (const line of lines) {
-    const size = bytesOf(line);
-    if (
-      current.length > 0 &&
-      (current.length >= limits.maxRequests || bytes + size > limits.maxBytes)
-    ) {
-      jobs.push(current);
-      current = [];
-      bytes = 0;
+/**
+ * Packs lines into jobs that keep within the provider's limits, in order, one line at a time (a
+ * round's lines are read from a spool, never held together).
+ */
+export class JobPacker {
+  /** Jobs opened so far. */
+  jobs = 0;
+  private count = 0;
+  private bytes = 0;
+
+  constructor(private readonly limits: BatchLimits) {}
+
+  /** Places a line of `size` bytes; true when it opens a new job. */
+  place(size: number): boolean {
+    const opens =
+      this.count === 0 ||
+      this.count >= this.limits.maxRequests ||
+      this.bytes + size > this.limits.maxBytes;
+    if (opens) {
+      this.jobs++;
+      this.count = 0;
+      this.bytes = 0;
     }
-    current.push(line);
-    bytes += size;
+    this.count++;
+    this.bytes += size;
+    return opens;
   }
-  if (current.length > 0) jobs.push(current);
-  return jobs;
 }

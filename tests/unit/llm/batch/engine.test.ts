@@ -3,7 +3,9 @@
  * 50 rows in one job per round, multi-round metrics (claims → verdicts → grades), lines that
  * error or cannot be read, jobs that expire or are cancelled part way, jobs split at a lowered
  * limit, a run resumed after it stopped while its job was pending, and an interactive run over
- * the same cache that sends nothing.
+ * the same cache that sends nothing. A run holds one round's work, not the data set's: rows that
+ * are done are not scored again, the requests wait in a spool, and the answers read into the
+ * cache are let go.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryResponseCache } from '../../../../src/lib/llm/cache.ts';
@@ -12,6 +14,7 @@ import { resetCapabilityCache } from '../../../../src/lib/llm/capabilities.ts';
 import { resetLimiters } from '../../../../src/lib/llm/limiter.ts';
 import {
   MemoryBatchJobStore,
+  MemoryMissSpool,
   runBatch,
   type BatchEvent,
   type BatchRunOptions,
@@ -210,6 +213,70 @@ describe.each(['openai', 'anthropic', 'gemini'] as const)('batch engine over %s'
       for (const out of second.outputs) expect(out[0]!.status).toBe('ok');
     },
   );
+
+  it('scores a finished row no more; without keepOutputs it keeps no results, and the spool gets each request once', async () => {
+    const server = await start({
+      lineFault: (_i, body) => (hasTag(body, 2) ? 'error' : undefined),
+    });
+    const cache = new MemoryResponseCache();
+    const rows = ROWS(6);
+    // Row 0 is answered before the run: a cached row finishes in round 1.
+    const warm = createJudge(config(), { cache });
+    await scorer(['alignment'])(rows[0]!, warm);
+    const interactive = server.interactiveCalls;
+    expect(interactive).toBeGreaterThan(0);
+
+    const passes = new Map<number, number>();
+    const added: string[] = [];
+    const spool = new MemoryMissSpool();
+    const add = spool.add.bind(spool);
+    spool.add = (line) => {
+      added.push(line.customId);
+      add(line);
+    };
+    const inner = scorer(['alignment']);
+    const summary = await runBatch<CaseInput, MetricResult[]>({
+      config: config(),
+      cache,
+      jobs: new MemoryBatchJobStore(),
+      rows,
+      run: (input, judge) => {
+        const i = rows.indexOf(input);
+        passes.set(i, (passes.get(i) ?? 0) + 1);
+        return inner(input, judge);
+      },
+      pollIntervalMs: 5,
+      keepOutputs: false,
+      spool,
+    });
+    expect(summary.outputs).toEqual([]);
+    expect(server.interactiveCalls).toBe(interactive);
+    // Row 0 from the cache: one pass. Row 2's claims line errored: it ends in round 2 with that
+    // error. The others: claims (1), verdicts (2), scored (3).
+    expect(passes.get(0)).toBe(1);
+    expect(passes.get(2)).toBe(2);
+    for (const i of [1, 3, 4, 5]) expect(passes.get(i), `row ${i}`).toBe(3);
+    expect(server.jobs.map((j) => j.customIds.length)).toEqual([5, 4]);
+    expect(new Set(added).size).toBe(added.length);
+    expect(added.length).toBe(9);
+    expect(spool.size).toBe(0);
+    // The failed line is handed back with its reason, for the pass that scores the rows.
+    const job = server.jobs[0]!;
+    const rowTwo = job.customIds.filter((_, i) => hasTag(job.bodies[i], 2));
+    expect([...summary.failures.keys()]).toEqual(rowTwo);
+  });
+
+  it('rows that ask the same request read its one answer: nothing is sent twice', async () => {
+    const server = await start();
+    // Rows 0, 1 and 3 are the same case, scored at the same time in each pass.
+    const rows = [row(0), row(0), row(1), row(0)];
+    const summary = await batch(rows, ['alignment']).run;
+    const sent = server.jobs.flatMap((j) => j.customIds);
+    expect(new Set(sent).size).toBe(sent.length);
+    expect(server.jobs.map((j) => j.customIds.length)).toEqual([2, 2]);
+    expect(summary.outputs.map((o) => o[0]!.status)).toEqual(['ok', 'ok', 'ok', 'ok']);
+    expect(summary.outputs[1]![0]!.score).toBe(summary.outputs[0]![0]!.score);
+  });
 
   it('splits a round at a lowered request limit and at a lowered size limit', async () => {
     const server = await start();
