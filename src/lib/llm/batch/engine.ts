@@ -204,125 +204,141 @@ export async function runBatch<Row, Out>(
   // A row whose calls were all answered (or failed for good) is final: later rounds skip it.
   let waiting = rows.map((_, i) => i);
 
-  for (let round = 1; ; round++) {
-    signal?.throwIfAborted();
+  try {
+    return await rounds();
+  } finally {
+    // A stopped or failed run leaves no spool file behind; the next run collects again.
     await spool.clear();
-    const collector = new BatchCollector(config, wire, cache, answers, options.capabilities, spool);
-    const stillWaiting: number[] = [];
-    await pool(waiting, options.concurrency ?? 16, async (i) => {
-      const track: RowTrack = { deferred: false };
-      const out = await options.run(rows[i]!, collector.judge(track));
-      if (keepOutputs) summary.outputs[i] = out;
-      if (track.deferred) stillWaiting.push(i);
-    });
-    waiting = stillWaiting.sort((a, b) => a - b);
-    for (const id of collector.settled) answers.delete(id);
-    for (const jobId of applied) await store.remove(jobId);
-    applied = [];
-    if (spool.size === 0 || round > maxRounds) {
-      await spool.clear();
-      return summary;
-    }
+  }
 
-    const mine = (await store.list()).filter(
-      (j) => j.provider === config.kind && j.host === host && j.model === config.model,
-    );
-    const resumed = mine.filter((j) => j.customIds.some((id) => spool.has(id)));
-    const inResumed = new Set(resumed.flatMap((j) => j.customIds));
-    const fresh = async function* () {
-      for await (const line of spool.lines()) if (!inResumed.has(line.customId)) yield line;
-    };
-    // Priced first (the spool read once), then submitted job by job: one job's lines in memory.
-    const counting = new JobPacker(limits);
-    const tokens = { input: 0, output: 0 };
-    let requests = 0;
-    for await (const line of fresh()) {
-      counting.place(bytesOf(line));
-      const t = wire.tokenEstimate(line.body);
-      tokens.input += t.input;
-      tokens.output += t.output;
-      requests++;
-    }
-    options.onEvent?.({
-      type: 'round',
-      round,
-      estimate: batchEstimate(requests, counting.jobs, tokens, config, options.priceTable),
-    });
-    const active: Array<{ jobId: string; customIds: string[] }> = [];
-    for (const job of resumed) {
-      options.onEvent?.({
-        type: 'resumed',
-        round,
-        jobId: job.jobId,
-        requests: job.customIds.length,
-      });
-      active.push(job);
-    }
-    const submit = async (chunk: BatchLine[]) => {
+  async function rounds(): Promise<BatchRunSummary<Out>> {
+    for (let round = 1; ; round++) {
       signal?.throwIfAborted();
-      const jobId = await wire.submit(chunk, http);
-      const customIds = chunk.map((l) => l.customId);
-      await store.add({
-        jobId,
-        provider: config.kind,
-        host,
-        model: config.model,
-        customIds,
-        submittedAt: new Date().toISOString(),
+      await spool.clear();
+      const collector = new BatchCollector(
+        config,
+        wire,
+        cache,
+        answers,
+        options.capabilities,
+        spool,
+      );
+      const stillWaiting: number[] = [];
+      await pool(waiting, options.concurrency ?? 16, async (i) => {
+        const track: RowTrack = { deferred: false };
+        const out = await options.run(rows[i]!, collector.judge(track));
+        if (keepOutputs) summary.outputs[i] = out;
+        if (track.deferred) stillWaiting.push(i);
       });
-      options.onEvent?.({ type: 'submitted', round, jobId, requests: chunk.length });
-      active.push({ jobId, customIds });
-    };
-    const packing = new JobPacker(limits);
-    let chunk: BatchLine[] = [];
-    for await (const line of fresh()) {
-      if (packing.place(bytesOf(line)) && chunk.length > 0) {
-        await submit(chunk);
-        chunk = [];
+      waiting = stillWaiting.sort((a, b) => a - b);
+      for (const id of collector.settled) answers.delete(id);
+      for (const jobId of applied) await store.remove(jobId);
+      applied = [];
+      if (spool.size === 0 || round > maxRounds) {
+        await spool.clear();
+        return summary;
       }
-      chunk.push(line);
-    }
-    if (chunk.length > 0) await submit(chunk);
-    // The last job's bodies are not kept for the hours of polling.
-    chunk.length = 0;
-    await spool.clear();
-    summary.rounds++;
-    await Promise.all(
-      active.map(async ({ jobId, customIds }) => {
-        let status = await wire.poll(jobId, http);
-        options.onEvent?.({ type: 'status', round, jobId, status });
-        while (status.phase === 'pending' || status.phase === 'running') {
-          await sleep(pollMs, signal);
-          status = await wire.poll(jobId, http);
-          options.onEvent?.({ type: 'status', round, jobId, status });
-        }
-        const got =
-          status.phase === 'failed'
-            ? new Map<string, LineResult>()
-            : await wire.results(jobId, status, customIds, http);
-        let failed = 0;
-        for (const id of customIds) {
-          const answer = got.get(id) ?? {
-            failed: status.phase === 'ended' ? 'missing from the results' : status.raw,
-          };
-          if (!('status' in answer) || answer.status >= 400) {
-            failed++;
-            summary.failures.set(id, answer);
-          }
-          answers.set(id, answer);
-        }
-        summary.requests += customIds.length;
-        summary.failedRequests += failed;
-        summary.jobIds.push(jobId);
+
+      const mine = (await store.list()).filter(
+        (j) => j.provider === config.kind && j.host === host && j.model === config.model,
+      );
+      const resumed = mine.filter((j) => j.customIds.some((id) => spool.has(id)));
+      const inResumed = new Set(resumed.flatMap((j) => j.customIds));
+      const fresh = async function* () {
+        for await (const line of spool.lines()) if (!inResumed.has(line.customId)) yield line;
+      };
+      // Priced first (the spool read once), then submitted job by job: one job's lines in memory.
+      const counting = new JobPacker(limits);
+      const tokens = { input: 0, output: 0 };
+      let requests = 0;
+      for await (const line of fresh()) {
+        counting.place(bytesOf(line));
+        const t = wire.tokenEstimate(line.body);
+        tokens.input += t.input;
+        tokens.output += t.output;
+        requests++;
+      }
+      options.onEvent?.({
+        type: 'round',
+        round,
+        estimate: batchEstimate(requests, counting.jobs, tokens, config, options.priceTable),
+      });
+      const active: Array<{ jobId: string; customIds: string[] }> = [];
+      for (const job of resumed) {
         options.onEvent?.({
-          type: 'downloaded',
+          type: 'resumed',
           round,
-          jobId,
-          answered: customIds.length - failed,
-          failed,
+          jobId: job.jobId,
+          requests: job.customIds.length,
         });
-        applied.push(jobId);
-      }),
-    );
+        active.push(job);
+      }
+      const submit = async (chunk: BatchLine[]) => {
+        signal?.throwIfAborted();
+        const jobId = await wire.submit(chunk, http);
+        const customIds = chunk.map((l) => l.customId);
+        await store.add({
+          jobId,
+          provider: config.kind,
+          host,
+          model: config.model,
+          customIds,
+          submittedAt: new Date().toISOString(),
+        });
+        options.onEvent?.({ type: 'submitted', round, jobId, requests: chunk.length });
+        active.push({ jobId, customIds });
+      };
+      const packing = new JobPacker(limits);
+      let chunk: BatchLine[] = [];
+      for await (const line of fresh()) {
+        if (packing.place(bytesOf(line)) && chunk.length > 0) {
+          await submit(chunk);
+          chunk = [];
+        }
+        chunk.push(line);
+      }
+      if (chunk.length > 0) await submit(chunk);
+      // The last job's bodies are not kept for the hours of polling.
+      chunk.length = 0;
+      await spool.clear();
+      summary.rounds++;
+      await Promise.all(
+        active.map(async ({ jobId, customIds }) => {
+          let status = await wire.poll(jobId, http);
+          options.onEvent?.({ type: 'status', round, jobId, status });
+          while (status.phase === 'pending' || status.phase === 'running') {
+            await sleep(pollMs, signal);
+            status = await wire.poll(jobId, http);
+            options.onEvent?.({ type: 'status', round, jobId, status });
+          }
+          const got =
+            status.phase === 'failed'
+              ? new Map<string, LineResult>()
+              : await wire.results(jobId, status, customIds, http);
+          let failed = 0;
+          for (const id of customIds) {
+            const answer = got.get(id) ?? {
+              failed: status.phase === 'ended' ? 'missing from the results' : status.raw,
+            };
+            if (!('status' in answer) || answer.status >= 400) {
+              failed++;
+              summary.failures.set(id, answer);
+            }
+            answers.set(id, answer);
+          }
+          summary.requests += customIds.length;
+          summary.failedRequests += failed;
+          summary.jobIds.push(jobId);
+          options.onEvent?.({
+            type: 'downloaded',
+            round,
+            jobId,
+            answered: customIds.length - failed,
+            failed,
+          });
+          applied.push(jobId);
+        }),
+      );
+    }
   }
 }
