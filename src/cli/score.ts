@@ -16,6 +16,7 @@
 import { messageOf } from '../lib/errors.ts';
 import { createReadStream, createWriteStream, existsSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { once } from 'node:events';
 import { computeMetrics } from '../lib/metrics/offline.ts';
 import { DEFAULT_SETTINGS } from '../lib/metrics/settings.ts';
 import {
@@ -302,7 +303,19 @@ async function main(argv: string[]): Promise<number> {
     wordSegmenter: lazy(async () => loadJiebaNode()),
   };
   const out = options.out ? createWriteStream(options.out) : process.stdout;
+  out.on('error', (error: NodeJS.ErrnoException) => {
+    // The reader went away (`| head`): stop quietly, as Unix tools do, rather than score (and
+    // perhaps pay) for nobody. Any other failure is the disk's, and says which file.
+    if (error.code === 'EPIPE') process.exit(0);
+    console.error(`Cannot write the results to ${options.out ?? 'stdout'}: ${error.message}`);
+    process.exit(1);
+  });
   const write = (record: object) => out.write(scrub(JSON.stringify(record)) + '\n');
+  // A reader slower than the scoring (a pipe into `less`, a slow disk) would otherwise leave every
+  // line queued in memory: 10⁵ rows of results are hundreds of MB. Wait for it between rows.
+  const drained = async () => {
+    if (out.writableNeedDrain) await once(out, 'drain');
+  };
   const input = file === '-' ? process.stdin : createReadStream(file);
 
   const acc = new RunAccumulator();
@@ -412,6 +425,7 @@ async function main(argv: string[]): Promise<number> {
       acc.rows++;
       scorePrediction(item);
     }
+    await drained();
   };
   // A batch run reads every row first: its jobs carry the whole data set.
   const held: Array<DatasetRow | RowProblem> = [];

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -72,4 +74,67 @@ describe('npm run score', () => {
   it('refuses an unknown metric id with the list of known ones', () => {
     expect(() => run(['-', '--metrics', 'rouge-9'])).toThrow(/Unknown metric id\(s\): rouge-9/u);
   });
+
+  /** Many small rows, scored with one cheap metric: far more output than a pipe holds. */
+  function manyRows(count: number): string {
+    const dir = mkdtempSync(join(tmpdir(), 'sumlens-cli-pipe-'));
+    const file = join(dir, 'cases.jsonl');
+    const rows = Array.from({ length: count }, (_, i) =>
+      JSON.stringify({
+        source: `Report ${i}: the council met on Monday and approved the budget.`,
+        summary: `The council approved budget ${i}.`,
+        reference: `Council approved the budget ${i} on Monday.`,
+      }),
+    );
+    writeFileSync(file, rows.join('\n') + '\n');
+    return file;
+  }
+
+  function start(file: string) {
+    const child = spawn(process.execPath, [tsx, cli, file, '--metrics', 'rouge-1'], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    return { child, stderr: () => stderr };
+  }
+
+  async function until(check: () => boolean, what: string): Promise<void> {
+    for (let waited = 0; !check(); waited += 50) {
+      if (waited > 30_000) throw new Error(`timed out waiting for ${what}`);
+      await sleep(50);
+    }
+  }
+
+  it('waits for a slow reader instead of queueing every line in memory', async () => {
+    const rows = 6_000;
+    const { child, stderr } = start(manyRows(rows));
+    const exited = once(child, 'exit');
+    // Nobody reads stdout yet: the pipe fills after a few hundred lines.
+    await until(() => stderr().includes('(confidence'), 'the data set to be recognised');
+    // Scoring 6,000 rows of ROUGE-1 takes well under a second; a CLI that ignored back-pressure
+    // would have scored them all, queued the lines, and printed its summary by now.
+    await sleep(2_000);
+    expect(stderr()).not.toContain('row(s) scored');
+
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+    const [code] = await exited;
+    expect(code).toBe(0);
+    const lines = stdout.trim().split('\n');
+    expect(lines).toHaveLength(rows);
+    expect((JSON.parse(lines.at(-1)!) as { row: number }).row).toBe(rows);
+    expect(stderr()).toContain(`${rows} row(s) scored`);
+  }, 60_000);
+
+  it('stops quietly when the reader goes away (`| head -1`)', async () => {
+    const { child, stderr } = start(manyRows(6_000));
+    const exited = once(child, 'exit');
+    child.stdout.once('data', () => child.stdout.destroy());
+    const [code] = await exited;
+    expect(code).toBe(0);
+    expect(stderr()).not.toMatch(/EPIPE|Unhandled|at .*score/);
+    expect(stderr()).not.toContain('row(s) scored');
+  }, 60_000);
 });
