@@ -17,6 +17,7 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
+  readdirSync,
   readSync,
   renameSync,
   rmSync,
@@ -134,7 +135,8 @@ export class JsonlResponseCache implements ResponseCache {
 /**
  * A batch round's unanswered requests in a JSON Lines file next to the cache until they go up
  * as jobs: memory holds their ids. The file is this process's own and is gone once the round is
- * submitted.
+ * submitted. A run killed mid-round (SIGKILL, a power cut) cannot remove its file, so the next
+ * spool in that folder removes the files of processes that no longer exist.
  */
 export class FileMissSpool implements MissSpool {
   readonly file: string;
@@ -158,6 +160,7 @@ export class FileMissSpool implements MissSpool {
     this.ids.add(line.customId);
     if (this.fd === undefined) {
       mkdirSync(dirname(this.file), { recursive: true });
+      removeOrphanSpools(dirname(this.file));
       this.fd = openSync(this.file, 'w');
     }
     writeSync(this.fd, JSON.stringify(line) + '\n');
@@ -176,6 +179,30 @@ export class FileMissSpool implements MissSpool {
     this.fd = undefined;
     rmSync(this.file, { force: true });
   }
+}
+
+const SPOOL_NAME = /^batch-spool-(\d+)\.jsonl$/;
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, under another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Spool files left by runs that were killed; a live run's file (another terminal) is kept. */
+export function removeOrphanSpools(dir: string): string[] {
+  const removed: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const pid = Number(SPOOL_NAME.exec(name)?.[1]);
+    if (!pid || pid === process.pid || processExists(pid)) continue;
+    rmSync(join(dir, name), { force: true });
+    removed.push(name);
+  }
+  return removed;
 }
 
 /** Pending batch jobs in `batch-jobs.json` next to the cache file. */

@@ -5,7 +5,8 @@
  * requests wait in a spool file that holds each once and is gone once cleared.
  */
 import { describe, expect, it } from 'vitest';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileMissSpool, JsonlResponseCache } from '../../../src/cli/disk-cache.ts';
@@ -100,5 +101,28 @@ describe('FileMissSpool', () => {
     const none = [];
     for await (const line of spool.lines()) none.push(line);
     expect(none).toEqual([]);
+  });
+
+  it("removes the spool files of killed runs, and keeps a live run's and other files", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sumlens-spool-'));
+    // A process that has exited: its spool file is what a SIGKILL leaves behind.
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid;
+    const alive = process.ppid;
+    for (const name of [
+      `batch-spool-${gone}.jsonl`,
+      `batch-spool-${alive}.jsonl`,
+      'batch-spool-notes.jsonl',
+      'responses.jsonl',
+    ]) {
+      writeFileSync(join(dir, name), '{}\n');
+    }
+    const spool = new FileMissSpool(join(dir, 'responses.jsonl'));
+    expect(existsSync(join(dir, `batch-spool-${gone}.jsonl`))).toBe(true);
+    spool.add({ customId: 'sl-1', body: { messages: [] } });
+    expect(existsSync(join(dir, `batch-spool-${gone}.jsonl`))).toBe(false);
+    expect(existsSync(join(dir, `batch-spool-${alive}.jsonl`))).toBe(true);
+    expect(existsSync(join(dir, 'batch-spool-notes.jsonl'))).toBe(true);
+    expect(readFileSync(join(dir, 'responses.jsonl'), 'utf8')).toBe('{}\n');
+    expect(existsSync(spool.file)).toBe(true);
   });
 });
