@@ -36,7 +36,7 @@ export interface Token {
 }
 
 /** Word segments with offsets: the case tokenizer's `words`, or by default Intl.Segmenter's. */
-export type WordSplitter = (text: string) => Segment[];
+export type WordSplitter = (text: string) => readonly Segment[];
 
 const defaultWords: WordSplitter = (text) => splitWords(text);
 

@@ -34,7 +34,7 @@ export interface CaseTokenizer {
   /** Chinese words; set for Chinese only. */
   wordSegmenter?: WordSegmenter;
   /** Word-like segments (letters, digits, ideographs) with offsets into `text`. */
-  words(text: string): Segment[];
+  words(text: string): readonly Segment[];
   /** Words and each punctuation mark (entity density's tokens), with offsets. */
   tokens(text: string): Segment[];
 }

@@ -10,7 +10,7 @@ import {
   WORD_CHUNK,
 } from '../../../../src/lib/metrics/text/tokenize.ts';
 
-const texts = (segments: { text: string }[]) => segments.map((s) => s.text);
+const texts = (segments: readonly { text: string }[]) => segments.map((s) => s.text);
 
 describe('sentences', () => {
   it('splits English prose and keeps titles and initials inside their sentence', () => {
@@ -55,6 +55,40 @@ describe('sentences', () => {
 });
 
 describe('words and tokens', () => {
+  it("keeps the last texts' words: a source split again costs nothing, and answers the same", () => {
+    const source = 'The council met on Monday. It approved the budget, which rises 3.5% in 2027.';
+    const first = splitWords(source);
+    expect(splitWords(source)).toBe(first);
+    // An equal text built anew (another row with the same source) finds the same words.
+    expect(splitWords([...source].join(''))).toBe(first);
+    // The locale is part of the key: the same characters under another locale are split anew.
+    expect(splitWords(source, 'ja')).not.toBe(first);
+    expect(texts(splitWords(source, 'ja'))).toEqual(texts(first));
+    expect(texts(first)).toEqual([
+      'The',
+      'council',
+      'met',
+      'on',
+      'Monday',
+      'It',
+      'approved',
+      'the',
+      'budget',
+      'which',
+      'rises',
+      '3.5',
+      'in',
+      '2027',
+    ]);
+  });
+
+  it('does not keep a text longer than the whole cache', () => {
+    const huge = 'x'.repeat(700_000);
+    const first = splitWords(huge);
+    expect(texts(first).join('')).toBe(huge);
+    expect(splitWords(huge)).not.toBe(first);
+  });
+
   it('segments CJK into words, not one token per text', () => {
     expect(texts(splitWords('我来到北京清华大学'))).toEqual(['我', '来到', '北京', '清华大学']);
     expect(splitWords('私は東京に住んでいます').length).toBeGreaterThan(3);
