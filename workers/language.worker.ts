@@ -1,8 +1,9 @@
 /// <reference lib="webworker" />
 /**
  * Detects the language of a case's texts, or of a chunk of a run's rows (methods:
- * src/lib/workers/language-api.ts). cld3's module (its wasm inline, ~1 MB) is imported on the
- * first request, so neither the page nor the metric workers carry it.
+ * src/lib/workers/language-api.ts). cld3's module (its wasm inline, ~1 MB) lives in this worker
+ * only, so neither the page nor the metric workers carry it. It starts loading as the worker
+ * starts: the page starts this worker while the user pastes, and Score waits for the language.
  */
 // First, before any module that builds a zod schema (no eval under the CSP).
 import '../src/lib/zod-config.ts';
@@ -14,6 +15,10 @@ import {
 } from '../src/lib/metrics/text/language.ts';
 import { languageApi } from '../src/lib/workers/language-api.ts';
 import { serve } from '../src/lib/workers/rpc.ts';
+
+// A failed load is not lost here: the first request awaits the same promise and fails, and the
+// page then falls back to the texts' scripts.
+loadLanguageIdentifier().catch(() => undefined);
 
 serve(
   languageApi,

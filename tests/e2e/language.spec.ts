@@ -3,7 +3,8 @@
  * the reason (the built-in recogniser reads English only), and ROUGE's detail names the same
  * tokenizer as its backend line. A data set's rows are detected one by one in the batch worker
  * (cld3 there, under the page's CSP) and a row opened in the form keeps its language. Screenshots
- * at 1280×800 and 390×844 go to /work/shots/language/ when that folder exists.
+ * at 1280×800 and 390×844 go to /work/shots/language/ when that folder exists. The language
+ * worker is started with the page, before any Score.
  */
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,6 +38,16 @@ describe('a Chinese case in Chromium', () => {
   });
 
   afterAll(() => app?.close());
+
+  it('starts the language worker (and cld3) before the first Score, while the user pastes', async () => {
+    // Score waits for the case's language: started on the click, cld3's load was 200–250 ms of
+    // the time to the first result on a fresh page.
+    await expect
+      .poll(() => page.workers().some((w) => /language\.worker/u.test(w.url())), {
+        timeout: 10_000,
+      })
+      .toBe(true);
+  });
 
   it('detects Chinese, says why entity density is n/a, and names one tokenizer', async () => {
     await fillCase(page, SOURCE, SUMMARY, REFERENCE);

@@ -23,6 +23,7 @@ import {
 import type { HistoryEntry } from '../storage/schema.ts';
 import { isQuotaExceeded, storageEstimate, unsavedCaseMessage } from '../storage/quota.ts';
 import { startMetricWorkers } from '../workers/metric-workers.ts';
+import { startLanguageWorker } from '../workers/language-client.ts';
 import type { MetricWorkers } from '../workers/metric-workers.ts';
 import type { PreparedTexts, Progress } from '../workers/worker-client.ts';
 import type { ModelSource } from '../models/source.ts';
@@ -135,8 +136,10 @@ export class ScoringSession {
 
   async init(): Promise<void> {
     this.#workers ??= startMetricWorkers();
-    // Load vectors, the recogniser and any chosen model while the user is still pasting.
+    // Load vectors, the recogniser and any chosen model while the user is still pasting, and cld3:
+    // Score asks for the case's language before any metric starts.
     void this.loadBackends();
+    startLanguageWorker();
     try {
       const draft = await loadDraft();
       if (draft && !this.input.source && !this.input.summary) {
