@@ -194,15 +194,11 @@ function processExists(pid: number): boolean {
 }
 
 /** Spool files left by runs that were killed; a live run's file (another terminal) is kept. */
-export function removeOrphanSpools(dir: string): string[] {
-  const removed: string[] = [];
+function removeOrphanSpools(dir: string): void {
   for (const name of readdirSync(dir)) {
     const pid = Number(SPOOL_NAME.exec(name)?.[1]);
-    if (!pid || pid === process.pid || processExists(pid)) continue;
-    rmSync(join(dir, name), { force: true });
-    removed.push(name);
+    if (pid && pid !== process.pid && !processExists(pid)) rmSync(join(dir, name), { force: true });
   }
-  return removed;
 }
 
 /** Pending batch jobs in `batch-jobs.json` next to the cache file. */
