@@ -203,7 +203,7 @@ export class BatchCollector {
       maxAttempts: 1,
       sleep: async () => undefined,
     });
-    const settled = (): void => {
+    const throwUnlessAnswered = (): void => {
       if (state.failed) throw state.failed;
       if (state.missed) {
         if (track) track.deferred = true;
@@ -212,10 +212,10 @@ export class BatchCollector {
     };
     try {
       const out = await ask(judge);
-      settled();
+      throwUnlessAnswered();
       return out;
     } catch (e) {
-      settled();
+      throwUnlessAnswered();
       throw e;
     }
   }
