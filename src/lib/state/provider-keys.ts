@@ -72,6 +72,16 @@ export class KeyStore {
   }
 
   /**
+   * Moves the provider's key to where the user now wants it kept: choosing "Only in memory" after
+   * "On this device" must take it out of localStorage at once, or the next load reads it back as
+   * a device key against the user's last choice.
+   */
+  keep(provider: ProviderKind, persistence: KeyPersistence): void {
+    const key = this.get(provider);
+    if (key) this.set(provider, key, persistence);
+  }
+
+  /**
    * Every key this store holds, for any provider, in memory or remembered: the secrets an export
    * or a report redacts literally (src/lib/llm/redact.ts), whatever their shape.
    */

@@ -49,3 +49,33 @@ describe('KeyStore', () => {
     expect(keys.held()).toEqual([]);
   });
 });
+
+describe('KeyStore.keep', () => {
+  it('moves a remembered key where the user now wants it, at once and for the next load', () => {
+    const session = memoryStorage();
+    const device = memoryStorage();
+    const keys = new KeyStore({ session, device });
+    keys.set('openai', 'sk-device-then-memory', 'device');
+    keys.keep('openai', 'memory');
+    expect(device.data.size + session.data.size).toBe(0);
+    expect(keys.persistence('openai')).toBe('memory');
+    expect(keys.get('openai')).toBe('sk-device-then-memory');
+    // A reload: a new store over the same storages finds nothing.
+    expect(new KeyStore({ session, device }).get('openai')).toBeUndefined();
+
+    keys.keep('openai', 'session');
+    expect(keys.persistence('openai')).toBe('session');
+    expect(device.data.size).toBe(0);
+    keys.keep('openai', 'device');
+    expect(session.data.size).toBe(0);
+    expect(new KeyStore({ session, device }).get('openai')).toBe('sk-device-then-memory');
+  });
+
+  it('does nothing when no key is set', () => {
+    const session = memoryStorage();
+    const device = memoryStorage();
+    const keys = new KeyStore({ session, device });
+    keys.keep('anthropic', 'device');
+    expect(device.data.size + session.data.size).toBe(0);
+  });
+});
