@@ -37,7 +37,7 @@ import { DEFAULT_SETTINGS } from '../../../src/lib/metrics/settings.ts';
 import { DEFAULT_JUDGE_SETTINGS } from '../../../src/lib/metrics/judge/settings.ts';
 import type { MetricResult } from '../../../src/lib/metrics/types.ts';
 import { saveDataset } from '../../../src/lib/storage/datasets.ts';
-import { putRowResult, updateRun } from '../../../src/lib/storage/runs.ts';
+import { getRun, putRowResult, updateRun } from '../../../src/lib/storage/runs.ts';
 import { REDACTED } from '../../../src/lib/llm/redact.ts';
 import { ALNUM, keyChars, URLSAFE } from '../../helpers/fake-keys.ts';
 import { fakeResult } from '../metrics/scored.ts';
@@ -192,6 +192,20 @@ describe('JSON export', () => {
     });
     // The CSV of the copy equals the CSV of the original.
     expect(runToCsv(back)).toBe(runToCsv(data));
+  });
+
+  it('an exported run that was running comes in paused, saying why: no spend without Resume', async () => {
+    const data = await makeRun('was-running');
+    const text = runToJson({ ...data, run: { ...data.run, status: 'running' } });
+    const imported = await importRunExport(parseRunExport(text));
+    const back = await getRun(imported.run.id);
+    expect(back?.status).toBe('paused');
+    expect(back?.messageRef?.key).toBe('runs.import.paused');
+    expect(back?.message).toMatch(/Press Resume/u);
+    const finished = runToJson({ ...data, run: { ...data.run, status: 'done' } });
+    const done = await importRunExport(parseRunExport(finished));
+    expect((await getRun(done.run.id))?.status).toBe('done');
+    expect((await getRun(done.run.id))?.messageRef).toBeUndefined();
   });
 
   it('never carries an API key', async () => {

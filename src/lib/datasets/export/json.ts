@@ -4,7 +4,7 @@
  * and well-formed key shapes (src/lib/llm/redact.ts).
  */
 import { messageOf } from '../../errors.ts';
-import { ref } from '../../i18n/message.ts';
+import { englishRef, ref } from '../../i18n/message.ts';
 import { SaidError } from '../../i18n/said-error.ts';
 import { zodIssueRef } from '../../i18n/zod-issue.ts';
 import { z } from 'zod';
@@ -183,6 +183,17 @@ export interface ImportOptions {
   newId?: () => string;
 }
 
+/**
+ * An exported run that was running comes in paused, saying so: the page resumes "running" runs
+ * on load, and a file must never spend the user's key without a click on Resume. (A paused run
+ * keeps its own reason.)
+ */
+function importedStatus(run: StoredRun): Pick<StoredRun, 'status' | 'message' | 'messageRef'> {
+  if (run.status !== 'running') return {};
+  const messageRef = ref('runs.import.paused');
+  return { status: 'paused', message: englishRef(messageRef), messageRef };
+}
+
 /** Stores an export as a new data set with its run and results; returns the stored records. */
 export async function importRunExport(
   data: RunExport,
@@ -205,6 +216,7 @@ export async function importRunExport(
       datasetId,
       datasetName: name,
       name: name === meta.name && data.run.name ? data.run.name : nextRunName(name, []),
+      ...importedStatus(data.run),
     },
     data.results.map((r) => ({ ...r, runId })),
   );
