@@ -7,8 +7,10 @@
  *   lines are skipped (and counted, so row numbers stay line numbers).
  * - JSON: a top-level array, or a stream of concatenated values (TinyEval's GAOKAO_math.jsonl);
  *   each element is one record, numbered from 1; only the current record is held in memory.
- * - CSV: papaparse (header row, quoted newlines, delimiter guessed from the first 64 KB); the row
- *   number is the record's number counting the header as row 1 (a spreadsheet's row number).
+ * - CSV: records split with the quote rules of papaparse, which reads their fields (header row,
+ *   quoted newlines, delimiter guessed from the first 64 KB); the row number is the record's
+ *   number counting the header as row 1 (a spreadsheet's row number). A quote left open costs its
+ *   own row: its line is reported, naming the quote, and the next line is read as the next row.
  *
  * Bytes are read as UTF-8 unless their first bytes say otherwise (encoding.ts): UTF-16 (with a BOM,
  * or without one when the NUL pattern is clear) is decoded as such, and a binary file (a PNG, an
@@ -23,9 +25,9 @@
  * records and proposes a mapping unless `options.mapping` is given; rows are built with
  * `toRow`.
  *
- * The pieces live in parse/: one splitter per format (jsonl.ts, json.ts, csv.ts), row building
- * (rows.ts), format sniffing (sniff.ts) and the parser that joins them (parser.ts). This module is
- * the entry the worker, the CLI and the tests import.
+ * The pieces live in parse/: one splitter per format (jsonl.ts, json.ts, csv.ts with
+ * csv-records.ts), row building (rows.ts), format sniffing (sniff.ts) and the parser that joins
+ * them (parser.ts). This module is the entry the worker, the CLI and the tests import.
  */
 import type { DatasetRow, RowProblem } from '../rows/formats.ts';
 import { DatasetParser } from './parse/parser.ts';

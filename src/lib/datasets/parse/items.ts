@@ -2,10 +2,20 @@
  * What the format splitters (jsonl.ts, json.ts, csv.ts) hand the parser: a record with its row
  * number, or a problem with that row; shared here so each splitter reports rows the same way.
  */
+import type { MessageRef } from '../../i18n/message.ts';
+
 export type Rec = Record<string, unknown>;
 
 export type Item =
-  { row: number; record: Rec } | { row: number; problem: string; column?: string; line?: number };
+  | { row: number; record: Rec }
+  | {
+      row: number;
+      problem: string;
+      /** `problem` as a message, for the page to word in the reader's language. */
+      problemRef?: MessageRef;
+      column?: string;
+      line?: number;
+    };
 export type Emit = (item: Item) => void;
 
 /** Text in, in pieces of any size; records and problems out through the `Emit` it was given. */

@@ -231,13 +231,12 @@ export class DatasetParser {
     this.convert(item);
   }
 
-  private problem(item: {
-    row: number;
-    problem: string;
-    column?: string;
-    line?: number;
-  }): RowProblem {
-    const values = { row: item.row, line: item.line ?? 'none', reason: item.problem };
+  private problem(item: Exclude<Item, { record: Rec }>): RowProblem {
+    const values = {
+      row: item.row,
+      line: item.line ?? 'none',
+      reason: item.problemRef ?? item.problem,
+    };
     return {
       row: item.row,
       reason: english('datasets.problem.rowLine', values),
