@@ -462,6 +462,15 @@ export function runLockName(runId: string): string {
   return `sumlens-run:${runId}`;
 }
 
+/**
+ * The Web Lock the page that drives a run holds from the click to the outcome, around the run's
+ * own lock: the batch worker takes that one only once it has started, and another tab must not
+ * mistake a run between the two for one whose tab has gone.
+ */
+export function runClaimName(runId: string): string {
+  return `sumlens-run-tab:${runId}`;
+}
+
 export const RUN_BUSY_REF = ref('runs.batch.busy');
 export const RUN_BUSY_MESSAGE = englishRef(RUN_BUSY_REF);
 

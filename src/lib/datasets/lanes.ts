@@ -298,3 +298,14 @@ export async function exclusively<T>(
     return work();
   });
 }
+
+/**
+ * The names of the Web Locks held right now by any tab, window or worker of the origin; undefined
+ * without the API. A stored "running" run whose locks nobody holds has lost the tab that ran it.
+ */
+export async function heldLockNames(): Promise<Set<string> | undefined> {
+  const locks = lockManager();
+  if (!locks) return undefined;
+  const snapshot = await locks.query();
+  return new Set((snapshot.held ?? []).map((lock) => lock.name ?? ''));
+}

@@ -11,15 +11,32 @@ import { SaidError, said } from '../i18n/said-error.ts';
 import { APP_VERSION } from '../version.ts';
 import { messageOf } from '../errors.ts';
 import { localized, tr } from '../i18n/i18n.svelte.ts';
-import { ref, type MessageRef } from '../i18n/message.ts';
+import { englishRef, ref, type MessageRef } from '../i18n/message.ts';
 import type { MappingChoice } from '../datasets/mapping.ts';
 import {
   createBatchRun,
   isJudgeMetric,
   RUN_BUSY_MESSAGE,
   RUN_BUSY_REF,
+  runClaimName,
   runExecutor,
+  runLockName,
 } from '../datasets/batch.ts';
+import { exclusively, heldLockNames } from '../datasets/lanes.ts';
+import { onDatabaseLost } from '../storage/db.ts';
+import {
+  announceRun,
+  announceRunChange,
+  onRunNotice,
+  type RunControl,
+} from '../storage/run-changes.ts';
+import {
+  clearJournaledStatus,
+  journaledRunIds,
+  journaledStatus,
+  journalRunStatus,
+} from '../storage/run-status-journal.ts';
+import { RUN_STATUSES, type RunStatus } from '../storage/schema.ts';
 import type { BatchPlan, BatchProgress } from '../datasets/batch.ts';
 import {
   deleteDataset,
@@ -27,7 +44,7 @@ import {
   listDatasets,
   removeOrphanRows,
 } from '../storage/datasets.ts';
-import { deleteRun, getRun, listRuns } from '../storage/runs.ts';
+import { deleteRun, getRun, listRuns, updateRun } from '../storage/runs.ts';
 import { runLabel } from '../datasets/names.ts';
 import type { StoredDataset, StoredRun } from '../storage/schema.ts';
 import { importRunExport, parseRunExport, type ExportFormat } from '../datasets/export.ts';
@@ -40,7 +57,12 @@ import type { ModelSource } from '../models/source.ts';
 import type { MetricId } from '../metrics/types.ts';
 import type { JudgeSession } from './judge.svelte.ts';
 import { DatasetImport, type ImportState } from './dataset-import.svelte.ts';
-import { browserOffline, PageRuns, type PageScoring } from './page-runs.svelte.ts';
+import {
+  browserOffline,
+  PageRuns,
+  type PageRunOutcome,
+  type PageScoring,
+} from './page-runs.svelte.ts';
 import { RunPlanner } from './run-plan.svelte.ts';
 import { RunViewer, type OpenRun, type RowCase } from './dataset-run-view.svelte.ts';
 
@@ -58,6 +80,28 @@ export interface RunChoice {
   task?: string;
   /** Send the judge's calls as provider batch jobs, polled every `pollSec` seconds. */
   providerBatch?: { pollSec: number };
+}
+
+/** How often a page checks who drives the runs it shows as running, in ms. */
+const WATCH_MS = 1000;
+/** Notices of changed runs are gathered this long before the runs are read again (row bursts). */
+const REREAD_MS = 150;
+/** After the site's data was cleared, storage errors this soon are the clearing's own. */
+const LOST_QUIET_MS = 10_000;
+
+interface DriveOptions {
+  retryFailed?: boolean;
+  quietIfBusy?: boolean;
+  /** A resume nobody clicked (page load, a tab taking over): only a run still stored running. */
+  onlyIfRunning?: boolean;
+}
+
+/** The list with `run` in its place (newest first), replacing its older copy. */
+function withRun(runs: readonly StoredRun[], run: StoredRun): StoredRun[] {
+  const at = runs.findIndex((r) => r.id === run.id);
+  if (at >= 0) return runs.map((r, i) => (i === at ? run : r));
+  const before = runs.findIndex((r) => r.createdAt < run.createdAt);
+  return before < 0 ? [...runs, run] : [...runs.slice(0, before), run, ...runs.slice(before)];
 }
 
 /** Whether another tab is importing a data set right now (it holds the data set's import lock). */
@@ -89,6 +133,17 @@ export class DatasetSession {
    * outcome: reactive, so that the list shows Pause and Cancel the moment a run starts.
    */
   readonly #driving = new SvelteSet<string>();
+  /** Runs another tab (or its worker) drives: this page only shows them, and relays the buttons. */
+  readonly #elsewhere = new SvelteSet<string>();
+  /** Runs stored running that nobody held at the last check: taken over if still so at the next. */
+  #unheld = new Set<string>();
+  /** Runs to read again (another context wrote them), gathered for REREAD_MS. */
+  readonly #changed = new Set<string>();
+  #rereadTimer: ReturnType<typeof setTimeout> | undefined;
+  #watchTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Bumped when the browser closes the database under the page (site data cleared). */
+  #losses = 0;
+  #lostAt = -Infinity;
 
   constructor(scoring?: PageScoring) {
     this.#scoring = scoring;
@@ -114,6 +169,11 @@ export class DatasetSession {
       this.#resumeWhenOnline.clear();
       for (const runId of waiting) if (!this.isRunning(runId)) void this.resume(runId);
     });
+    onRunNotice((notice) => {
+      if (notice.type === 'changed') this.#runChanged(notice.runId);
+      else if (this.isRunning(notice.runId)) this.#control(notice.runId, notice.action);
+    });
+    onDatabaseLost(() => this.#databaseLost());
   }
 
   get error(): string | undefined {
@@ -205,6 +265,7 @@ export class DatasetSession {
     // Rows of an import that a closed tab or a crash cut short (its record, written last, never
     // was): not listed, but they take space. Another tab's import in progress holds its lock.
     await removeOrphanRows(await importsInProgress()).catch(() => undefined);
+    await this.#settleJournaledStatuses();
     await this.refresh();
     // A run that was running when the page went away (reload, crash) picks up where it stopped:
     // its finished rows are stored, the worker skips them. A run with LLM metrics resumes only
@@ -212,7 +273,11 @@ export class DatasetSession {
     // with a message saying why.
     // In another tab that runs it already, the lock refuses quietly (see #drive).
     for (const run of this.runs.filter((r) => r.status === 'running')) {
-      void this.#drive(run.id, undefined, { quietIfBusy: true, retryFailed: true });
+      void this.#drive(run.id, undefined, {
+        quietIfBusy: true,
+        retryFailed: true,
+        onlyIfRunning: true,
+      });
     }
   }
 
@@ -221,8 +286,191 @@ export class DatasetSession {
       [this.datasets, this.runs] = await Promise.all([listDatasets(), listRuns()]);
       this.storage = await storageEstimate();
     } catch (error) {
+      if (Date.now() - this.#lostAt < LOST_QUIET_MS) {
+        // The database is still being cleared: the loss's own message stands; read again soon.
+        setTimeout(() => void this.refresh(), WATCH_MS);
+        return;
+      }
       this.error = messageOf(error);
     }
+    this.#watch();
+  }
+
+  // ---- Every view of a run equals the stored run ----
+
+  /** Another context (a tab, the batch worker) or this page wrote the run: read it again soon. */
+  #runChanged(runId: string): void {
+    this.#changed.add(runId);
+    if (this.#rereadTimer !== undefined) return;
+    this.#rereadTimer = setTimeout(() => {
+      this.#rereadTimer = undefined;
+      void this.#reread();
+    }, REREAD_MS);
+  }
+
+  async #reread(): Promise<void> {
+    const ids = [...this.#changed];
+    this.#changed.clear();
+    let runs = this.runs;
+    let progress = this.progress;
+    for (const id of ids) {
+      let run: StoredRun | undefined;
+      try {
+        run = await getRun(id);
+      } catch {
+        continue;
+      }
+      runs = run ? withRun(runs, run) : runs.filter((r) => r.id !== id);
+      // Progress is this page's own view of a run it drives; another driver's counters are the
+      // stored ones.
+      if (!this.isRunning(id) && id in progress) {
+        const { [id]: _stale, ...rest } = progress;
+        progress = rest;
+      }
+    }
+    this.runs = runs;
+    this.progress = progress;
+    this.#watch();
+  }
+
+  /**
+   * While a run is shown running, or driven in another tab, checks once a second who holds it:
+   * the list relays its buttons to the tab that drives it, and a run stored running that no tab
+   * or worker holds on two checks in a row (its tab was closed or crashed) is taken over here.
+   */
+  #watch(): void {
+    if (this.#watchTimer !== undefined) return;
+    if (!this.runs.some((r) => r.status === 'running' || this.#elsewhere.has(r.id))) return;
+    this.#watchTimer = setTimeout(() => {
+      void this.#checkDrivers().finally(() => {
+        this.#watchTimer = undefined;
+        this.#watch();
+      });
+    }, WATCH_MS);
+  }
+
+  async #checkDrivers(): Promise<void> {
+    let held: Set<string> | undefined;
+    try {
+      held = await heldLockNames();
+    } catch {
+      return;
+    }
+    if (!held) return;
+    const unheld = new Set<string>();
+    for (const run of this.runs) {
+      if (this.isRunning(run.id)) continue;
+      if (held.has(runClaimName(run.id)) || held.has(runLockName(run.id))) {
+        this.#elsewhere.add(run.id);
+        // (a notice lost with a worker that closed its channel must not freeze the list)
+        this.#runChanged(run.id);
+        continue;
+      }
+      this.#elsewhere.delete(run.id);
+      if (run.status !== 'running') continue;
+      if (this.#unheld.has(run.id)) {
+        void this.#drive(run.id, undefined, {
+          quietIfBusy: true,
+          retryFailed: true,
+          onlyIfRunning: true,
+        });
+      } else {
+        unheld.add(run.id);
+        this.#runChanged(run.id);
+      }
+    }
+    this.#unheld = unheld;
+  }
+
+  /** Applies a button pressed in this tab, or relayed from a tab that only shows the run. */
+  #control(runId: string, action: RunControl): void {
+    if (action === 'pause') {
+      if (!this.#pageRuns.pause(runId)) this.#client().pause(runId);
+    } else if (action === 'continue') {
+      if (!this.#pageRuns.continue(runId)) this.#client().resume(runId);
+    } else if (!this.#pageRuns.cancel(runId)) this.#client().cancel(runId);
+  }
+
+  /** A button for a run: applied here when this page drives it, else sent to the tab that does. */
+  #press(runId: string, action: RunControl): void {
+    if (this.isRunning(runId)) this.#control(runId, action);
+    else if (this.#elsewhere.has(runId)) announceRun({ type: 'control', runId, action });
+  }
+
+  /**
+   * After a drive, the stored status must say what happened: a run is never left "running" with
+   * nothing running it (the runner's own status write failed, or the drive threw). Where IndexedDB
+   * refuses even that write (storage full), the status is kept outside it
+   * (../storage/run-status-journal.ts), so that a reload does not resume the run by itself.
+   */
+  async #settleStatus(runId: string, outcome?: PageRunOutcome, failure?: unknown): Promise<void> {
+    let stored: StoredRun | undefined;
+    try {
+      stored = await getRun(runId);
+    } catch {
+      return;
+    }
+    if (!stored || stored.status !== 'running') return;
+    const ended = RUN_STATUSES.find((s) => s === outcome?.status && s !== 'running');
+    const status: RunStatus = ended ?? 'paused';
+    const messageRef =
+      failure !== undefined
+        ? ref('runs.page.paused', { run: runLabel(stored), reason: messageOf(failure) })
+        : outcome?.messageRef;
+    const message = messageRef ? englishRef(messageRef) : outcome?.message;
+    try {
+      await updateRun(runId, {
+        status,
+        message: message ?? null,
+        ...(messageRef ? { messageRef } : {}),
+      });
+    } catch {
+      journalRunStatus(runId, {
+        status,
+        ...(message !== undefined ? { message } : {}),
+        ...(messageRef ? { messageRef } : {}),
+        at: Date.now(),
+      });
+      announceRunChange(runId);
+    }
+  }
+
+  /** Statuses kept outside IndexedDB go into it once it takes them (there is room again). */
+  async #settleJournaledStatuses(): Promise<void> {
+    for (const runId of journaledRunIds()) {
+      const entry = journaledStatus(runId);
+      try {
+        const run = await getRun(runId);
+        if (!entry || !run || entry.at < run.updatedAt) {
+          clearJournaledStatus(runId);
+          continue;
+        }
+        await updateRun(runId, {
+          status: entry.status,
+          message: entry.message ?? null,
+          ...(entry.messageRef ? { messageRef: entry.messageRef } : {}),
+        });
+      } catch {
+        // Still no room: the journal keeps standing in for the record.
+      }
+    }
+  }
+
+  /**
+   * The browser closed the database (the site's data was cleared): the runs this page drives
+   * point at records that are gone. Stop them, say so once in plain words, and show what is left.
+   */
+  #databaseLost(): void {
+    this.#losses++;
+    this.#lostAt = Date.now();
+    for (const runId of [...this.#driving]) this.#control(runId, 'cancel');
+    // What was listed went with the data; the lists are read again once the database reopens.
+    this.datasets = [];
+    this.runs = [];
+    this.progress = {};
+    this.#viewer.closeIf(() => true);
+    this.#error = ref('datasets.storage.lost');
+    setTimeout(() => void this.refresh(), WATCH_MS);
   }
 
   #client(): BatchWorkerClient {
@@ -313,11 +561,7 @@ export class DatasetSession {
     });
   }
 
-  async #drive(
-    runId: string,
-    models?: ModelSource,
-    options: { retryFailed?: boolean; quietIfBusy?: boolean } = {},
-  ): Promise<void> {
+  async #drive(runId: string, models?: ModelSource, options: DriveOptions = {}): Promise<void> {
     this.#resumeWhenOnline.delete(runId);
     if (this.#driving.has(runId)) {
       const run = this.runs.find((r) => r.id === runId);
@@ -327,15 +571,55 @@ export class DatasetSession {
       return;
     }
     this.#driving.add(runId);
+    this.#elsewhere.delete(runId);
+    this.#unheld.delete(runId);
     // A new start: the last outcome's progress (paused, stopped) must not show as this one's.
     const { [runId]: _previous, ...others } = this.progress;
     this.progress = others;
+    const losses = this.#losses;
     let again = false;
     try {
-      const run = await getRun(runId);
-      if (!run) throw new SaidError(ref('datasets.start.gone'));
-      const retryFailed = options.retryFailed ?? false;
-      const outcome =
+      // The claim is held from here to the outcome, so that no other tab takes the run over
+      // while this one starts it (the batch worker takes the run's own lock only once started).
+      again = await exclusively(runClaimName(runId), RUN_BUSY_MESSAGE, () =>
+        this.#driveClaimed(runId, models, options, losses),
+      );
+    } catch (error) {
+      const busy = messageOf(error) === RUN_BUSY_MESSAGE;
+      // (the refusal crosses from the batch worker as English text: worded again here)
+      if (!(options.quietIfBusy && busy) && losses === this.#losses) {
+        this.#error = busy ? RUN_BUSY_REF : said(error);
+      }
+      await this.refresh();
+    } finally {
+      this.loadingStage = undefined;
+      this.#driving.delete(runId);
+    }
+    // (once this drive has ended, or the new one would find the run still being driven)
+    if (again) void this.#drive(runId, models, { retryFailed: true });
+  }
+
+  /** A drive under the run's claim; returns whether to go on at once (the connection is back). */
+  async #driveClaimed(
+    runId: string,
+    models: ModelSource | undefined,
+    options: DriveOptions,
+    losses: number,
+  ): Promise<boolean> {
+    const run = await getRun(runId);
+    if (!run) throw new SaidError(ref('datasets.start.gone'));
+    // Read under the claim: a run another tab finished or paused since the list was read stays so.
+    if (options.onlyIfRunning && run.status !== 'running') {
+      this.#runChanged(runId);
+      return false;
+    }
+    // A status kept outside IndexedDB (storage was full) is superseded by this start.
+    clearJournaledStatus(runId);
+    const retryFailed = options.retryFailed ?? false;
+    let outcome: PageRunOutcome | undefined;
+    let failure: unknown;
+    try {
+      outcome =
         runExecutor(run.metrics, run.settings.metrics) === 'page'
           ? await this.#pageRuns.drive(
               run,
@@ -357,50 +641,53 @@ export class DatasetSession {
                   (this.loadingStage = `${localized(l.stage, l.stageRef)}${l.file ? ` · ${l.file}` : ''}`),
               },
             );
-      this.loadingStage = undefined;
-      if (outcome.stoppedBy === 'offline' || outcome.stoppedBy === 'halted') {
-        // Paused for the connection: say so on the run, and go on when it is back.
-        // (the connection may be back already: the 'online' event came while the run stopped)
-        if (browserOffline()) this.#resumeWhenOnline.add(runId);
-        else again = true;
-      } else if (
-        outcome.message &&
-        outcome.stoppedBy !== 'provider' &&
-        outcome.stoppedBy !== 'outage' &&
-        outcome.stoppedBy !== 'user'
-      ) {
-        // (a provider's reason is on the run's own line, next to its Resume button)
-        this.#error = ('messageRef' in outcome ? outcome.messageRef : undefined) ?? outcome.message;
-      }
-      await this.refresh();
-      if (outcome.status === 'done') await this.open(runId);
     } catch (error) {
-      const busy = messageOf(error) === RUN_BUSY_MESSAGE;
-      // (the refusal crosses from the batch worker as English text: worded again here)
-      if (!(options.quietIfBusy && busy)) this.#error = busy ? RUN_BUSY_REF : said(error);
-      await this.refresh();
-    } finally {
-      this.#driving.delete(runId);
+      failure = error;
     }
-    // (once this drive has ended, or the new one would find the run still being driven)
-    if (again) void this.#drive(runId, models, { retryFailed: true });
+    if (losses === this.#losses) await this.#settleStatus(runId, outcome, failure);
+    if (failure !== undefined || !outcome) throw failure;
+    this.loadingStage = undefined;
+    let again = false;
+    if (outcome.stoppedBy === 'offline' || outcome.stoppedBy === 'halted') {
+      // Paused for the connection: say so on the run, and go on when it is back.
+      // (the connection may be back already: the 'online' event came while the run stopped)
+      if (browserOffline()) this.#resumeWhenOnline.add(runId);
+      else again = true;
+    } else if (
+      outcome.message &&
+      losses === this.#losses &&
+      outcome.stoppedBy !== 'provider' &&
+      outcome.stoppedBy !== 'outage' &&
+      outcome.stoppedBy !== 'user'
+    ) {
+      // (a provider's reason is on the run's own line, next to its Resume button)
+      this.#error = ('messageRef' in outcome ? outcome.messageRef : undefined) ?? outcome.message;
+    }
+    await this.refresh();
+    if (outcome.status === 'done') await this.open(runId);
+    return again;
   }
 
   pause(runId: string): void {
-    if (!this.#pageRuns.pause(runId)) this.#client().pause(runId);
+    this.#press(runId, 'pause');
   }
 
   continueRun(runId: string): void {
-    if (!this.#pageRuns.continue(runId)) this.#client().resume(runId);
+    this.#press(runId, 'continue');
   }
 
   cancel(runId: string): void {
-    if (!this.#pageRuns.cancel(runId)) this.#client().cancel(runId);
+    this.#press(runId, 'cancel');
   }
 
   /** Whether this page is driving the run now (reactive: see #driving). */
   isRunning(runId: string): boolean {
     return this.#driving.has(runId) || this.#pageRuns.has(runId);
+  }
+
+  /** Whether another tab (or its worker) drives the run: its buttons are relayed there. */
+  runningElsewhere(runId: string): boolean {
+    return this.#elsewhere.has(runId);
   }
 
   /** Imports a run exported as JSON (with its data set's rows), and opens it. */

@@ -7,6 +7,17 @@ import type { SumLensDB } from './schema.ts';
 
 let opening: Promise<IDBPDatabase<SumLensDB>> | undefined;
 
+const lostListeners = new Set<() => void>();
+
+/**
+ * Listens for the browser closing the database under the page (the user cleared the site's data,
+ * or the browser evicted it): every open run and view then refers to records that are gone.
+ */
+export function onDatabaseLost(listener: () => void): () => void {
+  lostListeners.add(listener);
+  return () => lostListeners.delete(listener);
+}
+
 export function db(): Promise<IDBPDatabase<SumLensDB>> {
   opening ??= openDB<SumLensDB>(DB_NAME, DB_VERSION, {
     upgrade(database, oldVersion) {
@@ -38,6 +49,11 @@ export function db(): Promise<IDBPDatabase<SumLensDB>> {
       // A newer tab wants to upgrade: let it, and reopen on next use.
       void opening?.then((database) => database.close());
       opening = undefined;
+    },
+    terminated() {
+      // The next call opens a new, empty database instead of failing on the closed connection.
+      opening = undefined;
+      for (const listener of lostListeners) listener();
     },
   }).catch((error: unknown) => {
     opening = undefined;

@@ -9,6 +9,8 @@
 import type { MessageRef } from '../i18n/message.ts';
 import { db, guarded, idRange } from './db.ts';
 import { describeStorageError } from './quota.ts';
+import { announceRunChange } from './run-changes.ts';
+import { clearJournaledStatus, withJournaledStatus } from './run-status-journal.ts';
 import { iterateDatasetRows, ROW_BATCH_SIZE } from './datasets.ts';
 import type {
   JudgeUsage,
@@ -37,11 +39,14 @@ export async function createRun(run: NewRun): Promise<StoredRun> {
   } catch (error) {
     throw describeStorageError(error, 'The run was not started: its record could not be saved.');
   }
+  announceRunChange(stored.id);
   return stored;
 }
 
+/** A run as stored, with a status the page could keep only outside IndexedDB laid over it. */
 export async function getRun(id: string): Promise<StoredRun | undefined> {
-  return (await db()).get('runs', id);
+  const run = await (await db()).get('runs', id);
+  return run && withJournaledStatus(run);
 }
 
 /** Newest first; results are not loaded. */
@@ -53,7 +58,7 @@ export async function listRuns(datasetId?: string): Promise<StoredRun[]> {
       : (await database.getAllFromIndex('runs', 'by-dataset', datasetId)).sort(
           (a, b) => a.createdAt - b.createdAt,
         );
-  return runs.reverse();
+  return runs.reverse().map((run) => withJournaledStatus(run));
 }
 
 function addUsage(total: JudgeUsage | undefined, add: JudgeUsage): JudgeUsage {
@@ -116,6 +121,7 @@ export async function putRowResult(result: StoredRunResult): Promise<boolean> {
       runs.put(run),
       tx.done,
     ]);
+    announceRunChange(result.runId);
     return true;
   } catch (error) {
     try {
@@ -172,6 +178,7 @@ export async function restoreRun(
       `The run of "${run.datasetName}" was not imported: storing its results failed, and what was written was removed again.`,
     );
   }
+  announceRunChange(stored.id);
   return stored;
 }
 
@@ -258,6 +265,7 @@ export async function addRunUsage(runId: string, usage: JudgeUsage): Promise<voi
   }
   run.judgeUsage = addUsage(run.judgeUsage, usage);
   await Promise.all([tx.store.put(run), tx.done]);
+  announceRunChange(runId);
 }
 
 export interface RunUpdate {
@@ -288,12 +296,16 @@ async function editRun(id: string, edit: (run: StoredRun) => void): Promise<Stor
   }
   edit(run);
   await Promise.all([store.put(run), tx.done]);
+  announceRunChange(id);
   return run;
 }
 
 /** Changes a run's status (and message); sets `finishedAt` when it becomes done. */
-export function updateRun(id: string, update: RunUpdate): Promise<StoredRun> {
-  return editRun(id, (run) => applyUpdate(run, update));
+export async function updateRun(id: string, update: RunUpdate): Promise<StoredRun> {
+  const run = await editRun(id, (run) => applyUpdate(run, update));
+  // IndexedDB holds the newest status again: a journaled one would only shadow it.
+  if (update.status !== undefined) clearJournaledStatus(id);
+  return run;
 }
 
 function applyUpdate(run: StoredRun, update: RunUpdate): void {
@@ -325,6 +337,8 @@ export async function deleteRun(id: string): Promise<void> {
     tx.objectStore('run-results').delete(idRange(id)),
     tx.done,
   ]);
+  clearJournaledStatus(id);
+  announceRunChange(id);
 }
 
 /**
@@ -350,6 +364,7 @@ export async function clearFailedRows(runId: string): Promise<number> {
     writes.push(runs.put(run));
   }
   await Promise.all([...writes, tx.done]);
+  if (failedRows.length > 0) announceRunChange(runId);
   return failedRows.length;
 }
 

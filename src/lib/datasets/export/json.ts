@@ -188,7 +188,9 @@ export interface ImportOptions {
  * on load, and a file must never spend the user's key without a click on Resume. (A paused run
  * keeps its own reason.)
  */
-function importedStatus(run: StoredRun): Pick<StoredRun, 'status' | 'message' | 'messageRef'> {
+function importedStatus(
+  run: StoredRun,
+): Partial<Pick<StoredRun, 'status' | 'message' | 'messageRef'>> {
   if (run.status !== 'running') return {};
   const messageRef = ref('runs.import.paused');
   return { status: 'paused', message: englishRef(messageRef), messageRef };

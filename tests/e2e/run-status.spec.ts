@@ -1,0 +1,373 @@
+/**
+ * Every run status on screen equals the stored one, whatever happens to the tab that runs it:
+ * another tab follows its counters and takes it over when its tab closes (finishing it with a key
+ * kept on the device, or pausing it with the reason without one), a full disk pauses it on screen
+ * and in what a reload reads (no answer bought again by a resume nobody pressed), cleared site
+ * data stops it with words a person understands, and an offline spell ends with the list showing
+ * the run going again. Against the loopback fake provider; runs with one judge metric.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { APP_ORIGIN, launchBrowser, recordErrors } from './support/browser.ts';
+import { importDataset, listedRun, startedRun, storedRecords } from './support/datasets.ts';
+import { configureProvider } from './support/llm.ts';
+import { startFakeLlm, type FakeHandler, type FakeLlm } from '../helpers/fake-llm.ts';
+import { oracleHandler } from '../helpers/judge-oracle.ts';
+
+const ROWS = 16;
+const KEY = 'sk-e2e-run-status-key';
+
+interface StoredRunRecord {
+  id: string;
+  status: string;
+  counts: { total: number; done: number; failed: number };
+  message?: string;
+}
+
+function writeRows(dir: string, name: string): string {
+  const file = join(dir, `${name}.jsonl`);
+  const lines = Array.from({ length: ROWS }, (_, i) =>
+    JSON.stringify({
+      source: `Report ${i + 1}. The council of Arden closed the old bridge on Monday. Repairs would cost ${i + 2} million euros. A ferry will carry commuters from 2027.`,
+      summary: `Report ${i + 1}: Arden closed its bridge, and repairs cost ${i + 2} million euros.`,
+    }),
+  );
+  writeFileSync(file, lines.join('\n') + '\n');
+  return file;
+}
+
+/**
+ * The oracle's answers, held back until the test lets them through: a run stands still at a known
+ * place while the test opens a tab, closes one or fills the disk, instead of racing a timer.
+ */
+class AnswerGate {
+  #allowed = 0;
+  #waiting: Array<() => void> = [];
+  readonly handler: FakeHandler;
+
+  constructor() {
+    const oracle = oracleHandler(4);
+    this.handler = async (req) => {
+      while (this.#allowed <= 0) {
+        await new Promise<void>((resolve) => this.#waiting.push(resolve));
+      }
+      this.#allowed--;
+      return oracle(req);
+    };
+  }
+
+  /** Lets `n` more answers through (Infinity: all from now on). */
+  allow(n: number): void {
+    this.#allowed += n;
+    // Every waiter looks again; those without a slot wait again.
+    for (const wake of this.#waiting.splice(0)) wake();
+  }
+}
+
+/** Opens run setup for the data set, ticks vagueness alone and starts; returns the run id. */
+async function startVaguenessRun(page: Page, dataset: string): Promise<string> {
+  await page
+    .getByTestId('dataset-item')
+    .filter({ hasText: dataset })
+    .getByTestId('run-configure')
+    .click();
+  const setup = page.getByTestId('run-setup');
+  await setup.waitFor();
+  const boxes = setup.locator('[data-testid^="run-metric-"]');
+  for (let i = 0; i < (await boxes.count()); i++) {
+    const box = boxes.nth(i);
+    const id = ((await box.getAttribute('data-testid')) ?? '').replace('run-metric-', '');
+    await box.setChecked(id === 'vagueness');
+  }
+  return startedRun(page, () => page.getByTestId('run-start').click());
+}
+
+async function storedRun(page: Page, runId: string): Promise<StoredRunRecord | undefined> {
+  return (await storedRecords<StoredRunRecord>(page, 'runs')).find((r) => r.id === runId);
+}
+
+async function storedResultRows(page: Page, runId: string): Promise<number[]> {
+  const results = await storedRecords<{ runId: string; row: number }>(page, 'run-results');
+  return results.filter((r) => r.runId === runId).map((r) => r.row);
+}
+
+/** The run's status, driver and done count as its list item shows them. */
+async function shown(page: Page, runId: string) {
+  const item = listedRun(page, runId);
+  if ((await item.count()) === 0) return undefined;
+  return {
+    status: await item.getAttribute('data-status'),
+    state: await item.getAttribute('data-state'),
+    driver: await item.getAttribute('data-driver'),
+    done: Number(await item.getAttribute('data-done')),
+  };
+}
+
+/** Writes 1 KB into a scratch database of the origin: 'ok', or 'full' when the quota refuses. */
+function probeWrite(): Promise<'ok' | 'full' | string> {
+  return new Promise((resolve) => {
+    const open = indexedDB.open('sumlens-e2e-probe', 1);
+    open.onupgradeneeded = () => open.result.createObjectStore('probe');
+    open.onerror = () => resolve(String(open.error?.name));
+    open.onsuccess = () => {
+      const tx = open.result.transaction('probe', 'readwrite');
+      tx.objectStore('probe').put('x'.repeat(1024), Math.random());
+      tx.oncomplete = () => {
+        open.result.close();
+        resolve('ok');
+      };
+      tx.onabort = () => {
+        open.result.close();
+        resolve(tx.error?.name === 'QuotaExceededError' ? 'full' : String(tx.error?.name));
+      };
+    };
+  });
+}
+
+async function openTab(context: BrowserContext): Promise<{ page: Page; errors: string[] }> {
+  const page = await context.newPage();
+  const errors = recordErrors(page);
+  await page.goto(APP_ORIGIN);
+  await page.getByTestId('dataset-file').waitFor();
+  return { page, errors };
+}
+
+async function setKey(page: Page, fake: FakeLlm, keep: 'memory' | 'device'): Promise<void> {
+  await configureProvider(page, fake, { kind: 'openai', model: 'gpt-4o-mini' });
+  await page.getByTestId('provider-key-persistence').selectOption(keep);
+  await page.getByTestId('provider-key').fill(KEY);
+  await page.getByTestId('provider-key-save').click();
+}
+
+describe('run status on screen equals the stored one', () => {
+  let browser: Browser;
+  let fake: FakeLlm;
+  let context: BrowserContext | undefined;
+  const dir = mkdtempSync(join(tmpdir(), 'sumlens-run-status-'));
+
+  /**
+   * A fresh browser context whose first tab starts a vagueness run of a new data set, its judge's
+   * answers behind a gate that lets `answers` through; waits until `rowsDone` rows are stored.
+   */
+  async function gatedRun(o: {
+    name: string;
+    keep: 'memory' | 'device';
+    answers: number;
+    rowsDone: number;
+  }) {
+    const gate = new AnswerGate();
+    fake.setHandler(gate.handler);
+    gate.allow(o.answers);
+    context = await browser.newContext();
+    const a = await openTab(context);
+    await setKey(a.page, fake, o.keep);
+    await importDataset(a.page, writeRows(dir, o.name));
+    const runId = await startVaguenessRun(a.page, o.name);
+    await expect
+      .poll(async () => (await storedRun(a.page, runId))?.counts.done ?? 0, { timeout: 60_000 })
+      .toBeGreaterThanOrEqual(o.rowsDone);
+    return { gate, a, runId, context };
+  }
+
+  beforeAll(async () => {
+    fake = await startFakeLlm({ keepAlive: false });
+    browser = await launchBrowser();
+  });
+
+  afterEach(async () => {
+    await context?.close();
+    context = undefined;
+    fake.reset();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await fake?.close();
+  });
+
+  it('a second tab follows the counters, and takes the run over when the first tab closes', async () => {
+    const { gate, a, runId } = await gatedRun({
+      name: 'tabs-key',
+      keep: 'device',
+      answers: 2,
+      rowsDone: 0,
+    });
+
+    const b = await openTab(a.page.context());
+    // B shows the run as driven elsewhere, and its counter moves with A's rows.
+    await expect
+      .poll(async () => (await shown(b.page, runId))?.driver, { timeout: 30_000 })
+      .toBe('other-tab');
+    const first = (await shown(b.page, runId))!.done;
+    expect(first).toBeLessThan(ROWS);
+    gate.allow(3);
+    await expect
+      .poll(async () => (await shown(b.page, runId))!.done, { timeout: 60_000 })
+      .toBeGreaterThan(first);
+    expect((await shown(b.page, runId))!.status).toBe('running');
+
+    await a.page.close();
+    gate.allow(Infinity);
+    // B finds the run held by nobody, takes it over (the key is on the device) and finishes it.
+    await expect
+      .poll(async () => (await shown(b.page, runId))?.driver, { timeout: 30_000 })
+      .toBe('this-tab');
+    await expect
+      .poll(async () => (await shown(b.page, runId))?.status, { timeout: 120_000 })
+      .toBe('done');
+    const stored = await storedRun(b.page, runId);
+    expect(stored?.status).toBe('done');
+    expect(stored?.counts).toEqual({ total: ROWS, done: ROWS, failed: 0 });
+    const rows = await storedResultRows(b.page, runId);
+    expect(rows.length).toBe(ROWS);
+    expect(new Set(rows).size).toBe(ROWS);
+    expect(b.errors).toEqual([]);
+  }, 300_000);
+
+  it('without the key, the tab that takes the run over pauses it and says why', async () => {
+    const { a, runId } = await gatedRun({
+      name: 'tabs-nokey',
+      keep: 'memory',
+      answers: 2,
+      rowsDone: 1,
+    });
+    const b = await openTab(a.page.context());
+    await expect
+      .poll(async () => (await shown(b.page, runId))?.driver, { timeout: 30_000 })
+      .toBe('other-tab');
+    await a.page.close();
+    await expect
+      .poll(async () => (await shown(b.page, runId))?.status, { timeout: 30_000 })
+      .toBe('paused');
+    expect(await listedRun(b.page, runId).getByTestId('run-message').innerText()).toMatch(
+      /paused.*key/isu,
+    );
+    expect((await storedRun(b.page, runId))?.status).toBe('paused');
+  }, 240_000);
+
+  it('a disk that fills mid-run pauses the run on screen and for the next load, which buys nothing', async () => {
+    const { gate, a, runId } = await gatedRun({
+      name: 'full-disk',
+      keep: 'device',
+      answers: 3,
+      rowsDone: 2,
+    });
+    const cdp = await a.page.context().newCDPSession(a.page);
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin: APP_ORIGIN, quotaSize: 1 });
+    // Chromium checks IndexedDB writes against a cached figure of the space left, refreshed every
+    // few seconds: wait until a write of the origin's actually fails before the run goes on.
+    await expect.poll(() => a.page.evaluate(probeWrite), { timeout: 30_000 }).toBe('full');
+    gate.allow(Infinity);
+    await expect
+      .poll(async () => (await shown(a.page, runId))?.status, { timeout: 60_000 })
+      .toBe('paused');
+    expect(await listedRun(a.page, runId).getByTestId('run-message').innerText()).toMatch(/full/iu);
+    const doneBefore = (await storedRun(a.page, runId))!.counts.done;
+    expect(doneBefore).toBeLessThan(ROWS);
+
+    // A reload reads the run paused (its status could not be written into IndexedDB) and leaves
+    // it so: nothing resumes it, nothing is sent.
+    await a.page.reload();
+    await listedRun(a.page, runId).waitFor();
+    const sent = fake.requests.length;
+    expect((await shown(a.page, runId))?.status).toBe('paused');
+    // Two checks of the page's run watch (one a second) go by without a request.
+    await a.page.waitForTimeout(2_500);
+    expect(fake.requests.length).toBe(sent);
+    expect((await shown(a.page, runId))?.status).toBe('paused');
+
+    // Room again: Resume finishes it, every row stored once.
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin: APP_ORIGIN });
+    await listedRun(a.page, runId).getByTestId('run-resume').click();
+    await expect
+      .poll(async () => (await shown(a.page, runId))?.status, { timeout: 120_000 })
+      .toBe('done');
+    const rows = await storedResultRows(a.page, runId);
+    expect(rows.length).toBe(ROWS);
+    expect(new Set(rows).size).toBe(ROWS);
+    expect((await storedRun(a.page, runId))?.status).toBe('done');
+  }, 300_000);
+
+  it('site data cleared mid-run stops the run and says so in plain words', async () => {
+    const { gate, a } = await gatedRun({
+      name: 'cleared',
+      keep: 'memory',
+      answers: 2,
+      rowsDone: 1,
+    });
+    const cdp = await a.page.context().newCDPSession(a.page);
+    await cdp.send('Storage.clearDataForOrigin', { origin: APP_ORIGIN, storageTypes: 'all' });
+    gate.allow(Infinity);
+    await expect
+      .poll(
+        async () =>
+          a.page
+            .getByTestId('datasets-error')
+            .innerText()
+            .catch(() => ''),
+        {
+          timeout: 30_000,
+        },
+      )
+      .toMatch(/stored data was cleared/u);
+    await expect
+      .poll(async () => a.page.getByTestId('run-item').count(), { timeout: 10_000 })
+      .toBe(0);
+    expect(await a.page.getByTestId('datasets-error').innerText()).not.toMatch(/IDBDatabase/u);
+    const sent = fake.requests.length;
+    await a.page.waitForTimeout(1_500);
+    // At most the requests that were in flight when the data went.
+    expect(fake.requests.length - sent).toBeLessThanOrEqual(4);
+  }, 240_000);
+
+  it('after an offline spell the list shows the run going again, its request counter moving', async () => {
+    const { gate, a, runId } = await gatedRun({
+      name: 'offline',
+      keep: 'memory',
+      answers: 2,
+      rowsDone: 1,
+    });
+    await a.page.context().setOffline(true);
+    await expect
+      .poll(async () => (await shown(a.page, runId))?.status, { timeout: 30_000 })
+      .toBe('paused');
+    const usage = listedRun(a.page, runId).getByTestId('run-judge-usage');
+    const callsOffline = Number(await usage.getAttribute('data-http-calls'));
+    await a.page.context().setOffline(false);
+    gate.allow(Infinity);
+    await expect
+      .poll(async () => (await shown(a.page, runId))?.status, { timeout: 30_000 })
+      .toBe('running');
+    await expect
+      .poll(async () => Number(await usage.getAttribute('data-http-calls')), { timeout: 60_000 })
+      .toBeGreaterThan(callsOffline);
+    await expect
+      .poll(async () => (await shown(a.page, runId))?.status, { timeout: 120_000 })
+      .toBe('done');
+    expect((await storedRun(a.page, runId))?.status).toBe('done');
+  }, 300_000);
+
+  it('a key moved from the device to memory leaves localStorage at once and is gone after a reload', async () => {
+    context = await browser.newContext();
+    const a = await openTab(context);
+    await setKey(a.page, fake, 'device');
+    const stored = () =>
+      a.page.evaluate(() =>
+        Object.keys(localStorage)
+          .filter((k) => k.startsWith('sumlens.key.'))
+          .map((k) => localStorage.getItem(k)),
+      );
+    expect(await stored()).toEqual([KEY]);
+    await a.page.getByTestId('provider-key-persistence').selectOption('memory');
+    expect(await stored()).toEqual([]);
+    expect(await a.page.getByTestId('provider-key-state').innerText()).toMatch(/memory/iu);
+    await a.page.reload();
+    const panel = a.page.getByTestId('provider-settings');
+    if ((await panel.getAttribute('open')) === null) await panel.locator('summary').click();
+    expect(await a.page.getByTestId('provider-key-state').innerText()).toMatch(/No key/iu);
+    expect(await stored()).toEqual([]);
+  }, 60_000);
+});
