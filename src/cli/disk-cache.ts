@@ -1,9 +1,12 @@
 /**
  * The CLI's judge cache on disk: the response cache as a JSON Lines file (one `{key, response}`
- * per stored answer, appended as answers arrive, the last line per key wins), and the batch jobs
- * still pending in a JSON file beside it. A second run over the same rows reads every answer
- * from the file and makes no call; a run stopped while a batch job was pending finds the job's
- * id there and polls it instead of submitting it again.
+ * per stored answer, appended as answers arrive, the last line per key wins), the batch jobs
+ * still pending in a JSON file beside it, and the model's probed capabilities. A second run over
+ * the same rows reads every answer from the file and makes no call; a run stopped while a batch
+ * job was pending finds the job's id there and polls it instead of submitting it again.
+ *
+ * Two runs may share one file (the default cache serves every run started in a folder): each
+ * appends whole lines, and an answer is only believed when its line names the key asked for.
  *
  * The file is the store: memory holds where each key's line is, never the answers, so a batch
  * run of 10⁵ rows (half a million answers, more than a JavaScript string can hold) keeps its
@@ -29,8 +32,10 @@ import { createInterface } from 'node:readline';
 import type { ResponseCache } from '../lib/llm/cache.ts';
 import type { BatchJobRecord, BatchJobStore, MissSpool } from '../lib/llm/batch/engine.ts';
 import type { BatchLine } from '../lib/llm/batch/wire.ts';
-import type { JudgeResponse } from '../lib/llm/types.ts';
+import type { CapabilityStore } from '../lib/llm/capabilities.ts';
+import type { Capabilities, JudgeResponse } from '../lib/llm/types.ts';
 
+/** Under the folder the CLI runs in: the repository root under `npm run score`. */
 export const DEFAULT_CACHE_FILE = join('.cache', 'judge', 'responses.jsonl');
 
 const NEWLINE = 0x0a;
@@ -102,14 +107,24 @@ export class JsonlResponseCache implements ResponseCache {
     if (!place) return undefined;
     const buffer = Buffer.alloc(place.length);
     readSync(this.fd, buffer, 0, place.length, place.offset);
-    return (JSON.parse(buffer.toString('utf8')) as { response: JudgeResponse }).response;
+    try {
+      const entry = JSON.parse(buffer.toString('utf8')) as { key?: unknown; response?: unknown };
+      // A place taken while another run appended to the same file may point into its line.
+      if (entry.key === key && entry.response) return entry.response as JudgeResponse;
+    } catch {
+      // The same: not this key's line. Asking again is what a miss costs.
+    }
+    this.index.delete(key);
+    return undefined;
   }
 
   private append(entry: object): Place {
     const line = Buffer.from(JSON.stringify(entry) + '\n', 'utf8');
-    const offset = this.end;
-    this.end += writeSync(this.fd, line);
-    return { offset, length: line.length - 1 };
+    const written = writeSync(this.fd, line);
+    // The file's end, not ours: another run may have appended since (the file is opened for
+    // appending, so each line lands whole at the end).
+    this.end = fstatSync(this.fd).size;
+    return { offset: this.end - written, length: line.length - 1 };
   }
 
   private lastByte(): number {
@@ -220,11 +235,7 @@ export class FileJobStore implements BatchJobStore {
   }
 
   private write(jobs: BatchJobRecord[]): void {
-    mkdirSync(dirname(this.file), { recursive: true });
-    // Written whole and renamed, so a killed run never leaves half a file.
-    const temp = `${this.file}.tmp`;
-    writeFileSync(temp, JSON.stringify({ jobs }, null, 2) + '\n');
-    renameSync(temp, this.file);
+    writeWhole(this.file, JSON.stringify({ jobs }, null, 2) + '\n');
   }
 
   async list(): Promise<BatchJobRecord[]> {
@@ -238,4 +249,43 @@ export class FileJobStore implements BatchJobStore {
   async remove(jobId: string): Promise<void> {
     this.write(this.read().filter((j) => j.jobId !== jobId));
   }
+}
+
+/**
+ * The capability probe's result per provider+host+model in `capabilities.json` beside the cache,
+ * so a run resumed with the same cache sends not even the probe again.
+ */
+export class FileCapabilityStore implements CapabilityStore {
+  readonly file: string;
+
+  constructor(cacheFile: string) {
+    this.file = join(dirname(cacheFile), 'capabilities.json');
+  }
+
+  private read(): Record<string, Capabilities> {
+    try {
+      const value = JSON.parse(readFileSync(this.file, 'utf8')) as unknown;
+      return typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? (value as Record<string, Capabilities>)
+        : {};
+    } catch {
+      return {};
+    }
+  }
+
+  async get(key: string): Promise<Capabilities | undefined> {
+    return this.read()[key];
+  }
+
+  async set(key: string, capabilities: Capabilities): Promise<void> {
+    writeWhole(this.file, JSON.stringify({ ...this.read(), [key]: capabilities }, null, 2) + '\n');
+  }
+}
+
+/** Written beside and renamed over, so a killed run never leaves half a file. */
+function writeWhole(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, text);
+  renameSync(temp, file);
 }

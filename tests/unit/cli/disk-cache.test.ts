@@ -8,8 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { FileMissSpool, JsonlResponseCache } from '../../../src/cli/disk-cache.ts';
+import { dirname, join } from 'node:path';
+import {
+  FileCapabilityStore,
+  FileMissSpool,
+  JsonlResponseCache,
+} from '../../../src/cli/disk-cache.ts';
 import type { JudgeResponse } from '../../../src/lib/llm/types.ts';
 
 const answer = (text: string): JudgeResponse => ({
@@ -72,6 +76,53 @@ describe('JsonlResponseCache', () => {
     expect(textOf(await third.get('whole'))).toBe('kept');
     expect(textOf(await third.get('next'))).toBe('after the cut');
     third.close();
+  });
+});
+
+describe('JsonlResponseCache shared by two runs', () => {
+  it('each finds its own answers while the other appends to the same file', async () => {
+    // The default cache serves every run started in a folder: two terminals, one file.
+    const file = join(mkdtempSync(join(tmpdir(), 'sumlens-cache-')), 'responses.jsonl');
+    const a = new JsonlResponseCache(file);
+    const b = new JsonlResponseCache(file);
+    for (let i = 0; i < 50; i++) {
+      await a.set(`a${i}`, answer(`from a ${i} ${'x'.repeat(i)}`));
+      await b.set(`b${i}`, answer(`from b ${i}`));
+    }
+    for (let i = 0; i < 50; i++) {
+      expect(textOf(await a.get(`a${i}`))).toBe(`from a ${i} ${'x'.repeat(i)}`);
+      expect(textOf(await b.get(`b${i}`))).toBe(`from b ${i}`);
+    }
+    // What the other run stored is a miss here (asked again), never another key's answer.
+    expect(await a.get('b3')).toBeUndefined();
+    a.close();
+    b.close();
+    const both = new JsonlResponseCache(file);
+    expect(both.size).toBe(100);
+    expect(textOf(await both.get('b49'))).toBe('from b 49');
+    both.close();
+  });
+});
+
+describe('FileCapabilityStore', () => {
+  it('keeps the probe result beside the cache for the next run', async () => {
+    const cacheFile = join(mkdtempSync(join(tmpdir(), 'sumlens-cache-')), 'judge', 'r.jsonl');
+    const store = new FileCapabilityStore(cacheFile);
+    expect(await store.get('openai|api.openai.com|gpt-4.1-mini')).toBeUndefined();
+    const probed = {
+      logprobs: true,
+      maxTopLogprobs: 20,
+      n: true,
+      jsonSchema: true,
+      temperature: 'any' as const,
+      source: 'probe' as const,
+    };
+    await store.set('openai|api.openai.com|gpt-4.1-mini', probed);
+    await store.set('gemini|x|y', { ...probed, logprobs: false, maxTopLogprobs: 0 });
+    const next = new FileCapabilityStore(cacheFile);
+    expect(await next.get('openai|api.openai.com|gpt-4.1-mini')).toEqual(probed);
+    expect((await next.get('gemini|x|y'))?.logprobs).toBe(false);
+    expect(store.file).toBe(join(dirname(cacheFile), 'capabilities.json'));
   });
 });
 
