@@ -13,7 +13,9 @@
  *   own row: its line is reported, naming the quote, and the next line is read as the next row.
  *
  * Bytes are read as UTF-8 unless their first bytes say otherwise (encoding.ts): UTF-16 (with a BOM,
- * or without one when the NUL pattern is clear) is decoded as such, and a binary file (a PNG, an
+ * or without one when the NUL pattern is clear) is decoded as such, bytes that are not UTF-8 as
+ * Windows-1252 (Latin-1) when they fit it, from the byte where they start (input/decode.ts), and
+ * said so; UTF-8 with a few such bytes later on names the rows they are in; a binary file (a PNG, an
  * .xlsx), UTF-32 or UTF-16 of unknown byte order stops the parse at once with a `DatasetParseError`
  * saying what the file is and what to do. A BOM is dropped; CRLF line ends are fine everywhere.
  * A row longer than `maxRowChars` (default 2,000,000) is rejected with its length and the file

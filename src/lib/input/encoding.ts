@@ -1,6 +1,7 @@
 /**
  * What the first bytes of an imported file say about it, before any of it is decoded: the text
- * encoding to read it with, or that it is not text at all.
+ * encoding to read it with (UTF-8, UTF-16, or Windows-1252 for bytes that are not UTF-8 and fit
+ * it), or that it is not text at all.
  *
  * Windows Notepad and Excel ("Unicode text") save UTF-16, which decoded as UTF-8 turns every
  * other character into a NUL, so the columns come out as garbage instead of an error. A renamed
@@ -9,8 +10,12 @@
  * `SNIFF_BYTES`, so that the user gets one sentence saying what the file is and what to do.
  */
 
-/** The encodings SumLens decodes (TextDecoder's, across chunk boundaries). */
-export type TextEncoding = 'UTF-8' | 'UTF-16LE' | 'UTF-16BE';
+/**
+ * The encodings SumLens decodes (TextDecoder's, across chunk boundaries). Windows-1252 stands for
+ * Latin-1 (ISO-8859-1) too: it is Latin-1 with printable characters (€, “, ”, …) where Latin-1
+ * has control codes no text uses, which is how browsers read both.
+ */
+export type TextEncoding = 'UTF-8' | 'UTF-16LE' | 'UTF-16BE' | 'Windows-1252';
 
 export type SniffResult =
   /** `bom`: the file starts with a byte-order mark (TextDecoder drops it). */
@@ -23,9 +28,16 @@ export type SniffResult =
 /** Bytes the NUL and control-byte statistics look at; magic numbers may look further. */
 export const SNIFF_BYTES = 1024;
 
+const LABELS = {
+  'UTF-8': 'utf-8',
+  'UTF-16LE': 'utf-16le',
+  'UTF-16BE': 'utf-16be',
+  'Windows-1252': 'windows-1252',
+} as const;
+
 /** TextDecoder's label for an encoding. */
-export function decoderLabel(encoding: TextEncoding): 'utf-8' | 'utf-16le' | 'utf-16be' {
-  return encoding === 'UTF-8' ? 'utf-8' : encoding === 'UTF-16LE' ? 'utf-16le' : 'utf-16be';
+export function decoderLabel(encoding: TextEncoding): (typeof LABELS)[TextEncoding] {
+  return LABELS[encoding];
 }
 
 const READS = 'SumLens reads JSONL, JSON or CSV';
@@ -202,6 +214,78 @@ function cleanUtf16(head: Uint8Array, littleEndian: boolean): boolean {
 
 const NUL_BYTES = 'it has NUL bytes, which text does not have';
 
+/** Bytes Windows-1252 leaves undefined: no text in it has them. */
+const UNDEFINED_1252 = new Set([0x81, 0x8d, 0x8f, 0x90, 0x9d]);
+
+/**
+ * Whether bytes that are not UTF-8 read as Windows-1252 (or Latin-1) text: no byte it leaves
+ * undefined, and the bytes over 0x7F mostly alone or in pairs between ASCII ones, as accented
+ * letters are in Western European text ("Müller", "ação"). Cyrillic, Greek or East Asian text in
+ * its own older encoding has whole words of such bytes, which would read as mojibake ("Ïðèâåò").
+ */
+export function fitsWindows1252(bytes: Uint8Array): boolean {
+  let high = 0;
+  let inWords = 0;
+  let run = 0;
+  for (const b of bytes) {
+    if (b >= 0x80) {
+      if (UNDEFINED_1252.has(b)) return false;
+      high++;
+      run++;
+    } else {
+      if (run >= 3) inWords += run;
+      run = 0;
+    }
+  }
+  if (run >= 3) inWords += run;
+  return inWords * 2 < high || high === 0;
+}
+
+/**
+ * The UTF-8 in `bytes`: how many multi-byte sequences are valid, and where the first byte that no
+ * valid sequence explains is (-1: none). A sequence `bytes` cuts at its end counts as neither.
+ */
+export function utf8Shape(bytes: Uint8Array): { valid: number; firstInvalid: number } {
+  let valid = 0;
+  for (let i = 0; i < bytes.length;) {
+    const b = bytes[i]!;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    // The sequence's length and the range of its second byte (RFC 3629's table).
+    let length = 0;
+    let low = 0x80;
+    let high = 0xbf;
+    if (b >= 0xc2 && b <= 0xdf) length = 2;
+    else if (b >= 0xe0 && b <= 0xef) {
+      length = 3;
+      if (b === 0xe0) low = 0xa0;
+      if (b === 0xed) high = 0x9f;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      length = 4;
+      if (b === 0xf0) low = 0x90;
+      if (b === 0xf4) high = 0x8f;
+    }
+    if (length === 0) return { valid, firstInvalid: i };
+    let ok = true;
+    for (let k = 1; k < length && ok; k++) {
+      if (i + k >= bytes.length) return { valid, firstInvalid: -1 };
+      const c = bytes[i + k]!;
+      ok = k === 1 ? c >= low && c <= high : c >= 0x80 && c <= 0xbf;
+    }
+    if (!ok) return { valid, firstInvalid: i };
+    valid++;
+    i += length;
+  }
+  return { valid, firstInvalid: -1 };
+}
+
+/** The refusal of bytes that are neither UTF-8 nor Windows-1252. */
+export function notLatinText(name: string): string {
+  return `${name} is not UTF-8 text, and its bytes beyond ASCII do not read as Windows-1252 or Latin-1 either (they look like Cyrillic, Greek or East Asian text saved in an older encoding). ${RESAVE}`;
+}
+
 /** Whether `head` is valid UTF-8, but for a sequence the sample cuts at its end. */
 function isUtf8(head: Uint8Array): boolean {
   try {
@@ -250,7 +334,12 @@ export function sniffEncoding(head: Uint8Array, fileName = ''): SniffResult {
         'its first bytes are mostly control characters, which text does not have',
       );
     }
-    return { encoding: 'UTF-8', bom: false };
+    if (isUtf8(sample)) return { encoding: 'UTF-8', bom: false };
+    // Not UTF-8. With valid UTF-8 sequences too, it is UTF-8 with some bytes that are not (the
+    // parser names their rows); else an older single-byte encoding, if its bytes fit one.
+    if (utf8Shape(sample).valid > 0) return { encoding: 'UTF-8', bom: false };
+    if (fitsWindows1252(sample)) return { encoding: 'Windows-1252', bom: false };
+    return { refuse: notLatinText(name) };
   }
   // NUL bytes: UTF-32 or UTF-16 text without a byte-order mark (ASCII characters padded with
   // NULs in a fixed position), or binary. CJK text in UTF-16 has few NULs, but the structure of

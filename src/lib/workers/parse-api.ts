@@ -20,7 +20,7 @@ import { defineWorkerApi } from './rpc.ts';
 export const PROGRESS_EVERY_BYTES = 1024 * 1024;
 
 const count = z.number().int().min(0);
-const encodingSchema = z.enum(['UTF-8', 'UTF-16LE', 'UTF-16BE']);
+const encodingSchema = z.enum(['UTF-8', 'UTF-16LE', 'UTF-16BE', 'Windows-1252']);
 
 export const rowProblemSchema = z.object({
   row: z.number().int(),

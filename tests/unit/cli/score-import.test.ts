@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { repoRoot } from '../../helpers/shared.ts';
 import { brokenCsv } from '../datasets/_csv.ts';
+import { windows1252 } from '../datasets/_encodings.ts';
 
 const tsx = resolve(repoRoot, 'node_modules/tsx/dist/cli.mjs');
 const cli = resolve(repoRoot, 'src/cli/score.ts');
@@ -19,18 +20,28 @@ const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'sumlens-cli-import-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** Scores `content` as the file `name` with one cheap reference-free metric. */
 async function score(name: string, content: string | Uint8Array) {
   const path = join(dir, name);
   writeFileSync(path, content);
-  const { stdout, stderr } = await run(process.execPath, [tsx, cli, path, '--metrics', 'rouge-1'], {
-    cwd: repoRoot,
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  let code = 0;
+  let stdout: string;
+  let stderr: string;
+  try {
+    ({ stdout, stderr } = await run(
+      process.execPath,
+      [tsx, cli, path, '--metrics', 'extractiveness'],
+      { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 },
+    ));
+  } catch (error) {
+    // A bad row may make the exit status say so; the lines are what is checked here.
+    ({ code, stdout, stderr } = error as { code: number; stdout: string; stderr: string });
+  }
   const lines = stdout
     .split('\n')
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as { row: number; id?: string; error?: string; metrics?: object });
-  return { lines, stderr };
+  return { code, lines, stderr };
 }
 
 describe('npm run score: import trouble', () => {
@@ -48,4 +59,35 @@ describe('npm run score: import trouble', () => {
     expect(results).toHaveLength(999);
     for (const line of results) expect(line.id).toBe(String(line.row));
   }, 60_000);
+
+  const cases = [
+    ['Herr Müller sagt, das Café ist geöffnet.', 'Müller: Café offen.'],
+    ['A naïve reading of the résumé.', 'Naïve résumé.'],
+    ['Der Eintritt kostet 5 €.', 'Eintritt 5 €.'],
+    ['Crème brûlée à la française.', 'Crème brûlée.'],
+    ['Ein Café für Müller.', 'Café für Müller.'],
+  ];
+  it.each([
+    ['cases.csv', ['source,summary', ...cases.map(([s, a]) => `"${s}",${a}`)].join('\r\n')],
+    [
+      'cases.jsonl',
+      cases.map(([source, summary]) => JSON.stringify({ source, summary })).join('\n'),
+    ],
+  ])(
+    'a Windows-1252 %s: 5 rows scored, the encoding said on stderr',
+    async (name, text) => {
+      const { code, lines, stderr } = await score(name, windows1252(text));
+      expect(code).toBe(0);
+      expect(lines.map((l) => l.row)).toEqual(
+        name.endsWith('.csv') ? [2, 3, 4, 5, 6] : [1, 2, 3, 4, 5],
+      );
+      for (const line of lines) {
+        expect(line.error).toBeUndefined();
+        expect(line.metrics).toMatchObject({ extractiveness: { status: 'ok' } });
+      }
+      expect(stderr).toMatch(/, Windows-1252 text \(confidence/u);
+      expect(stderr).toMatch(/warning: not UTF-8: read as Windows-1252 \(Latin-1\)/u);
+    },
+    60_000,
+  );
 });

@@ -12,12 +12,8 @@ import {
   detectDataset,
   mappingProblems,
 } from '../detect.ts';
-import {
-  decoderLabel,
-  SNIFF_BYTES,
-  sniffEncoding,
-  type TextEncoding,
-} from '../../input/encoding.ts';
+import { FileDecoder, UndecodableError } from '../../input/decode.ts';
+import { SNIFF_BYTES, sniffEncoding, type TextEncoding } from '../../input/encoding.ts';
 import {
   columnMappingSchema,
   MAX_ROW_CHARS,
@@ -40,6 +36,16 @@ import {
   type ParseSummary,
 } from './types.ts';
 
+/** Whether a record's text holds U+FFFD, the character bytes that were not UTF-8 were read as. */
+function hasReplacement(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\uFFFD');
+  if (Array.isArray(value)) return value.some(hasReplacement);
+  if (value !== null && typeof value === 'object') return Object.values(value).some(hasReplacement);
+  return false;
+}
+
+const NOT_UTF8 = 'datasets.problem.notUtf8';
+
 /**
  * Push text or bytes in chunks of any size; each call returns what became available. Call `end()`
  * once at the end. Throws `DatasetParseError` when the first records show the mapping cannot
@@ -48,8 +54,7 @@ import {
 export class DatasetParser {
   private readonly max: number;
   /** Created once the first bytes have said which encoding they are in. */
-  private decoder?: TextDecoder;
-  private encoding?: TextEncoding;
+  private decoder?: FileDecoder;
   /** The first bytes, held until there are enough to sniff (encoding.ts). */
   private head: Uint8Array[] = [];
   private headBytes = 0;
@@ -107,7 +112,16 @@ export class DatasetParser {
 
   /** Bytes → text; the first `SNIFF_BYTES` are held until the encoding is known. */
   private decode(chunk: Uint8Array, final: boolean): string {
-    if (this.decoder) return this.decoder.decode(chunk, { stream: !final });
+    try {
+      return this.decodeBytes(chunk, final);
+    } catch (error) {
+      if (error instanceof UndecodableError) throw new DatasetParseError(error.message);
+      throw error;
+    }
+  }
+
+  private decodeBytes(chunk: Uint8Array, final: boolean): string {
+    if (this.decoder) return this.decoder.decode(chunk, final);
     let head = chunk;
     if (this.headBytes > 0 || (chunk.byteLength < SNIFF_BYTES && !final)) {
       // Copied: a stream may hand out views of a buffer it reuses.
@@ -126,9 +140,8 @@ export class DatasetParser {
     const sniffed = sniffEncoding(head, this.options.fileName);
     if ('binary' in sniffed) throw new DatasetParseError(sniffed.message);
     if ('refuse' in sniffed) throw new DatasetParseError(sniffed.refuse);
-    this.encoding = sniffed.encoding;
-    this.decoder = new TextDecoder(decoderLabel(sniffed.encoding));
-    return this.decoder.decode(head, { stream: !final });
+    this.decoder = new FileDecoder(sniffed.encoding, this.options.fileName);
+    return this.decoder.decode(head, final);
   }
 
   end(): ParseBatch & { summary: ParseSummary } {
@@ -139,7 +152,10 @@ export class DatasetParser {
     this.ended = true;
     this.detect(true);
     const format = this.format ?? 'jsonl';
-    const warnings = this.splitter instanceof JsonSplitter ? this.splitter.warnings : [];
+    const warnings = [
+      ...(this.splitter instanceof JsonSplitter ? this.splitter.warnings : []),
+      ...this.encodingWarning(),
+    ];
     const mapping = this.mapping ?? { kind: this.options.kind ?? 'case', human: [] };
     const records = this.rowCount + this.problemCount;
     const detected: DatasetDescription =
@@ -160,6 +176,8 @@ export class DatasetParser {
           }
         : {
             ...this.detected,
+            // Windows-1252 may have taken over after detection.
+            ...this.encodingNote(),
             ...described(
               describeDatasetRef(
                 this.detected.mapping,
@@ -178,7 +196,7 @@ export class DatasetParser {
         rows: this.rowCount,
         problems: this.problemCount,
         bytes: this.bytes,
-        ...(this.encoding ? { encoding: this.encoding } : {}),
+        ...(this.decoder ? { encoding: this.decoder.encoding } : {}),
         warnings,
       },
     };
@@ -251,6 +269,13 @@ export class DatasetParser {
       this.outProblems.push(this.problem(item));
       return;
     }
+    if (this.decoder?.replaced && hasReplacement(item.record)) {
+      // Bytes that were not UTF-8 in a file that is: its text here is not what the file says.
+      this.problemCount++;
+      const problem = { row: item.row, problem: english(NOT_UTF8), problemRef: ref(NOT_UTF8) };
+      this.outProblems.push(this.problem(problem));
+      return;
+    }
     const result = toRow(item.record, item.row, this.detected!.mapping);
     if ('reason' in result) {
       this.problemCount++;
@@ -312,7 +337,21 @@ export class DatasetParser {
 
   /** For the description: the encoding, when it is not the UTF-8 everyone expects. */
   private encodingNote(): { encoding?: TextEncoding } {
-    return this.encoding && this.encoding !== 'UTF-8' ? { encoding: this.encoding } : {};
+    const encoding = this.decoder?.encoding;
+    return encoding && encoding !== 'UTF-8' ? { encoding } : {};
+  }
+
+  /** A file read as Windows-1252 is said so at its end too (the CLI prints it under its table). */
+  private encodingWarning(): string[] {
+    if (this.decoder?.encoding !== 'Windows-1252') return [];
+    const from = this.decoder.switchedAt;
+    const where =
+      from === undefined
+        ? ''
+        : ` from byte ${from.toLocaleString('en-US')} on (the text before it is ASCII, the same in both)`;
+    return [
+      `not UTF-8: read as Windows-1252 (Latin-1)${where}. Check its accented letters, or save the file as UTF-8.`,
+    ];
   }
 
   private take(): ParseBatch {
