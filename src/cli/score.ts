@@ -293,7 +293,7 @@ async function main(argv: string[]): Promise<number> {
     // The page's default sentence encoder in Node (TF.js WASM), vectors kept on disk between runs.
     embedder: lazy(async () =>
       options.embedding === 'glove'
-        ? (await import('../lib/node/load-glove.ts')).loadGloveEmbedder()
+        ? (await gloveEmbedder())()
         : (await import('../lib/node/load-use.ts')).loadUseLiteEmbedder({ diskCache: true }),
     ),
     recognizer: lazy(
@@ -529,6 +529,24 @@ async function main(argv: string[]): Promise<number> {
     writeFileSync(options.summaryJson, scrub(JSON.stringify(result, null, 2)) + '\n');
   }
   return 0;
+}
+
+/**
+ * The GloVe vectors (--embedding glove) are built from an npm package on first use. This used to
+ * be a `prescore` hook, whose npm banners and build lines went to stdout, before the JSON lines.
+ */
+async function gloveEmbedder() {
+  const [{ buildEmbeddingAsset }, { loadGloveEmbedder }] = await Promise.all([
+    import('../lib/node/embedding-asset.ts'),
+    import('../lib/node/load-glove.ts'),
+  ]);
+  const built = buildEmbeddingAsset();
+  if (!built.skipped) {
+    console.error(
+      `Built the GloVe vectors once: ${built.output} (${(built.ms.total / 1000).toFixed(1)} s).`,
+    );
+  }
+  return loadGloveEmbedder;
 }
 
 function describeBatchEvent(event: BatchEvent): string {
