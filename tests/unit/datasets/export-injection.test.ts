@@ -1,0 +1,153 @@
+/**
+ * Exports of text a user (or a file they were sent) controls: data-set, run and column names, row
+ * ids, criterion names, backends. A CSV cell never starts a formula in a spreadsheet, however it
+ * hides the = (blanks, a line break, a full-width ＝); a Markdown report never forms a link, an
+ * image, HTML or a code span from such text.
+ */
+import Papa from 'papaparse';
+import { describe, expect, it } from 'vitest';
+import { runToCsv, spreadsheetSafe } from '../../../src/lib/datasets/export.ts';
+import { csvText } from '../../../src/lib/datasets/export/spreadsheet.ts';
+import {
+  comparisonPairsCsv,
+  comparisonSummaryCsv,
+} from '../../../src/lib/datasets/export/compare-csv.ts';
+import type { RunData } from '../../../src/lib/datasets/run-data.ts';
+import type { DatasetRow } from '../../../src/lib/rows/formats.ts';
+import type { StoredDataset, StoredRun, StoredRunResult } from '../../../src/lib/storage/schema.ts';
+import { fakeResult } from '../metrics/scored.ts';
+import { handReport } from './_comparison.ts';
+
+/** Cells a spreadsheet would run, each hiding its formula another way. */
+const FORMULAS = [
+  '=1+1',
+  ' =1+1',
+  '  +1',
+  '\n=HYPERLINK("http://evil.example")',
+  '\r\n-2+3',
+  '\t@SUM(A1)',
+  '\u00a0=1',
+  '\u3000=1',
+  '＝1+1',
+  '＋1',
+  '－1',
+  '＠SUM(A1)',
+  '﹦1',
+];
+
+function csvRows(text: string): Record<string, string>[] {
+  return Papa.parse<Record<string, string>>(text, { header: true }).data;
+}
+
+/** A run over `rows` with `names` in every place a name goes, scored by ROUGE-L and a criterion. */
+function namedRun(names: string, rows: DatasetRow[]): RunData {
+  const dataset = {
+    id: 'ds',
+    name: names,
+    createdAt: 0,
+    kind: 'case',
+    format: 'csv',
+    mapping: { kind: 'case' },
+    problems: { count: 0, examples: [] },
+    fileName: `${names}.csv`,
+    rowCount: rows.length,
+    humanColumns: [...new Set(rows.flatMap((r) => Object.keys(r.human)))],
+  } as unknown as StoredDataset;
+  const run = {
+    id: 'run-1',
+    name: names,
+    datasetId: 'ds',
+    createdAt: Date.UTC(2026, 0, 3),
+    status: 'done',
+    metrics: ['rouge-l', 'geval-custom'],
+    settings: { task: names },
+    backends: { perMetric: {}, judge: { provider: 'openai', model: names } },
+    counts: { done: rows.length, total: rows.length, failed: 0 },
+    message: names,
+  } as unknown as StoredRun;
+  const results = rows.map((r, i): StoredRunResult => ({
+    runId: 'run-1',
+    row: r.row,
+    status: 'done',
+    finishedAt: 0,
+    elapsedMs: 0,
+    results: [
+      fakeResult({ id: 'rouge-l', status: 'ok', score: 0.1 * (i + 1), backend: names }),
+      fakeResult({
+        id: 'geval-custom',
+        status: 'ok',
+        score: 1 + i,
+        backend: names,
+        details: { criterion: names },
+      }),
+    ],
+  }));
+  return { dataset, rows, run, results };
+}
+
+function caseRow(row: number, text: string, human: Record<string, number>): DatasetRow {
+  return {
+    row,
+    kind: 'case',
+    id: text,
+    group: `doc${row % 2}`,
+    system: text,
+    input: { source: 'Source.', summary: text },
+    human,
+  };
+}
+
+describe('CSV exports: no cell a spreadsheet would run', () => {
+  it('every way of hiding = + - @ is neutralised; other text is left as it is', () => {
+    for (const text of FORMULAS)
+      expect(spreadsheetSafe(text), JSON.stringify(text)).toBe(`'${text}`);
+    for (const text of ['plain', ' plain', '5 - 3', 'a=b', 'e-mail', '(=)', '']) {
+      expect(spreadsheetSafe(text)).toBe(text);
+    }
+  });
+
+  it('the writer every CSV export uses applies it to headers and cells', () => {
+    const text = csvText(['row', ' =head'], [[1, '＝1+1']]);
+    const [row] = csvRows(text);
+    expect(row).toEqual({ row: '1', "' =head": "'＝1+1" });
+  });
+
+  it('the run CSV: ids, systems, summaries and rating columns', () => {
+    const rows = FORMULAS.map((f, i) => caseRow(i + 1, f, { [` =${i}`]: 3 }));
+    const parsed = csvRows(runToCsv(namedRun('dev', rows)));
+    expect(parsed).toHaveLength(FORMULAS.length);
+    parsed.forEach((line, i) => {
+      const formula = FORMULAS[i]!;
+      expect(line.id).toBe(`'${formula}`);
+      expect(line.system).toBe(`'${formula}`);
+      expect(line.summary).toBe(`'${formula}`);
+    });
+    const header = Object.keys(parsed[0]!);
+    expect(header.filter((h) => h.includes('(human)'))).toHaveLength(FORMULAS.length);
+    for (const h of header) expect(h).not.toMatch(/^\s*[=+\-@＝＋－＠﹦﹢﹣﹫]/u);
+  });
+
+  it('the comparison CSVs: pair keys and backends', () => {
+    const ids = [' =1+1', '\n=HYPERLINK("x")', '＝1+1', '＠SUM(A1)'];
+    const report = handReport({}, { a: ids, b: [...ids, 'r5'] });
+    expect(csvRows(comparisonPairsCsv(report)).map((r) => r.pair)).toEqual(
+      ids.map((id) => `'${id}`),
+    );
+    const hostile = {
+      ...report,
+      comparison: {
+        ...report.comparison,
+        metrics: report.comparison.metrics.map((m) => ({
+          ...m,
+          backendA: ' =cmd',
+          backendB: '＋1',
+        })),
+      },
+    };
+    const summary = csvRows(comparisonSummaryCsv(hostile));
+    for (const line of summary) {
+      expect(line['backend A']).toBe("' =cmd");
+      expect(line['backend B']).toBe("'＋1");
+    }
+  });
+});
