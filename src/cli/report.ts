@@ -25,6 +25,8 @@ export interface RunSummary {
   description: string;
   rows: number;
   badRows: number;
+  /** Rows scored with at least one metric in error (their lines say which and why). */
+  rowsWithErrors: number;
   metrics: Record<string, MetricSummary>;
   /** The TinyEval task score, when rows were predictions. */
   task?: Omit<TinyEvalTaskScore, 'perRow'>;
@@ -45,6 +47,7 @@ export class RunAccumulator {
   private readonly taskScores: number[] = [];
   rows = 0;
   badRows = 0;
+  rowsWithErrors = 0;
 
   addMetric(result: Pick<MetricResult, 'id' | 'status' | 'score'>): void {
     const m = this.metrics.get(result.id) ?? { total: 0, n: 0, na: 0, errors: 0 };
@@ -81,7 +84,13 @@ export class RunAccumulator {
     for (const [id, m] of this.metrics) {
       metrics[id] = { mean: m.n > 0 ? m.total / m.n : null, n: m.n, na: m.na, errors: m.errors };
     }
-    const out: RunSummary = { ...base, rows: this.rows, badRows: this.badRows, metrics };
+    const out: RunSummary = {
+      ...base,
+      rows: this.rows,
+      badRows: this.badRows,
+      rowsWithErrors: this.rowsWithErrors,
+      metrics,
+    };
     if (task) {
       const { perRow: _perRow, ...score } = summariseTask(
         task,
@@ -144,8 +153,9 @@ export function formatSummary(s: RunSummary): string {
       ),
     );
   }
+  const withErrors = s.rowsWithErrors ? `, ${s.rowsWithErrors} with a metric in error` : '';
   parts.push(
-    `${s.rows} row(s) scored, ${s.badRows} bad row(s)${s.badRows ? ' (listed in the output with their row numbers)' : ''}`,
+    `${s.rows} row(s) scored${withErrors}, ${s.badRows} bad row(s)${s.badRows ? ' (listed in the output with their row numbers)' : ''}`,
   );
   for (const w of s.warnings) parts.push(`warning: ${w}`);
   return parts.join('\n\n');

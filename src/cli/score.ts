@@ -12,9 +12,12 @@
  * names them and SUMLENS_LLM_PROVIDER / _MODEL / _API_KEY / _BASE_URL configure a provider (see
  * llm-env.ts; the key is never printed). Prediction rows are scored by their task: --task, or the
  * file's name (`trec.jsonl`); `custom:<metric>` picks any reference metric.
+ *
+ * A run that does not go through every row leaves --out as it was, and its rows in FILE.partial
+ * (outputs.ts).
  */
 import { messageOf } from '../lib/errors.ts';
-import { createReadStream, createWriteStream, existsSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { once } from 'node:events';
 import { computeMetrics } from '../lib/metrics/offline.ts';
@@ -61,9 +64,22 @@ import {
   FileMissSpool,
   JsonlResponseCache,
 } from './disk-cache.ts';
+import { checkWritable, OutputPathError, reasonOf, replaceFile, ResultFile } from './outputs.ts';
 import { BATCH_KINDS, isBatchKind, type BatchKind } from '../lib/llm/batch/kinds.ts';
 import type { BatchEvent } from '../lib/llm/batch/engine.ts';
 import type { ResponseCache } from '../lib/llm/cache.ts';
+
+/** What the exit status says (README, "Command line"). */
+const EXIT = {
+  /** Every row read and scored, no metric in error. */
+  ok: 0,
+  /** The file was gone through, but a row could not be read or scored, a metric ended in error,
+   * no row at all could be read, or a result file could not be written at the end. */
+  failed: 1,
+  /** Nothing was scored: a usage or setup error (an option, the file's format or mapping, a
+   * result path that cannot be written, the provider's variables). */
+  stopped: 2,
+} as const;
 
 const USAGE = `usage: npm run score -- FILE [options]     (FILE: .jsonl, .json or .csv; - for stdin)
 
@@ -86,7 +102,16 @@ const USAGE = `usage: npm run score -- FILE [options]     (FILE: .jsonl, .json o
   --cache FILE          the judge's answer cache (JSON Lines), so a second run makes no call; with
                         --batch the default is ${DEFAULT_CACHE_FILE}, and pending job ids are kept beside it
   --poll-interval S     seconds between polls of a batch job (default 30)
-  --batch-max-requests N  at most N requests per batch job (default: the provider's limit)`;
+  --batch-max-requests N  at most N requests per batch job (default: the provider's limit)
+
+--out and --summary-json are checked before anything is scored, and replaced only by a run that
+went through every row: until then the rows go to FILE.partial beside FILE.
+
+Exit status:
+  ${EXIT.ok}    every row was read and scored
+  ${EXIT.failed}    a row could not be read or scored (a {row, error} line, or a metric in error), no
+       row could be read at all, or a result file could not be written at the end
+  ${EXIT.stopped}    a usage or setup error (nothing scored)`;
 
 interface Options {
   file: string;
@@ -226,16 +251,24 @@ async function main(argv: string[]): Promise<number> {
     options = parseOptions(argv);
   } catch (error) {
     console.error(messageOf(error));
-    return 2;
+    return EXIT.stopped;
   }
   if (options === 'help') {
     console.error(USAGE);
-    return 0;
+    return EXIT.ok;
   }
   const { file } = options;
   if (file !== '-' && !existsSync(file)) {
     console.error(`No such file: ${file}`);
-    return 2;
+    return EXIT.stopped;
+  }
+  try {
+    if (options.out) checkWritable('--out', options.out);
+    if (options.summaryJson) checkWritable('--summary-json', options.summaryJson);
+  } catch (error) {
+    if (!(error instanceof OutputPathError)) throw error;
+    console.error(error.message);
+    return EXIT.stopped;
   }
   const offlineIds = options.metrics.filter((id): id is OfflineMetricId => !isJudgeMetric(id));
   const judgeIds = options.metrics.filter(isJudgeMetric);
@@ -248,18 +281,18 @@ async function main(argv: string[]): Promise<number> {
       console.error(
         `LLM metrics (${judgeIds.join(', ')}) need a provider: set ${LLM_ENV.provider}, ${LLM_ENV.model} and ${LLM_ENV.apiKey} (or ${LLM_ENV.baseUrl}).`,
       );
-      return 2;
+      return EXIT.stopped;
     }
     if ('error' in env) {
       console.error(env.error);
-      return 2;
+      return EXIT.stopped;
     }
     provider = env.config;
     if (options.batch && options.batch !== provider.kind) {
       console.error(
         `--batch ${options.batch} needs ${LLM_ENV.provider}=${options.batch} (it is ${provider.kind}).`,
       );
-      return 2;
+      return EXIT.stopped;
     }
     // The LLM layer, the recogniser and the encoders load only when a row needs them: a ROUGE-only
     // run starts in a fraction of the time (the side-by-side bench times the whole process).
@@ -302,15 +335,30 @@ async function main(argv: string[]): Promise<number> {
     ),
     wordSegmenter: lazy(async () => loadJiebaNode()),
   };
-  const out = options.out ? createWriteStream(options.out) : process.stdout;
+  let result: ResultFile | undefined;
+  try {
+    result = options.out ? new ResultFile(options.out) : undefined;
+  } catch (error) {
+    console.error(
+      `--out ${options.out}: cannot write there (${reasonOf(error)}). Nothing was scored.`,
+    );
+    return EXIT.stopped;
+  }
+  const out = result?.stream ?? process.stdout;
   out.on('error', (error: NodeJS.ErrnoException) => {
     // The reader went away (`| head`): stop quietly, as Unix tools do, rather than score (and
     // perhaps pay) for nobody. Any other failure is the disk's, and says which file.
-    if (error.code === 'EPIPE') process.exit(0);
-    console.error(`Cannot write the results to ${options.out ?? 'stdout'}: ${error.message}`);
-    process.exit(1);
+    if (error.code === 'EPIPE') process.exit(EXIT.ok);
+    console.error(
+      `Cannot write the results to ${result ? result.partial : 'stdout'} (${reasonOf(error)})${result ? `; ${result.path} is unchanged` : ''}.`,
+    );
+    process.exit(EXIT.failed);
   });
-  const write = (record: object) => out.write(scrub(JSON.stringify(record)) + '\n');
+  let written = 0;
+  const write = (record: object) => {
+    written++;
+    return out.write(scrub(JSON.stringify(record)) + '\n');
+  };
   // A reader slower than the scoring (a pipe into `less`, a slow disk) would otherwise leave every
   // line queued in memory: 10⁵ rows of results are hundreds of MB. Wait for it between rows.
   const drained = async () => {
@@ -400,6 +448,7 @@ async function main(argv: string[]): Promise<number> {
       if (!(r.id in metrics)) metrics[r.id] = metricEntry(r);
       acc.addMetric(r);
     }
+    if (results.some((r) => r.status === 'error')) acc.rowsWithErrors++;
     acc.addHuman(row.human);
     write({
       row: row.row,
@@ -505,30 +554,59 @@ async function main(argv: string[]): Promise<number> {
     }
     for (const item of held) await handleItem(item);
   } catch (error) {
-    if (out !== process.stdout) await new Promise<void>((resolve) => out.end(resolve));
+    await result?.keepPartial();
     console.error(scrub(messageOf(error)));
-    return error instanceof DatasetParseError ? 2 : 1;
+    if (result && written > 0) {
+      console.error(`The rows so far are in ${result.partial}; ${result.path} is unchanged.`);
+    }
+    return error instanceof DatasetParseError ? EXIT.stopped : EXIT.failed;
   }
-  if (out !== process.stdout) await new Promise<void>((resolve) => out.end(resolve));
 
-  const detected = summary!.detected;
+  let unwritten = false;
+  try {
+    await result?.commit();
+  } catch (error) {
+    unwritten = true;
+    console.error(
+      `Cannot replace ${result!.path} (${reasonOf(error)}): the rows are in ${result!.partial}.`,
+    );
+  }
+  if (!summary) {
+    console.error(`No row could be read from ${file}.`);
+    return EXIT.failed;
+  }
+  const detected = summary.detected;
   const isPrediction = detected.kind === 'prediction' || detected.kind === 'sft';
-  const result = acc.summary(
+  const report = acc.summary(
     {
       file,
-      format: summary!.format,
+      format: summary.format,
       kind: detected.kind,
       description: detected.description,
-      warnings: summary!.warnings,
+      warnings: summary.warnings,
     },
     isPrediction ? task : undefined,
     segmenter,
   );
-  console.error('\n' + scrub(formatSummary(result)));
+  console.error('\n' + scrub(formatSummary(report)));
   if (options.summaryJson) {
-    writeFileSync(options.summaryJson, scrub(JSON.stringify(result, null, 2)) + '\n');
+    try {
+      replaceFile(options.summaryJson, scrub(JSON.stringify(report, null, 2)) + '\n');
+    } catch (error) {
+      unwritten = true;
+      console.error(
+        `Cannot write the summary to ${options.summaryJson} (${reasonOf(error)}); the rows are ${result ? `in ${result.path}` : 'on stdout'}.`,
+      );
+    }
   }
-  return 0;
+  if (acc.rows === 0) {
+    console.error(
+      `No row could be read from ${file}${acc.badRows ? ` (${acc.badRows} bad row(s), listed in the output)` : ''}: check its format, or map its columns with --map.`,
+    );
+  }
+  return acc.rows === 0 || acc.badRows > 0 || acc.rowsWithErrors > 0 || unwritten
+    ? EXIT.failed
+    : EXIT.ok;
 }
 
 /**

@@ -25,13 +25,36 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function both(args: string[]): Promise<{ built: string; fromSource: string; err: string }> {
+interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A run with its exit status: a file with a bad row exits 1 and still writes every line. */
+async function ran(args: string[]): Promise<Ran> {
   const opts = { cwd: repoRoot, encoding: 'utf8' as const, maxBuffer: 64 * 1024 * 1024 };
+  try {
+    return { code: 0, ...(await run(process.execPath, args, opts)) };
+  } catch (error) {
+    const e = error as Ran;
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+async function both(
+  args: string[],
+): Promise<{ built: string; fromSource: string; err: string; codes: number[] }> {
   const [built, fromSource] = await Promise.all([
-    run(process.execPath, [bundled, ...args], opts),
-    run(process.execPath, [tsx, source, ...args], opts),
+    ran([bundled, ...args]),
+    ran([tsx, source, ...args]),
   ]);
-  return { built: built.stdout, fromSource: fromSource.stdout, err: built.stderr };
+  return {
+    built: built.stdout,
+    fromSource: fromSource.stdout,
+    err: built.stderr,
+    codes: [built.code, fromSource.code],
+  };
 }
 
 describe('the bundled CLI (npm run build:cli)', () => {
@@ -67,7 +90,8 @@ describe('the bundled CLI (npm run build:cli)', () => {
       }),
     );
     writeFileSync(file, rows.join('\n') + '\n');
-    const { built, fromSource, err } = await both([file]);
+    const { built, fromSource, err, codes } = await both([file]);
+    expect(codes).toEqual([1, 1]);
     expect(built).toBe(fromSource);
     const lines = built.trim().split('\n');
     expect(lines).toHaveLength(5);
@@ -81,9 +105,10 @@ describe('the bundled CLI (npm run build:cli)', () => {
   }, 120_000);
 
   it('scores a TinyEval prediction file as the source does, with the eval.py score', async () => {
-    const { built, fromSource, err } = await both([
+    const { built, fromSource, err, codes } = await both([
       sharedPath('data/tinyeval/pred/internlm/multifieldqa_zh.jsonl'),
     ]);
+    expect(codes).toEqual([0, 0]);
     expect(built).toBe(fromSource);
     expect(built.trim().split('\n')).toHaveLength(501);
     expect(err).toContain('eval.py result: {"multifieldqa_zh": 34.97}');

@@ -6,11 +6,12 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { repoRoot } from '../../helpers/shared.ts';
 import { startFakeBatch, type FakeBatch } from '../../helpers/fake-batch.ts';
+import { casesFile } from './_cli.ts';
 
 const tsx = resolve(repoRoot, 'node_modules/tsx/dist/cli.mjs');
 const cli = resolve(repoRoot, 'src/cli/score.ts');
@@ -55,18 +56,6 @@ const outputLines = (stdout: string): OutputLine[] =>
     .split('\n')
     .map((l) => JSON.parse(l) as OutputLine);
 
-function dataset(dir: string, n: number): string {
-  const file = join(dir, 'cases.jsonl');
-  const rows = Array.from({ length: n }, (_, i) =>
-    JSON.stringify({
-      source: `Report ${i}. The council approved a new park in Leeds on Monday. The park will open in 2027.`,
-      summary: `Report ${i}. Leeds council approved a park on Monday. It opens in 2026.`,
-    }),
-  );
-  writeFileSync(file, rows.join('\n') + '\n');
-  return file;
-}
-
 describe('npm run score --batch', () => {
   let fake: FakeBatch | undefined;
   afterEach(async () => {
@@ -77,7 +66,7 @@ describe('npm run score --batch', () => {
   it('scores through batch jobs, prints price and states, and a second run makes no call', async () => {
     fake = await startFakeBatch({ wire: 'openai', port: PORT });
     const dir = mkdtempSync(join(tmpdir(), 'sumlens-batch-cli-'));
-    const file = dataset(dir, 5);
+    const file = casesFile(dir, 5);
     const cache = join(dir, 'judge', 'responses.jsonl');
     const args = [file, '--metrics', 'alignment', '--cache', cache, '--poll-interval', '0.05'];
 
@@ -115,11 +104,12 @@ describe('npm run score --batch', () => {
       lineFault: (_i, body) => (JSON.stringify(body).includes('Report 2.') ? 'error' : undefined),
     });
     const dir = mkdtempSync(join(tmpdir(), 'sumlens-batch-cli-'));
-    const file = dataset(dir, 4);
+    const file = casesFile(dir, 4);
     const cache = join(dir, 'judge', 'responses.jsonl');
     const args = [file, '--metrics', 'alignment', '--cache', cache, '--poll-interval', '0.05'];
     const run = await score([...args, '--batch', 'openai'], fake.url).done;
-    expect(run.code, run.stderr).toBe(0);
+    // A metric in error: the file was gone through, with a row that did not score.
+    expect(run.code, run.stderr).toBe(1);
     const lines = outputLines(run.stdout);
     expect(lines.map((l) => [l.row, l.metrics.alignment!.status])).toEqual([
       [1, 'ok'],
@@ -139,7 +129,7 @@ describe('npm run score --batch', () => {
   it('a run killed while its job is pending is resumed by the next run, without a second job', async () => {
     fake = await startFakeBatch({ wire: 'openai', port: PORT, pollsBeforeEnd: 8 });
     const dir = mkdtempSync(join(tmpdir(), 'sumlens-batch-cli-'));
-    const file = dataset(dir, 3);
+    const file = casesFile(dir, 3);
     const cache = join(dir, 'responses.jsonl');
     const args = [
       file,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,13 +11,13 @@ import { repoRoot } from '../../helpers/shared.ts';
 const tsx = resolve(repoRoot, 'node_modules/tsx/dist/cli.mjs');
 const cli = resolve(repoRoot, 'src/cli/score.ts');
 
-function run(args: string[]): { stdout: string; stderr: string } {
-  const stdout = execFileSync(process.execPath, [tsx, cli, ...args], {
+function run(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [tsx, cli, ...args], {
     cwd: repoRoot,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  return { stdout, stderr: '' };
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 describe('npm run score', () => {
@@ -44,7 +44,8 @@ describe('npm run score', () => {
       ].join('\n'),
     );
     const out = join(dir, 'out.jsonl');
-    run([file, '--out', out]);
+    // Bad rows: the rest are scored, and the exit status says not all were.
+    expect(run([file, '--out', out]).status).toBe(1);
     const lines = readFileSync(out, 'utf8')
       .trim()
       .split('\n')
@@ -72,7 +73,9 @@ describe('npm run score', () => {
   });
 
   it('refuses an unknown metric id with the list of known ones', () => {
-    expect(() => run(['-', '--metrics', 'rouge-9'])).toThrow(/Unknown metric id\(s\): rouge-9/u);
+    const r = run(['-', '--metrics', 'rouge-9']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/Unknown metric id\(s\): rouge-9/u);
   });
 
   /** Many small rows, scored with one cheap metric: far more output than a pipe holds. */

@@ -134,7 +134,8 @@ describe('npm run score: cases', () => {
     const path = file('cases.csv', csv);
     const summaryPath = join(dir, 'cases.summary.json');
     const r = await score([path, '--metrics', 'rouge-1', '--summary-json', summaryPath]);
-    expect(r.code).toBe(0);
+    // The bad row fails the run's status; the others are scored and summed up all the same.
+    expect(r.code).toBe(1);
     expect(r.lines.map((l) => l.row)).toEqual([2, 3, 4, 5]);
     expect(r.lines[3]!.error).toBe("row 5: no summary text in column 'summary'");
     expect(r.lines[0]!.human).toEqual({
@@ -197,9 +198,10 @@ describe('npm run score: cases', () => {
 
   it('an empty file scores nothing and says so', async () => {
     const r = await score([file('empty.jsonl', '')]);
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(1);
     expect(r.lines).toEqual([]);
     expect(r.stderr).toContain('Empty file: no rows.');
+    expect(r.stderr).toMatch(/No row could be read from /u);
   }, 60_000);
 });
 
