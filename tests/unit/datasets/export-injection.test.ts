@@ -6,7 +6,8 @@
  */
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { runToCsv, spreadsheetSafe } from '../../../src/lib/datasets/export.ts';
+import { runToCsv, runToMarkdown, spreadsheetSafe } from '../../../src/lib/datasets/export.ts';
+import { comparisonToMarkdown } from '../../../src/lib/datasets/export/compare-markdown.ts';
 import { csvText } from '../../../src/lib/datasets/export/spreadsheet.ts';
 import {
   comparisonPairsCsv,
@@ -149,5 +150,91 @@ describe('CSV exports: no cell a spreadsheet would run', () => {
       expect(line['backend A']).toBe("' =cmd");
       expect(line['backend B']).toBe("'＋1");
     }
+  });
+});
+
+/** Names that would be a link, an image, HTML, a code span or a broken table cell if written raw. */
+const HOSTILE = [
+  '[x](javascript:alert(1))',
+  '![a](https://evil.example/p.png)',
+  '<img src=x onerror=alert(1)>',
+  'a | b `code` c',
+  '*bold* _em_ ~~gone~~',
+  'www.evil.example',
+  'mail me@evil.example',
+];
+
+/** What each looks like escaped. */
+const ESCAPED = [
+  '\\[x\\](javascript:alert(1))',
+  '!\\[a\\](https\\://evil.example/p.png)',
+  '&lt;img src=x onerror=alert(1)>',
+  'a \\| b \\`code\\` c',
+  '\\*bold\\* \\_em\\_ \\~\\~gone\\~\\~',
+  'www\\.evil.example',
+  'mail me\\@evil.example',
+];
+
+/**
+ * Markdown with its backslash escapes taken out: what is left forms no link or image (`](`), no
+ * HTML (`<` before a letter), no code span, and nothing GitHub links by itself.
+ */
+function expectInert(md: string): void {
+  const bare = md.replace(/\\./gsu, '');
+  expect(bare).not.toMatch(/\]\(/u);
+  expect(bare).not.toMatch(/<[a-z/!?]/iu);
+  expect(bare).not.toContain('`');
+  expect(bare).not.toMatch(/:\/\/|www\.|@/iu);
+}
+
+describe('Markdown exports: names are text', () => {
+  it('the run report: data set, criterion, rating column, backend, judge model, task and note', () => {
+    for (const [i, name] of HOSTILE.entries()) {
+      const rows = [1, 2, 3].map((row) => caseRow(row, name, { [name]: row }));
+      const md = runToMarkdown(namedRun(name, rows), { now: new Date(Date.UTC(2026, 0, 5)) });
+      expectInert(md);
+      const escaped = ESCAPED[i]!;
+      expect(md).toContain(`# SumLens run report: ${escaped}`);
+      expect(md).toContain(`| G-Eval: ${escaped} | ${escaped} |`);
+      expect(md).toContain(`| ROUGE-L | ${escaped} (human) |`);
+      expect(md).toContain(`- Judge: openai/${escaped}`);
+      expect(md).toContain(`- Task: ${escaped}`);
+      expect(md).toContain(`- Note: ${escaped}`);
+    }
+  });
+
+  it('the comparison report: title, sides, systems, pair keys and backends', () => {
+    for (const [i, name] of HOSTILE.entries()) {
+      // r3 is the pair that loses on ROUGE-L: its key is listed under the regressions.
+      const ids = ['r1', 'r2', name, 'r4'];
+      const report = handReport({}, { a: ids, b: [...ids, 'r5'] });
+      const side = { label: name, runName: name, datasetName: name, system: name };
+      const hostile = {
+        ...report,
+        title: name,
+        a: { ...report.a, ...side },
+        b: { ...report.b, ...side },
+        comparison: {
+          ...report.comparison,
+          metrics: report.comparison.metrics.map((m) => ({ ...m, backendA: name, backendB: name })),
+        },
+      };
+      const md = comparisonToMarkdown(hostile, { regressions: 10 });
+      expectInert(md);
+      const escaped = ESCAPED[i]!;
+      expect(md.startsWith(`# ${escaped}\n`)).toBe(true);
+      expect(md).toContain(
+        `- A (baseline): ${escaped} (run ${escaped}, data set ${escaped}, system ${escaped})`,
+      );
+      expect(md).toContain(`| ROUGE-L | ${escaped} |`);
+      expect(md).toContain(`| ${escaped} | 3 | 3 |`);
+    }
+  });
+
+  it('leaves plain names, underscores inside words and numbers as they were', () => {
+    const rows = [1, 2, 3].map((row) => caseRow(row, 'plain', { expert_relevance: row }));
+    const md = runToMarkdown(namedRun('dev (2)', rows));
+    expect(md).toContain('# SumLens run report: dev (2)');
+    expect(md).toContain('| ROUGE-L | expert_relevance (human) |');
   });
 });

@@ -44,15 +44,24 @@ export function roundedP(p: number | null | undefined): number | null {
 }
 
 /**
- * A Markdown table cell: pipes and backslashes escaped, lines joined, and `<` written as an
- * entity, so that a data set named like an HTML tag shows as text where Markdown renders HTML.
+ * Text from the data (a name, a label, an id, a backend) as Markdown that shows it as written and
+ * forms nothing, in a table cell or a line: no link or image from `[x](javascript:…)` or
+ * `![](https://…)`, no HTML from `<img onerror=…>`, no code span, emphasis or broken table from
+ * backticks, `*`, `~`, `_` or pipes. Those characters and backslashes are backslash-escaped
+ * (CommonMark lets any ASCII punctuation be), `&` and `<` are written as entities, what GitHub
+ * would link by itself (`https://`, `www.`, an address with @) is broken up the same way, and
+ * lines are joined. An `_` inside a word (`model_id`) is no emphasis and is left alone.
  */
 export function markdownCell(text: string): string {
   return text
-    .replace(/\\/gu, '\\\\')
-    .replace(/\|/gu, '\\|')
+    .replace(/[\\`*[\]|~]/gu, '\\$&')
+    .replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\_')
+    .replace(/&/gu, '&amp;')
     .replace(/</gu, '&lt;')
-    .replace(/\r?\n/gu, ' ');
+    .replace(/:\/\//gu, '\\://')
+    .replace(/\b(www)\./giu, '$1\\.')
+    .replace(/@/gu, '\\@')
+    .replace(/\r\n|\r|\n/gu, ' ');
 }
 
 /** A time as the reports print it, to the minute in UTC: "2026-01-05 08:00 UTC". */

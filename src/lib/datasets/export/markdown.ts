@@ -45,7 +45,7 @@ export function runToMarkdown(data: RunData, options: MarkdownOptions = {}): str
     `- ${w('exports.run.dataset', { name: cell(dataset.name), kind: dataset.kind, rows: dataset.rowCount })}`,
   );
   lines.push(
-    `- ${w('exports.run.run', { id: run.id, date: date(run.createdAt), status: run.status })}`,
+    `- ${w('exports.run.run', { id: cell(run.id), date: date(run.createdAt), status: run.status })}`,
   );
   const { done, total, failed } = run.counts;
   lines.push(
@@ -55,7 +55,7 @@ export function runToMarkdown(data: RunData, options: MarkdownOptions = {}): str
     lines.push(`- ${w('exports.run.task', { task: cell(run.settings.task) })}`);
   if (run.backends.judge) {
     const u = run.judgeUsage;
-    const judge = `${run.backends.judge.provider}/${cell(run.backends.judge.model)}`;
+    const judge = cell(`${run.backends.judge.provider}/${run.backends.judge.model}`);
     lines.push(
       `- ${
         u
