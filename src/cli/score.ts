@@ -13,8 +13,11 @@
  * llm-env.ts; the key is never printed). Prediction rows are scored by their task: --task, or the
  * file's name (`trec.jsonl`); `custom:<metric>` picks any reference metric.
  *
- * A run that does not go through every row leaves --out as it was, and its rows in FILE.partial
- * (outputs.ts).
+ * A run that stops short (Ctrl-C, or a provider error every later row would meet) leaves --out as
+ * it was and its rows in FILE.partial (outputs.ts), and the judge's answers in the disk cache, so
+ * the same command run again goes on without paying for them twice. `npm run score` starts this
+ * file with `node --import tsx` rather than the tsx command, whose parent process kills a child
+ * that is busy for 60 ms after a Ctrl-C instead of letting it finish.
  */
 import { messageOf } from '../lib/errors.ts';
 import { createReadStream, existsSync } from 'node:fs';
@@ -33,7 +36,7 @@ import {
 import { validateCase } from '../lib/input/validate-case.ts';
 import { loadJiebaNode } from '../lib/metrics/lexical/jieba.ts';
 import { lazy } from '../lib/lazy.ts';
-import type { Judge, ProviderConfig } from '../lib/llm/types.ts';
+import type { Judge, LlmErrorKind, ProviderConfig } from '../lib/llm/types.ts';
 import { DEFAULT_JUDGE_SETTINGS } from '../lib/metrics/judge/settings.ts';
 import {
   DATASET_KINDS,
@@ -60,14 +63,17 @@ import { describeProvider, LLM_ENV, providerFromEnv, scrubSecrets } from './llm-
 import { formatSummary, RunAccumulator } from './report.ts';
 import {
   DEFAULT_CACHE_FILE,
+  FileCapabilityStore,
   FileJobStore,
   FileMissSpool,
   JsonlResponseCache,
 } from './disk-cache.ts';
 import { checkWritable, OutputPathError, reasonOf, replaceFile, ResultFile } from './outputs.ts';
+import { RunStop } from './stop.ts';
 import { BATCH_KINDS, isBatchKind, type BatchKind } from '../lib/llm/batch/kinds.ts';
 import type { BatchEvent } from '../lib/llm/batch/engine.ts';
 import type { ResponseCache } from '../lib/llm/cache.ts';
+import type { JudgeFailure } from '../lib/metrics/judge/run.ts';
 
 /** What the exit status says (README, "Command line"). */
 const EXIT = {
@@ -76,10 +82,23 @@ const EXIT = {
   /** The file was gone through, but a row could not be read or scored, a metric ended in error,
    * no row at all could be read, or a result file could not be written at the end. */
   failed: 1,
-  /** Nothing was scored: a usage or setup error (an option, the file's format or mapping, a
-   * result path that cannot be written, the provider's variables). */
+  /** Nothing or not everything was scored: a usage or setup error (an option, the file's format
+   * or mapping, a result path that cannot be written, the provider's variables), or a provider
+   * error every later row would meet (a dead key, no access, no quota left, an unknown model). */
   stopped: 2,
 } as const;
+
+/**
+ * The provider errors that say nothing about one row (transport.ts latches the same ones with
+ * stopOnFatal). A prompt too long for the model, which the page also pauses on for its "Context
+ * tokens" setting, fails only its row here: the CLI has no such setting to lower.
+ */
+const RUN_WIDE: ReadonlySet<LlmErrorKind | 'other'> = new Set<LlmErrorKind>([
+  'auth',
+  'permission',
+  'quota',
+  'model-not-found',
+]);
 
 const USAGE = `usage: npm run score -- FILE [options]     (FILE: .jsonl, .json or .csv; - for stdin)
 
@@ -99,8 +118,10 @@ const USAGE = `usage: npm run score -- FILE [options]     (FILE: .jsonl, .json o
                         use-lite, as in the page; glove is the light, fast one)
   --batch PROVIDER      openai | anthropic | gemini: send the judge calls as the provider's batch jobs
                         (half price, results within 24 h), one job per round; must match ${LLM_ENV.provider}
-  --cache FILE          the judge's answer cache (JSON Lines), so a second run makes no call; with
-                        --batch the default is ${DEFAULT_CACHE_FILE}, and pending job ids are kept beside it
+  --cache FILE          the judge's answer cache (JSON Lines): a run stopped or run again asks nothing
+                        it already paid for; default ${DEFAULT_CACHE_FILE} under the current folder
+                        (the repository under npm run score); batch job ids are kept beside it
+  --no-cache            keep the judge's answers in memory only: a rerun asks everything again
   --poll-interval S     seconds between polls of a batch job (default 30)
   --batch-max-requests N  at most N requests per batch job (default: the provider's limit)
 
@@ -111,7 +132,9 @@ Exit status:
   ${EXIT.ok}    every row was read and scored
   ${EXIT.failed}    a row could not be read or scored (a {row, error} line, or a metric in error), no
        row could be read at all, or a result file could not be written at the end
-  ${EXIT.stopped}    a usage or setup error (nothing scored)`;
+  ${EXIT.stopped}    a usage or setup error (nothing scored), or stopped by a provider error every row
+       would meet: a bad key, no access, no quota or credit left, an unknown model
+  130  interrupted by Ctrl-C (143: SIGTERM); the same command, run again, resumes`;
 
 interface Options {
   file: string;
@@ -126,6 +149,7 @@ interface Options {
   lsumSentences: boolean;
   embedding: EmbeddingChoice;
   batch?: BatchKind;
+  /** The judge's answer cache; none with --no-cache. */
   cache?: string;
   pollIntervalMs: number;
   batchMaxRequests?: number;
@@ -153,6 +177,7 @@ function parseOptions(argv: string[]): Options | 'help' {
       embedding: { type: 'string', default: 'use-lite' },
       batch: { type: 'string' },
       cache: { type: 'string' },
+      'no-cache': { type: 'boolean', default: false },
       'poll-interval': { type: 'string', default: '30' },
       'batch-max-requests': { type: 'string' },
       help: { type: 'boolean', default: false },
@@ -200,6 +225,9 @@ function parseOptions(argv: string[]): Options | 'help' {
       `--batch-max-requests ${values['batch-max-requests']}: give a whole number.`,
     );
   }
+  if (values.cache && values['no-cache']) {
+    throw new UsageError('--cache and --no-cache: give one of them.');
+  }
   let task: TinyEvalTask | undefined;
   try {
     if (values.task) task = resolveTask(values.task);
@@ -225,7 +253,7 @@ function parseOptions(argv: string[]): Options | 'help' {
     lsumSentences: values['lsum-sentences'] ?? false,
     embedding: values.embedding as EmbeddingChoice,
     ...(values.batch ? { batch: values.batch as BatchKind } : {}),
-    ...(values.cache ? { cache: values.cache } : values.batch ? { cache: DEFAULT_CACHE_FILE } : {}),
+    ...(values['no-cache'] ? {} : { cache: values.cache ?? DEFAULT_CACHE_FILE }),
     pollIntervalMs: pollSeconds * 1000,
     ...(maxRequests ? { batchMaxRequests: maxRequests } : {}),
   };
@@ -272,9 +300,12 @@ async function main(argv: string[]): Promise<number> {
   }
   const offlineIds = options.metrics.filter((id): id is OfflineMetricId => !isJudgeMetric(id));
   const judgeIds = options.metrics.filter(isJudgeMetric);
+  const stop = new RunStop();
   let provider: ProviderConfig | undefined;
   let judge: Judge | undefined;
   let judgeCache: ResponseCache | undefined;
+  /** The answer cache on disk, when there is one. */
+  let cacheFile: string | undefined;
   if (judgeIds.length > 0) {
     const env = providerFromEnv();
     if (env === null) {
@@ -296,14 +327,42 @@ async function main(argv: string[]): Promise<number> {
     }
     // The LLM layer, the recogniser and the encoders load only when a row needs them: a ROUGE-only
     // run starts in a fraction of the time (the side-by-side bench times the whole process).
-    const [{ createJudge }, { MemoryResponseCache }] = await Promise.all([
+    const [{ createJudge, defaultSleep }, { MemoryResponseCache }] = await Promise.all([
       import('../lib/llm/client.ts'),
       import('../lib/llm/cache.ts'),
     ]);
-    judgeCache = options.cache ? new JsonlResponseCache(options.cache) : new MemoryResponseCache();
-    judge = createJudge(provider, { cache: judgeCache });
+    if (options.cache) {
+      try {
+        judgeCache = new JsonlResponseCache(options.cache);
+        cacheFile = options.cache;
+      } catch (error) {
+        if (options.cache !== DEFAULT_CACHE_FILE || options.batch) {
+          console.error(
+            `--cache ${options.cache}: cannot write there (${reasonOf(error)}). Nothing was scored.`,
+          );
+          return EXIT.stopped;
+        }
+        console.error(
+          `Cannot keep the judge's answers in ${options.cache} (${reasonOf(error)}): they are kept in memory only, so a second run asks them again (--cache FILE puts them elsewhere).`,
+        );
+      }
+    } else if (options.batch) {
+      console.error('--batch keeps its job ids beside the answer cache: leave out --no-cache.');
+      return EXIT.stopped;
+    }
+    judgeCache ??= new MemoryResponseCache();
+    judge = createJudge(provider, {
+      cache: judgeCache,
+      ...(cacheFile ? { capabilityStore: new FileCapabilityStore(cacheFile) } : {}),
+      // A dead key or an exhausted quota fails the row's other calls before they are sent.
+      stopOnFatal: true,
+      fetch: stop.fetch,
+      // Ctrl-C ends a backoff at once: the retry would not be sent anyway.
+      sleep: (ms, signal) =>
+        defaultSleep(ms, signal ? AbortSignal.any([signal, stop.aborted]) : stop.aborted),
+    });
     console.error(`LLM judge: ${describeProvider(provider)}`);
-    if (options.cache) console.error(`Judge cache: ${options.cache}`);
+    if (cacheFile) console.error(`Judge cache: ${cacheFile}`);
   }
   const scrub = (text: string) => scrubSecrets(text, provider);
 
@@ -364,12 +423,44 @@ async function main(argv: string[]): Promise<number> {
   const drained = async () => {
     if (out.writableNeedDrain) await once(out, 'drain');
   };
+  /** Where the rows of a run that stopped short are, and what became of the answers bought. */
+  const leftBehind = (again: string) => {
+    const rows =
+      written === 0
+        ? 'No row was finished.'
+        : result
+          ? `The ${written} row(s) finished are in ${result.partial}; ${result.path} is unchanged.`
+          : `The ${written} row(s) finished were written.`;
+    const answers = cacheFile
+      ? ` The answers bought so far are kept in ${cacheFile}: ${again}, run the same command again: it goes on from there and asks none of them again.`
+      : judge
+        ? ` The answers bought so far were kept in memory only (--no-cache): ${again}, run the same command again to score every row.`
+        : ` ${again[0]!.toUpperCase()}${again.slice(1)}, run the same command again to score every row.`;
+    return rows + answers;
+  };
+  stop.install(
+    (signal) =>
+      console.error(
+        stop.inFlight > 0
+          ? `${signal}: sending nothing more; waiting for the ${stop.inFlight} request(s) already sent, so that their answers are kept (Ctrl-C again to stop at once).`
+          : `${signal}: stopping.`,
+      ),
+    (signal) => {
+      console.error(
+        `${signal} again: stopped at once, and answers still on their way are lost. ${leftBehind('then')}`,
+      );
+      process.exit(stop.exitCode);
+    },
+  );
   const input = file === '-' ? process.stdin : createReadStream(file);
 
   const acc = new RunAccumulator();
   let task = options.task;
   let segmenter: WordSegmenter | undefined;
   let summary: ParseSummary | undefined;
+  /** A provider error every later row would meet: the run stops on it. */
+  let fatal: string | undefined;
+  const stopped = () => stop.signal !== undefined || fatal !== undefined;
 
   const scorePrediction = (row: DatasetRow) => {
     if (isCaseRow(row)) return;
@@ -398,16 +489,48 @@ async function main(argv: string[]): Promise<number> {
     });
   };
 
-  const runJudge = async (input: CaseRow['input'], using: Judge) => {
+  const runJudge = async (
+    input: CaseRow['input'],
+    using: Judge,
+  ): Promise<{ results: MetricResult[]; failures: JudgeFailure[] }> => {
     const { runJudgeMetrics } = await import('../lib/metrics/judge/run.ts');
     const results: MetricResult[] = [];
-    await runJudgeMetrics(input, {
+    const { failures } = await runJudgeMetrics(input, {
       metrics: judgeIds,
       settings: DEFAULT_JUDGE_SETTINGS,
       judge: using,
       onResult: (r) => results.push(r),
     });
-    return results;
+    return { results, failures };
+  };
+
+  /** The row's judge results; undefined when a run-wide error means the row must wait. */
+  const judgeCase = async (input: CaseRow['input'], using: Judge) => {
+    try {
+      const { results, failures } = await runJudge(input, using);
+      const runWide = failures.find((f) => RUN_WIDE.has(f.kind));
+      if (runWide) {
+        fatal ??= scrub(runWide.message);
+        return undefined;
+      }
+      return results;
+    } catch (error) {
+      const reason = runWideReason(error);
+      if (reason) {
+        fatal ??= scrub(reason);
+        return undefined;
+      }
+      const message = scrub(messageOf(error));
+      return judgeIds.map((id): MetricResult => ({
+        id,
+        status: 'error',
+        score: null,
+        explanation: message,
+        reason: message,
+        backend: `judge:${provider!.kind}/${provider!.model}`,
+        details: {},
+      }));
+    }
   };
 
   const scoreCase = async (row: DatasetRow) => {
@@ -423,25 +546,12 @@ async function main(argv: string[]): Promise<number> {
       await computeMetrics(offlineIds, row.input, settings, backends, (r) => results.push(r));
     }
     if (judge && judgeIds.length > 0) {
-      try {
-        results.push(...(await runJudge(row.input, judge)));
-      } catch (error) {
-        const message = scrub(messageOf(error));
-        for (const id of judgeIds) {
-          if (!results.some((r) => r.id === id)) {
-            results.push({
-              id,
-              status: 'error',
-              score: null,
-              explanation: message,
-              reason: message,
-              backend: `judge:${provider!.kind}/${provider!.model}`,
-              details: {},
-            });
-          }
-        }
-      }
+      const judged = await judgeCase(row.input, judge);
+      if (!judged) return;
+      for (const r of judged) if (!results.some((s) => s.id === r.id)) results.push(r);
     }
+    // Calls refused after Ctrl-C failed this row: it is scored again, from the cache, next run.
+    if (stop.signal) return;
     const metrics: Record<string, object> = {};
     for (const r of results) {
       // geval-custom may give several results; keep the first per id in the line.
@@ -506,12 +616,17 @@ async function main(argv: string[]): Promise<number> {
       if (options.batch) {
         held.push(...items);
         if (batch.summary) summary = batch.summary;
+        if (stopped()) break;
         continue;
       }
-      for (const item of items) await handleItem(item);
+      for (const item of items) {
+        if (stopped()) break;
+        await handleItem(item);
+      }
       if (batch.summary) summary = batch.summary;
+      if (stopped()) break;
     }
-    if (options.batch && provider && judgeCache && judgeIds.length > 0) {
+    if (options.batch && provider && judgeCache && judgeIds.length > 0 && !stopped()) {
       const cases = held.filter(
         (item): item is CaseRow =>
           !('reason' in item) &&
@@ -522,37 +637,51 @@ async function main(argv: string[]): Promise<number> {
         import('../lib/llm/batch/engine.ts'),
         import('../lib/llm/batch/collect.ts'),
       ]);
-      const jobs = new FileJobStore(options.cache!);
+      const jobs = new FileJobStore(cacheFile!);
       const interactive = judge!;
       // The interactive judge's probe: a later run without --batch asks the same requests.
       const capabilities = () => interactive.capabilities();
-      const run = await runBatch({
-        config: provider,
-        cache: judgeCache,
-        jobs,
-        rows: cases,
-        run: (row, using) => runJudge(row.input, using),
-        capabilities,
-        // The rows are scored once more below, from the cache, and written as they go: the run
-        // holds no results, and a round's prompts wait in a file, not in memory.
-        keepOutputs: false,
-        spool: new FileMissSpool(options.cache!),
-        pollIntervalMs: options.pollIntervalMs,
-        ...(options.batchMaxRequests ? { limits: { maxRequests: options.batchMaxRequests } } : {}),
-        onEvent: (event) => console.error(scrub(describeBatchEvent(event))),
-      });
-      judge = answersOnlyJudge(
-        provider,
-        BATCH_WIRES[provider.kind as BatchKind],
-        judgeCache,
-        capabilities,
-        run.failures,
-      );
-      console.error(
-        `Batch: ${run.rounds} round(s), ${run.jobIds.length} job(s), ${run.requests} request(s), ${run.failedRequests} without an answer.`,
-      );
+      try {
+        const run = await runBatch({
+          config: provider,
+          cache: judgeCache,
+          jobs,
+          rows: cases,
+          run: async (row, using) => (await runJudge(row.input, using)).results,
+          capabilities,
+          // The rows are scored once more below, from the cache, and written as they go: the
+          // run holds no results, and a round's prompts wait in a file, not in memory.
+          keepOutputs: false,
+          spool: new FileMissSpool(cacheFile!),
+          pollIntervalMs: options.pollIntervalMs,
+          fetch: stop.fetch,
+          // Ctrl-C ends the wait between polls; a job already submitted is in the job file.
+          signal: stop.aborted,
+          ...(options.batchMaxRequests
+            ? { limits: { maxRequests: options.batchMaxRequests } }
+            : {}),
+          onEvent: (event) => console.error(scrub(describeBatchEvent(event))),
+        });
+        judge = answersOnlyJudge(
+          provider,
+          BATCH_WIRES[provider.kind as BatchKind],
+          judgeCache,
+          capabilities,
+          run.failures,
+        );
+        console.error(
+          `Batch: ${run.rounds} round(s), ${run.jobIds.length} job(s), ${run.requests} request(s), ${run.failedRequests} without an answer.`,
+        );
+      } catch (error) {
+        const reason = runWideReason(error);
+        if (reason) fatal = scrub(reason);
+        else if (!stop.signal) throw error;
+      }
     }
-    for (const item of held) await handleItem(item);
+    for (const item of held) {
+      if (stopped()) break;
+      await handleItem(item);
+    }
   } catch (error) {
     await result?.keepPartial();
     console.error(scrub(messageOf(error)));
@@ -560,6 +689,16 @@ async function main(argv: string[]): Promise<number> {
       console.error(`The rows so far are in ${result.partial}; ${result.path} is unchanged.`);
     }
     return error instanceof DatasetParseError ? EXIT.stopped : EXIT.failed;
+  }
+
+  if (stopped()) {
+    await result?.keepPartial();
+    if (fatal) {
+      console.error(oneLine(`Stopped: ${fatal} ${leftBehind('once that is fixed')}`));
+      return EXIT.stopped;
+    }
+    console.error(`Interrupted (${stop.signal}). ${leftBehind('to resume')}`);
+    return stop.exitCode;
   }
 
   let unwritten = false;
@@ -607,6 +746,16 @@ async function main(argv: string[]): Promise<number> {
   return acc.rows === 0 || acc.badRows > 0 || acc.rowsWithErrors > 0 || unwritten
     ? EXIT.failed
     : EXIT.ok;
+}
+
+/** A provider error's words when every later row would meet it too (RUN_WIDE). */
+function runWideReason(error: unknown): string | undefined {
+  const kind = (error as { kind?: unknown } | undefined)?.kind;
+  return error instanceof Error && RUN_WIDE.has(kind as LlmErrorKind) ? error.message : undefined;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/gu, ' ').trim();
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
- * The CLI, started from any folder (`node --import tsx src/cli/score.ts`): a test runs it in a
- * folder of its own, so what it writes beside its files is the test's alone.
+ * The CLI as `npm run score` runs it (`node --import tsx src/cli/score.ts`), started from any
+ * folder: the tests that count requests run it in a folder of their own, so its default answer
+ * cache (`.cache/judge/` under the current folder) is theirs alone.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';

@@ -15,7 +15,6 @@ import { casesFile } from './_cli.ts';
 
 const tsx = resolve(repoRoot, 'node_modules/tsx/dist/cli.mjs');
 const cli = resolve(repoRoot, 'src/cli/score.ts');
-const PORT = 4189;
 
 interface Run {
   child: ChildProcess;
@@ -64,7 +63,7 @@ describe('npm run score --batch', () => {
   });
 
   it('scores through batch jobs, prints price and states, and a second run makes no call', async () => {
-    fake = await startFakeBatch({ wire: 'openai', port: PORT });
+    fake = await startFakeBatch({ wire: 'openai' });
     const dir = mkdtempSync(join(tmpdir(), 'sumlens-batch-cli-'));
     const file = casesFile(dir, 5);
     const cache = join(dir, 'judge', 'responses.jsonl');
@@ -100,7 +99,6 @@ describe('npm run score --batch', () => {
   it("a line the job failed fails only its row, with the provider's reason, and nothing is asked interactively", async () => {
     fake = await startFakeBatch({
       wire: 'openai',
-      port: PORT,
       lineFault: (_i, body) => (JSON.stringify(body).includes('Report 2.') ? 'error' : undefined),
     });
     const dir = mkdtempSync(join(tmpdir(), 'sumlens-batch-cli-'));
@@ -127,7 +125,7 @@ describe('npm run score --batch', () => {
   }, 60_000);
 
   it('a run killed while its job is pending is resumed by the next run, without a second job', async () => {
-    fake = await startFakeBatch({ wire: 'openai', port: PORT, pollsBeforeEnd: 8 });
+    fake = await startFakeBatch({ wire: 'openai', pollsBeforeEnd: 8 });
     const dir = mkdtempSync(join(tmpdir(), 'sumlens-batch-cli-'));
     const file = casesFile(dir, 3);
     const cache = join(dir, 'responses.jsonl');
@@ -153,7 +151,10 @@ describe('npm run score --batch', () => {
       }, 10);
     });
     first.child.kill('SIGINT');
-    await first.done;
+    const stopped = await first.done;
+    // Stopped by its own hand, not killed: the polling ends, the job file stays.
+    expect(stopped.code, stopped.stderr).toBe(130);
+    expect(stopped.stderr).toMatch(/Interrupted \(SIGINT\)/u);
     const jobsFile = join(dir, 'batch-jobs.json');
     expect(existsSync(jobsFile)).toBe(true);
     const pending = JSON.parse(readFileSync(jobsFile, 'utf8')) as {

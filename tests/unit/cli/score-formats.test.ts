@@ -232,7 +232,16 @@ describe('npm run score: LLM metrics from environment variables', () => {
     const path = file('judge.jsonl', cases.map((c) => JSON.stringify(c)).join('\n'));
     const summaryPath = join(dir, 'judge.summary.json');
     const r = await score(
-      [path, '--metrics', 'rouge-1,geval-coherence,geval-fluency', '--summary-json', summaryPath],
+      [
+        path,
+        '--metrics',
+        'rouge-1,geval-coherence,geval-fluency',
+        '--summary-json',
+        summaryPath,
+        // Not the default cache in the repository, which would keep the answers between runs.
+        '--cache',
+        join(dir, 'judge', 'responses.jsonl'),
+      ],
       {
         SUMLENS_LLM_PROVIDER: 'openai-compatible',
         SUMLENS_LLM_MODEL: 'llama3.1',
