@@ -152,6 +152,8 @@ export interface RowProblem {
   column?: string;
   /** The row loaded without this cell (a rating that is not a number); else the row is left out. */
   kept?: boolean;
+  /** The row loaded, but its id is also this earlier row's (both rows are kept). */
+  duplicateOf?: number;
 }
 
 /**

@@ -27,6 +27,7 @@ export const rowProblemSchema = z.object({
   reason: z.string(),
   column: z.string().optional(),
   kept: z.boolean().optional(),
+  duplicateOf: z.number().int().optional(),
 });
 
 export const datasetDescriptionSchema = z.object({

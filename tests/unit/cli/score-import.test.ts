@@ -90,4 +90,27 @@ describe('npm run score: import trouble', () => {
     },
     60_000,
   );
+
+  it('rows that share an id: each scored under its own row, the repeat named on stderr', async () => {
+    const rows = [
+      { id: 'a1', source: 'The council approved a park.', summary: 'The council approved a park.' },
+      { id: 'a2', source: 'Rain is expected on Monday.', summary: 'Rain on Monday.' },
+      { id: 'a1', source: 'The museum opens in May.', summary: 'Tickets will cost ten euros.' },
+    ];
+    const { lines, stderr } = await score(
+      'dup.jsonl',
+      rows.map((r) => JSON.stringify(r)).join('\n'),
+    );
+    expect(lines.map((l) => [l.row, l.id])).toEqual([
+      [1, 'a1'],
+      [2, 'a2'],
+      [3, 'a1'],
+    ]);
+    const score1 = (lines[0]!.metrics as Record<string, { score: number }>).extractiveness.score;
+    const score3 = (lines[2]!.metrics as Record<string, { score: number }>).extractiveness.score;
+    expect(score1).not.toBe(score3);
+    expect(stderr).toContain(
+      "row 3: the id 'a1' is also the id of row 1: both rows are kept and scored apart",
+    );
+  }, 60_000);
 });

@@ -45,6 +45,9 @@ function hasReplacement(value: unknown): boolean {
 }
 
 const NOT_UTF8 = 'datasets.problem.notUtf8';
+const DUPLICATE_ID = 'datasets.problem.duplicateId';
+/** Characters of a duplicate id the message shows. */
+const ID_SHOWN = 60;
 
 /**
  * Push text or bytes in chunks of any size; each call returns what became available. Call `end()`
@@ -71,6 +74,11 @@ export class DatasetParser {
   private outRows: DatasetRow[] = [];
   private outProblems: RowProblem[] = [];
   private newlyDetected?: DatasetDescription;
+  /**
+   * Each row id read so far and the first row that had it: an id twice is said, never dropped.
+   * It grows with the rows (ids are short); the rows themselves are not held.
+   */
+  private ids = new Map<string, number>();
   private rowCount = 0;
   private problemCount = 0;
   private recordCount = 0;
@@ -285,7 +293,33 @@ export class DatasetParser {
       this.outRows.push(result.row);
       // (listed, not counted: the row loaded)
       for (const cell of result.cells ?? []) this.outProblems.push(numbered(cell));
+      const duplicate = this.duplicateId(result.row);
+      if (duplicate) this.outProblems.push(duplicate);
     }
+  }
+
+  /**
+   * A row whose id an earlier row has: both load, since runs key results by row number, but the
+   * id is no longer a key (a comparison pairs by id only when ids are distinct), so it is said.
+   */
+  private duplicateId(row: DatasetRow): RowProblem | undefined {
+    if (row.id === undefined) return undefined;
+    const first = this.ids.get(row.id);
+    if (first === undefined) {
+      this.ids.set(row.id, row.row);
+      return undefined;
+    }
+    const id = row.id.length > ID_SHOWN ? `${row.id.slice(0, ID_SHOWN)}…` : row.id;
+    const values = { id, first };
+    return {
+      ...numbered({
+        row: row.row,
+        reason: english(DUPLICATE_ID, values),
+        reasonRef: ref(DUPLICATE_ID, values),
+      }),
+      kept: true,
+      duplicateOf: first,
+    };
   }
 
   /** Recognise the sample (at 50 records or at the end), then build the held rows. */
