@@ -8,15 +8,12 @@ import { z } from 'zod';
 import { metricSettingsSchema } from '../metrics/settings.ts';
 import { modelSourceSchema } from '../models/source.ts';
 import { METRIC_IDS, type MetricResult } from '../metrics/types.ts';
+import { messageRefSchema } from './message-ref.ts';
 import { defineWorkerApi } from './rpc.ts';
 
-export const metricIdSchema = z.enum(METRIC_IDS);
+export { messageRefSchema };
 
-// Keys are checked where they are worded (an unknown key is shown as itself), not on the wire.
-export const messageRefSchema = z.object({
-  key: z.string(),
-  values: z.record(z.string(), z.unknown()).optional(),
-});
+export const metricIdSchema = z.enum(METRIC_IDS);
 
 export const caseInputSchema = z.object({
   source: z.string(),

@@ -14,6 +14,7 @@
  */
 import { z } from 'zod';
 import { columnMappingSchema, DATASET_KINDS, FILE_FORMATS } from '../rows/formats.ts';
+import { typedMessageRefSchema } from './message-ref.ts';
 import { defineWorkerApi } from './rpc.ts';
 
 /** Bytes between two progress items. */
@@ -25,6 +26,8 @@ const encodingSchema = z.enum(['UTF-8', 'UTF-16LE', 'UTF-16BE', 'Windows-1252'])
 export const rowProblemSchema = z.object({
   row: z.number().int(),
   reason: z.string(),
+  // Without the refs the page could word neither a problem nor a description in its language.
+  reasonRef: typedMessageRefSchema.optional(),
   column: z.string().optional(),
   kept: z.boolean().optional(),
   duplicateOf: z.number().int().optional(),
@@ -35,6 +38,7 @@ export const datasetDescriptionSchema = z.object({
   kind: z.enum(DATASET_KINDS),
   confidence: z.number(),
   description: z.string(),
+  descriptionRef: typedMessageRefSchema.optional(),
   columns: z.array(z.string()),
   mapping: columnMappingSchema,
   task: z.string().optional(),

@@ -37,6 +37,8 @@ describe('dataset-parse worker: detect', () => {
     expect(reply.sample).toMatchObject({ records: DETECT_SAMPLE, fileRecords: 600 });
     expect(reply.sample.profiles.text!.filled).toBe(DETECT_SAMPLE);
     expect(reply.detected.description).toMatch(/^SummEval records: 600 rows/u);
+    // The page words the description in the reader's language from its ref.
+    expect(reply.detected.descriptionRef).toMatchObject({ key: expect.any(String) });
   });
 
   it('answers for a file whose columns cannot be mapped, read whole with its row count', async () => {

@@ -58,7 +58,12 @@ describe('dataset-parse worker: import', () => {
     const text = '{"source":"S.","summary":"A."}\nnot json\n{"source":"S.","summary":"B."}\n';
     const { summary, progress } = await importRows({ file: new Blob([text]), fileName: 'c.jsonl' });
     expect(progress.flatMap((p) => (p.type === 'problems' ? p.problems : []))).toEqual([
-      { row: 2, reason: expect.stringMatching(/^row 2: not valid JSON/u) },
+      {
+        row: 2,
+        reason: expect.stringMatching(/^row 2: not valid JSON/u),
+        // The page words it in the reader's language from the ref, which crosses with it.
+        reasonRef: expect.objectContaining({ key: 'datasets.problem.rowLine' }),
+      },
     ]);
     expect((await getDataset(summary.datasetId))?.problems.count).toBe(1);
 
