@@ -7,7 +7,9 @@
  * redacted word changes what a claim says):
  *
  * 1. The exact keys in use (`secrets`: the configured key, or every key the page holds), wherever
- *    they appear, when at least `MIN_LITERAL_SECRET` characters long ("ollama" is a word too).
+ *    they appear, when at least `MIN_LITERAL_SECRET` characters long ("ollama" is a word too), and
+ *    also JSON-escaped, URL-encoded or base64-encoded (`secretSpellings`). Provider answers get
+ *    this step alone (`literalRedactor`, applied where they arrive: transport.ts, batch/wire.ts).
  * 2. Well-formed key shapes, as the providers issue them (each provider's record in
  *    providers/registry.ts lists its shapes; the rules below are built from those lists):
  *    - OpenAI: `sk-` + 48 alphanumerics (legacy user keys); `sk-proj-…` (project keys, ~160
@@ -173,17 +175,68 @@ const MAYBE = new RegExp(
   'iu',
 );
 
+/** Standard base64 of some bytes (btoa: the same in pages, workers and Node). */
+function base64(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+/**
+ * The spellings a secret travels in besides itself: JSON-escaped (PHP escapes `/` as well),
+ * URL-encoded, and base64, standard and URL-safe. A key base64-encoded inside a longer text (a
+ * gateway's token blob, a data URL) sits at one of three byte alignments, and only the characters
+ * fed by its own bytes are the same in every blob: each alignment's run of those is a spelling.
+ */
+export function secretSpellings(secret: string): string[] {
+  const spellings = new Set([secret]);
+  const json = JSON.stringify(secret).slice(1, -1);
+  spellings.add(json);
+  spellings.add(json.replaceAll('/', '\\/'));
+  spellings.add(encodeURIComponent(secret));
+  const bytes = new TextEncoder().encode(secret);
+  for (let lead = 0; lead < 3; lead++) {
+    const padded = new Uint8Array(lead + bytes.length);
+    padded.set(bytes, lead);
+    const core = base64(padded).slice(
+      Math.ceil((lead * 8) / 6),
+      Math.floor(((lead + bytes.length) * 8) / 6),
+    );
+    spellings.add(core);
+    spellings.add(core.replaceAll('+', '-').replaceAll('/', '_'));
+  }
+  return [...spellings].filter((s) => s.length >= MIN_LITERAL_SECRET);
+}
+
+/**
+ * Removes the given secrets, in every spelling of `secretSpellings`, and nothing else: for text
+ * that must keep everything that is not a key (a provider's answers, which quote the source).
+ */
+export function literalRedactor(
+  secrets: ReadonlyArray<string | undefined> = [],
+): (text: string) => string {
+  // Longest first, so that a key containing another is removed whole.
+  const literals = [
+    ...new Set(
+      secrets
+        .filter((s): s is string => typeof s === 'string' && s.length >= MIN_LITERAL_SECRET)
+        .flatMap(secretSpellings),
+    ),
+  ].sort((a, b) => b.length - a.length);
+  return (text) => {
+    let out = text;
+    for (const secret of literals) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    return out;
+  };
+}
+
 /** A function that redacts `secrets` and the key shapes above in a string. */
 export function redactor(
   secrets: ReadonlyArray<string | undefined> = [],
 ): (text: string) => string {
-  // Longest first, so that a key containing another is removed whole.
-  const literals = [...new Set(secrets)]
-    .filter((s): s is string => typeof s === 'string' && s.length >= MIN_LITERAL_SECRET)
-    .sort((a, b) => b.length - a.length);
+  const literal = literalRedactor(secrets);
   return (text) => {
-    let out = text;
-    for (const secret of literals) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    let out = literal(text);
     if (!MAYBE.test(out)) return out;
     for (const [pattern, replace] of RULES) {
       out = out.replace(pattern, replace as (substring: string, ...args: unknown[]) => string);

@@ -2,6 +2,10 @@
  * One logical call to a provider over HTTP: the request its adapter builds, a timeout, the
  * caller's cancellation, status and body checks, then retries with backoff under the shared
  * concurrency limit (PROVIDERS.md §13). What a failed call cost is counted as it is sent.
+ *
+ * This is where every answer enters the app, so the keys are taken out of it here, before it is
+ * kept, parsed, cached or quoted in a later prompt: a gateway that echoes the key in a 200 would
+ * otherwise have it stored and sent back out in the next request bodies.
  */
 import { currentTraits, hostOf } from './capabilities.ts';
 import {
@@ -12,6 +16,7 @@ import {
   type ErrorContext,
 } from './errors.ts';
 import { blockedConnectionRef, blockedOrigin } from './hosts.ts';
+import { literalRedactor } from './redact.ts';
 import { english, englishRef, ref } from '../i18n/message.ts';
 import { DEFAULT_CONCURRENCY, limiterFor, type ConcurrencyLimiter } from './limiter.ts';
 import { adapterFor } from './providers/index.ts';
@@ -126,6 +131,11 @@ export interface TransportOptions {
    * at once with it instead of sending a request.
    */
   stopOnFatal?: boolean;
+  /**
+   * Every key the page holds, besides the configured one (KeyStore.held()): none of them may
+   * stay in an answer.
+   */
+  secrets?: () => ReadonlyArray<string | undefined>;
 }
 
 export class Transport {
@@ -181,6 +191,11 @@ export class Transport {
       model: this.config.model,
       local: traits.local,
     };
+  }
+
+  /** The keys out of a body that just arrived: literally, in the spellings redact.ts knows. */
+  private withoutKeys(text: string): string {
+    return literalRedactor([this.config.apiKey, ...(this.options.secrets?.() ?? [])])(text);
   }
 
   /** One HTTP request: timeout, cancellation, status and body checks. No retries. */
@@ -259,6 +274,7 @@ export class Transport {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
     }
+    text = this.withoutKeys(text);
     if (status < 200 || status >= 300) throw adapter.classifyError(status, text, ctx, headers);
     // DeepSeek may send blank keep-alive lines before the JSON (§1.3).
     const trimmed = text.trim();

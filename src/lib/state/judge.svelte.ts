@@ -208,6 +208,7 @@ export class JudgeSession {
       judge: createJudge(config, {
         cache: judgeAnswerCache<JudgeResponse>(),
         capabilityStore: capabilityStore<Capabilities>(),
+        secrets: () => this.keys.held(),
         // A dead key or an exhausted quota stops the run's other calls before they are sent.
         stopOnFatal: true,
       }),
@@ -229,6 +230,7 @@ export class JudgeSession {
     const judge = createJudge(config, {
       cache: judgeAnswerCache<JudgeResponse>(),
       capabilityStore: capabilityStore<Capabilities>(),
+      secrets: () => this.keys.held(),
     });
     this.progress = undefined;
     try {

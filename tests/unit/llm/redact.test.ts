@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  literalRedactor,
   redact,
   redactHeaders,
   redactor,
@@ -152,5 +153,32 @@ describe('redactValue and redactHeaders', () => {
       'X-Goog-Api-Key': REDACTED,
       accept: '*/*',
     });
+  });
+});
+
+describe('literalRedactor: the keys in their other spellings, for provider answers', () => {
+  const key = 'gw/Canary+Compat=3e7a';
+  const b64 = (text: string) => Buffer.from(text).toString('base64');
+
+  it('removes a key JSON-escaped, URL-encoded, and base64-encoded at any alignment', () => {
+    const clean = literalRedactor([key]);
+    expect(clean(`"${key.replaceAll('/', '\\/')}"`)).toBe(`"${REDACTED}"`);
+    expect(clean(`?token=${encodeURIComponent(key)}&x=1`)).toBe(`?token=${REDACTED}&x=1`);
+    for (const lead of ['', 'a', 'ab', 'abc', 'user:']) {
+      for (const encoded of [b64(lead + key), b64(lead + key).replaceAll('+', '-')]) {
+        const out = clean(`blob ${encoded} end`);
+        expect(out, `${lead}|${encoded}`).toContain(REDACTED);
+        // What is left is the lead's characters and the few at each end that the key shares with
+        // its neighbours.
+        const left = out.replace(`blob `, '').replace(' end', '').split(REDACTED);
+        expect(left.join('').length).toBeLessThanOrEqual(Math.ceil(lead.length * 1.34) + 8);
+      }
+    }
+  });
+
+  it('leaves everything that is not one of the given keys, key shapes included', () => {
+    const clean = literalRedactor([key, 'short']);
+    const text = `The source quotes ${KEYS.openai} and a short word; ${b64('unrelated text')}.`;
+    expect(clean(text)).toBe(text);
   });
 });

@@ -8,6 +8,7 @@
 import { safeJson, type ErrorContext } from '../errors.ts';
 import { currentTraits } from '../capabilities.ts';
 import { adapterFor } from '../providers/index.ts';
+import { literalRedactor } from '../redact.ts';
 import type { LlmError, ProviderConfig, ProviderKind } from '../types.ts';
 
 /** One chat request of a job: the provider body the interactive client would have sent. */
@@ -82,7 +83,9 @@ function errorContext(config: ProviderConfig): ErrorContext {
 
 /**
  * One call to a batch endpoint with the provider's headers; a non-2xx answer becomes the same
- * LlmError the interactive client would raise for it (a dead key, an exhausted quota …).
+ * LlmError the interactive client would raise for it (a dead key, an exhausted quota …). The
+ * key is taken out of every body first, as the interactive transport does: a results file is
+ * answers that go into the cache, and a failed line's words into the row's error.
  */
 export async function batchCall(
   http: BatchHttp,
@@ -90,7 +93,7 @@ export async function batchCall(
   init: { method: string; headers: Record<string, string>; body?: BodyInit },
 ): Promise<{ text: string; json: unknown }> {
   const res = await http.fetch(url, init);
-  const text = await res.text();
+  const text = literalRedactor([http.config.apiKey])(await res.text());
   if (!res.ok) {
     const error: LlmError = adapterFor(http.config.kind).classifyError(
       res.status,
