@@ -5,14 +5,40 @@
  * could not be scored, exits 1; --out is only replaced by a run that went through every row.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
+import { repoRoot } from '../../helpers/shared.ts';
 import { startFakeLlm, type FakeLlm } from '../../helpers/fake-llm.ts';
 import { oracleHandler } from '../../helpers/judge-oracle.ts';
-import { casesFile, jsonLines, providerEnv, runCli, tempDir } from './_cli.ts';
+import { CLI, casesFile, jsonLines, providerEnv, runCli, tempDir } from './_cli.ts';
 
-/** Root writes through file modes: the read-only case runs as nobody, as a user would meet it. */
-const asUser = process.getuid?.() === 0 ? { uid: 65534 } : {};
+/** Whether any user may reach `file`: every folder above it searchable, the file readable. */
+function everyoneReaches(file: string): boolean {
+  for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir)) {
+    if (!(statSync(dir).mode & 0o001)) return false;
+  }
+  return (statSync(file).mode & 0o004) !== 0;
+}
+
+const root = process.getuid?.() === 0;
+/**
+ * Root writes through file modes: there the read-only case runs as nobody, as a user would meet
+ * it, which needs a checkout that nobody can read (not one under a private home folder).
+ */
+const asUser = root ? { uid: 65534 } : {};
+const canRunAsUser =
+  !root ||
+  [CLI, join(repoRoot, 'node_modules/tsx/dist/loader.mjs'), process.execPath].every(
+    everyoneReaches,
+  );
 const OLD_OUT = '{"row":1,"from":"the run before"}\n';
 
 let fake: FakeLlm | undefined;
@@ -29,31 +55,37 @@ function sharedDir(prefix: string): string {
 }
 
 describe('npm run score: result files', () => {
-  it('a read-only --summary-json stops the run before any row, naming the path and why', async () => {
-    const dir = sharedDir('readonly');
-    const file = casesFile(dir, 3);
-    chmodSync(file, 0o644);
-    const summary = join(dir, 'summary.json');
-    writeFileSync(summary, '{"kept": true}\n');
-    chmodSync(summary, 0o444);
-    const out = join(dir, 'out.jsonl');
-    writeFileSync(out, OLD_OUT);
-    chmodSync(out, 0o666);
-    const r = await runCli(
-      [file, '--metrics', 'rouge-1', '--out', out, '--summary-json', summary],
-      {
-        cwd: dir,
-        ...asUser,
-      },
-    );
-    expect(r.status, r.stderr).toBe(2);
-    expect(r.stderr).toContain(`--summary-json ${summary}: cannot write there (permission denied)`);
-    expect(r.stderr).not.toMatch(/EACCES|row\(s\) scored/u);
-    expect(r.stdout).toBe('');
-    expect(readFileSync(out, 'utf8')).toBe(OLD_OUT);
-    expect(existsSync(`${out}.partial`)).toBe(false);
-    expect(readFileSync(summary, 'utf8')).toBe('{"kept": true}\n');
-  }, 60_000);
+  it.runIf(canRunAsUser)(
+    'a read-only --summary-json stops the run before any row, naming the path and why',
+    async () => {
+      const dir = sharedDir('readonly');
+      const file = casesFile(dir, 3);
+      chmodSync(file, 0o644);
+      const summary = join(dir, 'summary.json');
+      writeFileSync(summary, '{"kept": true}\n');
+      chmodSync(summary, 0o444);
+      const out = join(dir, 'out.jsonl');
+      writeFileSync(out, OLD_OUT);
+      chmodSync(out, 0o666);
+      const r = await runCli(
+        [file, '--metrics', 'rouge-1', '--out', out, '--summary-json', summary],
+        {
+          cwd: dir,
+          ...asUser,
+        },
+      );
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr).toContain(
+        `--summary-json ${summary}: cannot write there (permission denied)`,
+      );
+      expect(r.stderr).not.toMatch(/EACCES|row\(s\) scored/u);
+      expect(r.stdout).toBe('');
+      expect(readFileSync(out, 'utf8')).toBe(OLD_OUT);
+      expect(existsSync(`${out}.partial`)).toBe(false);
+      expect(readFileSync(summary, 'utf8')).toBe('{"kept": true}\n');
+    },
+    60_000,
+  );
 
   it.each([
     [
