@@ -11,6 +11,18 @@ export interface ResponseCache {
   set(key: string, response: JudgeResponse): Promise<void>;
   /** Drops an answer the metric could not use (see Judge.forget). */
   delete?(key: string): Promise<void>;
+  /** Where single HTTP answers are kept the moment they arrive (arrivals.ts); none: not kept. */
+  arrivals?: ArrivalStore;
+}
+
+/**
+ * One HTTP answer's body as it arrived (keys redacted), by a key of its request (arrivals.ts),
+ * with the provider and model it came from.
+ */
+export interface ArrivalStore {
+  get(key: string): Promise<string | undefined>;
+  set(key: string, text: string, from: { provider: string; model: string }): Promise<void>;
+  delete(keys: readonly string[]): Promise<void>;
 }
 
 /** JSON with object keys sorted at every level, so equal values hash equally. */
@@ -31,9 +43,17 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(walk(value) ?? null);
 }
 
-async function sha256Hex(text: string): Promise<string> {
+export async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** The fence id drawn per call (metrics/judge/fence.ts) changes every body; it says nothing. */
+const FENCE_ID = /\bs_[0-9a-f]{6}\b/gu;
+
+/** canonicalJson without the per-call fence ids: equal for the same request in every session. */
+export function fencelessJson(value: unknown): string {
+  return canonicalJson(value).replace(FENCE_ID, 's_');
 }
 
 export type CacheKeyRequest = Pick<

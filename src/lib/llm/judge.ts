@@ -7,6 +7,7 @@
 import { wordedError } from './errors.ts';
 import { englishRef } from '../i18n/message.ts';
 import { assertUsable, finishError, jsonUsable, scrub } from './answers.ts';
+import { ArrivalJournal } from './arrivals.ts';
 import { cacheKeyFor, type ResponseCache } from './cache.ts';
 import {
   capabilitiesFromTraits,
@@ -95,10 +96,35 @@ class FetchJudge implements Judge {
     return { key, hit: hit ? { ...hit, calls: 0, fromCache: true } : undefined };
   }
 
-  private async store(key: string | undefined, response: JudgeResponse): Promise<void> {
-    if (!key || !this.options.cache) return;
+  /** Whether the response is now in the cache. */
+  private async store(key: string | undefined, response: JudgeResponse): Promise<boolean> {
+    if (!key || !this.options.cache) return false;
     // A cache that fails to write must not fail the judgement that was already paid for.
-    await this.options.cache.set(key, { ...response, fromCache: false }).catch(() => undefined);
+    return this.options.cache.set(key, { ...response, fromCache: false }).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /**
+   * `fetchIt` with each of its HTTP answers kept as it arrives, under the call's cache key
+   * (arrivals.ts), and let go once the call is over. `fetchIt` says whether it stored its answer.
+   */
+  private async journaled<T>(
+    key: string | undefined,
+    fetchIt: (journal: ArrivalJournal | undefined) => Promise<{ out: T; stored: boolean }>,
+  ): Promise<T> {
+    const store = this.options.cache?.arrivals;
+    const journal =
+      key !== undefined && store ? new ArrivalJournal(store, key, this.config) : undefined;
+    try {
+      const { out, stored } = await fetchIt(journal);
+      await journal?.settle({ stored });
+      return out;
+    } catch (error) {
+      await journal?.settle({ error });
+      throw error;
+    }
   }
 
   /** The caller's `accept` check as an error, or undefined when the reply is usable. */
@@ -138,13 +164,14 @@ class FetchJudge implements Judge {
           const plan = request.json
             ? jsonPlan(request.json, currentTraits(this.config), this.config.kind)
             : undefined;
-          const result = await this.sampler.run(request, plan, spent);
-          assertUsable(result.choices, this.transport.ctx());
-          const response = this.response(result);
-          const rejected = this.rejected(request, response);
-          if (rejected) throw rejected;
-          await this.store(key, response);
-          return response;
+          return this.journaled(key, async (journal) => {
+            const result = await this.sampler.run(request, plan, spent, journal);
+            assertUsable(result.choices, this.transport.ctx());
+            const response = this.response(result);
+            const rejected = this.rejected(request, response);
+            if (rejected) throw rejected;
+            return { out: response, stored: await this.store(key, response) };
+          });
         },
       );
     } catch (e) {
@@ -178,7 +205,10 @@ class FetchJudge implements Judge {
       return await this.oneAtATime(
         key,
         async () => (await parsedHit()).hit,
-        () => this.fetchJson(request, key, spent),
+        () => {
+          this.needsKey();
+          return this.journaled(key, (journal) => this.fetchJson(request, key, spent, journal));
+        },
       );
     } catch (e) {
       throw this.failure(e, spent);
@@ -190,12 +220,12 @@ class FetchJudge implements Judge {
     request: JudgeRequest & { json: JsonOutputSpec<T> },
     key: string | undefined,
     spent: Spent,
-  ): Promise<{ value: T; response: JudgeResponse }> {
+    journal: ArrivalJournal | undefined,
+  ): Promise<{ out: { value: T; response: JudgeResponse }; stored: boolean }> {
     const schema = request.json.schema;
-    this.needsKey();
     const ctx = this.transport.ctx();
     const plan = jsonPlan(request.json, currentTraits(this.config), this.config.kind);
-    const first = await this.sampler.run(request, plan, spent);
+    const first = await this.sampler.run(request, plan, spent, journal);
     const choice = first.choices[0];
     if (!jsonUsable(choice)) throw finishError(choice, ctx);
     let parsed = parseJsonReply(choice.text, schema);
@@ -224,6 +254,7 @@ class FetchJudge implements Judge {
         },
         repairPlan,
         spent,
+        journal,
       );
       const fixed = repair.choices[0];
       if (!jsonUsable(fixed)) throw finishError(fixed, ctx);
@@ -244,8 +275,8 @@ class FetchJudge implements Judge {
       }
     }
     const response = this.response(result);
-    await this.store(key, response);
-    return { value: parsed.value, response };
+    const stored = await this.store(key, response);
+    return { out: { value: parsed.value, response }, stored };
   }
 
   /**

@@ -4,6 +4,7 @@
  * parameter the model refuses (logprobs, top_logprobs, n, temperature, a schema, a thinking
  * config) remembered and dropped before asking again.
  */
+import type { ArrivalJournal } from './arrivals.ts';
 import { currentTraits, learnRefusal } from './capabilities.ts';
 import { CapabilityError } from './errors.ts';
 import { withJsonInstruction, type JsonPlan } from './json-request.ts';
@@ -36,19 +37,20 @@ export class Sampler {
     signal: AbortSignal | undefined,
     instruction: object | undefined,
     spent: Spent,
+    journal: ArrivalJournal | undefined,
   ): Promise<CallResult> {
     let current = call;
     let refused = 0;
     for (let round = 0; ; round++) {
       try {
-        const result = await this.transport.send(current, signal, spent);
+        const result = await this.transport.send(current, signal, spent, journal);
         return { ...result, calls: result.calls + refused };
       } catch (e) {
         if (!(e instanceof CapabilityError) || round >= 5) throw e;
         refused++;
         const next = this.downgrade(current, e, instruction);
         if (!next) throw e;
-        if (next === 'split') return this.splitN(current, signal, refused, spent);
+        if (next === 'split') return this.splitN(current, signal, refused, spent, journal);
         current = next;
       }
     }
@@ -101,11 +103,13 @@ export class Sampler {
     signal: AbortSignal | undefined,
     refused: number,
     spent: Spent,
+    journal: ArrivalJournal | undefined,
   ): Promise<CallResult> {
     const results = await this.parallel(
       Array.from({ length: call.n }, () => ({ ...call, n: 1 })),
       signal,
       spent,
+      journal,
     );
     const merged = merge(results);
     return { ...merged, calls: merged.calls + refused };
@@ -115,8 +119,11 @@ export class Sampler {
     calls: WireCall[],
     signal: AbortSignal | undefined,
     spent: Spent,
+    journal: ArrivalJournal | undefined,
   ): Promise<CallResult[]> {
-    if (calls.length === 1) return [await this.sendAdaptive(calls[0], signal, undefined, spent)];
+    if (calls.length === 1) {
+      return [await this.sendAdaptive(calls[0], signal, undefined, spent, journal)];
+    }
     const group = new AbortController();
     const onAbort = () => group.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -124,7 +131,7 @@ export class Sampler {
     try {
       return await Promise.all(
         calls.map((c) =>
-          this.sendAdaptive(c, group.signal, undefined, spent).catch((e: unknown) => {
+          this.sendAdaptive(c, group.signal, undefined, spent, journal).catch((e: unknown) => {
             group.abort();
             throw e;
           }),
@@ -138,8 +145,16 @@ export class Sampler {
     }
   }
 
-  /** The request as the model can take it right now, then `n` spread over calls. */
-  async run(request: JudgeRequest, json: JsonPlan | undefined, spent: Spent): Promise<CallResult> {
+  /**
+   * The request as the model can take it right now, then `n` spread over calls; with a
+   * `journal`, each of them kept as it arrives (arrivals.ts).
+   */
+  async run(
+    request: JudgeRequest,
+    json: JsonPlan | undefined,
+    spent: Spent,
+    journal?: ArrivalJournal,
+  ): Promise<CallResult> {
     const traits = currentTraits(this.config);
     const n = Math.max(1, Math.floor(request.n ?? 1));
     const base: WireCall = {
@@ -156,7 +171,7 @@ export class Sampler {
       json: json?.wire,
     };
     const instruction = json?.wire?.schema;
-    if (n === 1) return this.sendAdaptive(base, request.signal, instruction, spent);
+    if (n === 1) return this.sendAdaptive(base, request.signal, instruction, spent, journal);
     const per = Math.max(1, traits.maxN);
     const sizes: number[] = [];
     for (let left = n; left > 0; left -= per) sizes.push(Math.min(per, left));
@@ -165,6 +180,7 @@ export class Sampler {
         sizes.map((size) => ({ ...base, n: size })),
         request.signal,
         spent,
+        journal,
       ),
     );
     const missing = n - firstRound.choices.length;
@@ -176,6 +192,7 @@ export class Sampler {
         Array.from({ length: missing }, () => ({ ...base, n: 1 })),
         request.signal,
         spent,
+        journal,
       ),
     );
     return merge([firstRound, topUp]);

@@ -7,6 +7,7 @@
  * kept, parsed, cached or quoted in a later prompt: a gateway that echoes the key in a 200 would
  * otherwise have it stored and sent back out in the next request bodies.
  */
+import type { ArrivalJournal } from './arrivals.ts';
 import { currentTraits, hostOf } from './capabilities.ts';
 import {
   messageValue,
@@ -198,10 +199,14 @@ export class Transport {
     return literalRedactor([this.config.apiKey, ...(this.options.secrets?.() ?? [])])(text);
   }
 
-  /** One HTTP request: timeout, cancellation, status and body checks. No retries. */
+  /**
+   * One HTTP request: timeout, cancellation, status and body checks. No retries. A 2xx body goes
+   * to `arrived` before anything else is done with it.
+   */
   private async attempt(
     call: WireCall,
     signal: AbortSignal | undefined,
+    arrived?: (text: string) => Promise<void>,
   ): Promise<ParsedCompletion> {
     const adapter = adapterFor(this.config.kind);
     const ctx = this.ctx();
@@ -276,6 +281,7 @@ export class Transport {
     }
     text = this.withoutKeys(text);
     if (status < 200 || status >= 300) throw adapter.classifyError(status, text, ctx, headers);
+    await arrived?.(text);
     // DeepSeek may send blank keep-alive lines before the JSON (§1.3).
     const trimmed = text.trim();
     const body = safeJson(trimmed);
@@ -295,15 +301,43 @@ export class Transport {
     return adapter.parseResponse(body, call, ctx);
   }
 
+  /** The answer an earlier session kept for this request, read as the live one would be. */
+  private async replay(
+    journal: ArrivalJournal,
+    place: string,
+    call: WireCall,
+  ): Promise<CallResult | undefined> {
+    const text = await journal.received(place);
+    const body = text === undefined ? undefined : safeJson(text.trim());
+    if (body === undefined) return undefined;
+    try {
+      return { ...adapterFor(this.config.kind).parseResponse(body, call, this.ctx()), calls: 0 };
+    } catch {
+      // Kept half-read or with an error inside: asking is what the live call would have done.
+      return undefined;
+    }
+  }
+
   /**
    * One logical call with the limiter, retries and backoff. Every attempt is counted in `spent`
-   * as it is sent, so that a call that fails in the end still reports what it cost.
+   * as it is sent, so that a call that fails in the end still reports what it cost. With a
+   * `journal`, an answer kept by an earlier session is read instead of sent, and a new one is
+   * kept as it arrives.
    */
   async send(
     call: WireCall,
     signal: AbortSignal | undefined,
     spent: Spent = newSpent(),
+    journal?: ArrivalJournal,
   ): Promise<CallResult> {
+    const place = journal?.place(call);
+    if (journal && place !== undefined) {
+      if (signal?.aborted) throw cancelledError();
+      const kept = await this.replay(journal, place, call);
+      if (kept) return kept;
+    }
+    const arrived =
+      journal && place !== undefined ? (text: string) => journal.keep(place, text) : undefined;
     let calls = 0;
     let networkFailures = 0;
     let badBodies = 0;
@@ -316,7 +350,7 @@ export class Transport {
         if (this.latched) throw this.latched;
         calls++;
         spent.httpCalls++;
-        const parsed = await this.attempt(call, signal);
+        const parsed = await this.attempt(call, signal, arrived);
         this.limiter.onSuccess();
         spent.usage = addUsage(spent.usage, parsed.usage);
         return { ...parsed, calls };

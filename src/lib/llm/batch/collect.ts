@@ -13,7 +13,7 @@
 import { english, ref } from '../../i18n/message.ts';
 import { capabilitiesFromTraits } from '../traits.ts';
 import { currentTraits } from '../capabilities.ts';
-import { cacheKeyFor, canonicalJson, type ResponseCache } from '../cache.ts';
+import { cacheKeyFor, fencelessJson, sha256Hex, type ResponseCache } from '../cache.ts';
 import { createJudge } from '../judge.ts';
 import {
   LlmError,
@@ -50,14 +50,6 @@ export class BatchLineError extends LlmError {
   }
 }
 
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-/** The fence id drawn per call (metrics/judge/fence.ts) changes every body; it says nothing. */
-const FENCE_ID = /\bs_[0-9a-f]{6}\b/gu;
-
 /**
  * The id of one HTTP request of one judge call, the same in every run: the call's cache key, its
  * place among the call's requests (samples, a repair round), and what the body asks for, without
@@ -69,7 +61,7 @@ export async function customIdFor(
   ordinal: number,
   body: unknown,
 ): Promise<string> {
-  const shape = canonicalJson(body).replace(FENCE_ID, 's_');
+  const shape = fencelessJson(body);
   return `sl-${(await sha256Hex(`${cacheKey}|${ordinal}|${shape}`)).slice(0, 48)}`;
 }
 
@@ -195,7 +187,7 @@ export class BatchCollector {
     const cacheKey =
       request.cacheKey !== undefined
         ? await cacheKeyFor(this.config, request)
-        : await sha256Hex(canonicalJson(request.messages).replace(FENCE_ID, 's_'));
+        : await sha256Hex(fencelessJson(request.messages));
     const state: CallState = { missed: false, ordinal: 0, consumed: [] };
     const judge = createJudge(this.config, {
       cache: this.guardedCache(state),
