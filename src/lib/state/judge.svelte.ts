@@ -14,11 +14,7 @@ import { contextWindow, staticCapabilities } from '../llm/capabilities.ts';
 import { DEFAULT_PRICE_TABLE, estimateCost, priceTableSchema } from '../llm/prices.ts';
 import { providerRecord } from '../llm/providers/registry.ts';
 import type { PriceTable } from '../llm/prices.ts';
-import {
-  DEFAULT_JUDGE_SETTINGS,
-  judgeSettingsSchema,
-  withJudgeDefaults,
-} from '../metrics/judge/settings.ts';
+import { DEFAULT_JUDGE_SETTINGS, withJudgeDefaults } from '../metrics/judge/settings.ts';
 import { defaultJudgeMetrics } from '../metrics/judge/plan.ts';
 import type { JudgeSettings } from '../metrics/judge/settings.ts';
 import { planJudgeRun } from '../metrics/judge/plan.ts';
@@ -32,6 +28,7 @@ import type { JudgeResponse } from '../llm/types.ts';
 import { DEFAULT_JUDGE_PROVIDER, judgeProviderSchema } from './judge-prefs.ts';
 import type { JudgeProviderPrefs } from './judge-prefs.ts';
 import { KeyStore } from './provider-keys.ts';
+import { judgeSettingsProblems, type SettingsProblem } from './settings-problems.ts';
 
 export const JUDGE_PREFS_KEY = 'sumlens.judge.v1';
 
@@ -129,6 +126,14 @@ export class JudgeSession {
     return this.problemRefs().map(englishRef);
   }
 
+  /**
+   * The judge settings that do not validate: each stops only the metrics that read it (run.ts
+   * says so on their cards), so none of them is a reason the judge cannot run.
+   */
+  get settingsProblems(): SettingsProblem[] {
+    return judgeSettingsProblems($state.snapshot(this.settings) as JudgeSettings);
+  }
+
   /** Why the judge cannot run now, as messages the page words in the reader's language. */
   problemRefs(): MessageRef[] {
     const out: MessageRef[] = [];
@@ -139,8 +144,6 @@ export class JudgeSession {
       });
     const provider = judgeProviderSchema.safeParse($state.snapshot(this.provider));
     if (!provider.success) out.push(invalid('judge.problem.provider', provider.error.issues[0]));
-    const settings = judgeSettingsSchema.safeParse($state.snapshot(this.settings));
-    if (!settings.success) out.push(invalid('judge.problem.settings', settings.error.issues[0]));
     if (!this.ready) {
       out.push(
         ref('judge.problem.noKey', {
@@ -155,10 +158,14 @@ export class JudgeSession {
 
   /**
    * What stops a data-set run's judge: the case's problems but "no LLM metric chosen" (a run
-   * chooses its own metrics). Filtered by key, so it holds in every language.
+   * chooses its own metrics; filtered by key, so it holds in every language), and the settings
+   * problems that would stop one of `metrics`, before any row is scored without it.
    */
-  runProblemRefs(): MessageRef[] {
-    return this.problemRefs().filter((p) => p.key !== 'judge.problem.noMetric');
+  runProblemRefs(metrics: readonly JudgeMetricId[] = []): MessageRef[] {
+    const blocking = this.settingsProblems
+      .filter((p) => p.metrics.some((id) => metrics.includes(id as JudgeMetricId)))
+      .map((p) => p.messageRef);
+    return [...this.problemRefs().filter((p) => p.key !== 'judge.problem.noMetric'), ...blocking];
   }
 
   /** The calls and estimated cost of judging this case, before running it. */

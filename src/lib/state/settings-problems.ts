@@ -1,12 +1,21 @@
 /**
- * Metric settings that do not validate (a hand-edited field, an older stored copy), said the way
- * the settings panel names the field, and the metrics each one stops: a bad entity-density target
- * blocks entity density only, never ROUGE. Apart from the session so the panel, the cards and
- * Score read one answer.
+ * Metric settings and judge settings that do not validate (a hand-edited field, an older stored
+ * copy), said the way their panel names the field, and the metrics each one stops: a bad
+ * entity-density target blocks entity density only, never ROUGE; a G-Eval criterion's name too
+ * long blocks G-Eval custom only, never the other LLM metrics. Apart from the session so the
+ * panel, the cards and Score read one answer.
  */
-import { zodIssueRef } from '../i18n/zod-issue.ts';
-import type { z } from 'zod';
-import { METRICS, metricRecord } from '../metrics/registry.ts';
+import { JUDGE_METRIC_IDS, METRICS, metricRecord } from '../metrics/registry.ts';
+import {
+  criterionProblems,
+  judgeSettingsProblems as judgeProblemRefs,
+  type JudgeSettings,
+} from '../metrics/judge/settings.ts';
+import {
+  blockedReasons,
+  settingProblems,
+  type SettingProblemRef,
+} from '../metrics/setting-problems.ts';
 import {
   DEFAULT_SETTINGS,
   metricSettingsSchema,
@@ -62,63 +71,44 @@ function fieldOf(path: readonly PropertyKey[]): MessageRef {
   return key ? ref(key) : ref('common.literal', { text: parts.join('.') });
 }
 
-/** zod's issue as a person reads it: "must be at least 0", not "Too small: expected number…". */
-function messageOf(issue: z.core.$ZodIssue, field: MessageRef): MessageRef {
-  if (issue.code === 'too_small') {
-    const key =
-      issue.inclusive === false ? 'settings.problem.moreThan' : 'settings.problem.atLeast';
-    return ref(key, { field, limit: Number(issue.minimum) });
-  }
-  if (issue.code === 'too_big') {
-    const key = issue.inclusive === false ? 'settings.problem.lessThan' : 'settings.problem.atMost';
-    return ref(key, { field, limit: Number(issue.maximum) });
-  }
-  if (issue.code === 'invalid_type') return ref('settings.problem.required', { field });
-  if (issue.code === 'invalid_value' || issue.code === 'invalid_union') {
-    return ref('settings.problem.notChoice', { field });
-  }
-  return ref('settings.problem.other', { field, detail: zodIssueRef(issue) });
+/** A problem with its English words, for tests, logs and the CLI. */
+function inEnglish(problem: SettingProblemRef): SettingsProblem {
+  const { field, messageRef } = problem;
+  return {
+    ...problem,
+    field: english(field.key, field.values),
+    message: english(messageRef.key, messageRef.values),
+  };
+}
+
+/** The judge settings that do not validate, each shown next to its field in the judge panel. */
+export function judgeSettingsProblems(settings: JudgeSettings): SettingsProblem[] {
+  return judgeProblemRefs(settings, JUDGE_METRIC_IDS).map(inEnglish);
+}
+
+/**
+ * A G-Eval criterion as it is typed in (paths `name`, `description`, `scale`): refused by its
+ * field, with the limit, before it is ever added to the settings.
+ */
+export function newCriterionProblems(draft: {
+  name: string;
+  description: string;
+  scale: [number, number];
+}): SettingsProblem[] {
+  return criterionProblems(draft).map(inEnglish);
 }
 
 export function settingsProblems(settings: MetricSettings): SettingsProblem[] {
   const check = metricSettingsSchema.safeParse(settings);
   if (check.success) return [];
-  const byPath = new Map<string, SettingsProblem>();
-  for (const issue of check.error.issues) {
-    const path = issue.path.map(String).join('.');
-    if (byPath.has(path)) continue;
-    const field = fieldOf(issue.path);
-    const messageRef = messageOf(issue, field);
-    byPath.set(path, {
-      path,
-      field: english(field.key, field.values),
-      message: english(messageRef.key, messageRef.values),
-      messageRef,
-      metrics: metricsReading(issue.path),
-    });
-  }
-  return [...byPath.values()];
+  return settingProblems(check.error.issues, fieldOf, metricsReading).map(inEnglish);
 }
 
 /** Each blocked metric with the reason its card shows instead of a score, as a ref. */
 export function blockedMetricReasons(
   problems: readonly SettingsProblem[],
 ): Map<MetricId, MessageRef> {
-  const joined = new Map<MetricId, MessageRef>();
-  for (const problem of problems) {
-    for (const id of problem.metrics) {
-      const before = joined.get(id);
-      joined.set(
-        id,
-        before
-          ? ref('settings.problem.join', { first: before, next: problem.messageRef })
-          : problem.messageRef,
-      );
-    }
-  }
-  return new Map(
-    [...joined].map(([id, messages]) => [id, ref('settings.blocked', { problems: messages })]),
-  );
+  return blockedReasons(problems);
 }
 
 /** Each blocked metric with the message its card shows instead of a score (English). */

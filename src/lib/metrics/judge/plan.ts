@@ -12,7 +12,7 @@ import type { Round } from './call.ts';
 import { fitSource, type ContextNote } from './context.ts';
 import { chooseMethod, type MethodPlan } from './g-eval/g-eval.ts';
 import type { Pipeline, RunEnv } from './pipeline.ts';
-import type { JudgeSettings } from './settings.ts';
+import { usableJudgeRun, type JudgeSettings } from './settings.ts';
 import type { ClaimsPipeline } from './summarization/alignment.ts';
 import type { CoveragePipeline } from './summarization/coverage.ts';
 import { JUDGE_METRIC_IDS, judgeRecord } from '../registry.ts';
@@ -94,14 +94,16 @@ export interface JudgePlan {
 
 /**
  * The calls a run of these metrics on this case will make, per round, with token estimates.
- * `capabilities` undefined (not probed yet) plans G-Eval with the costlier sampling path.
+ * `capabilities` undefined (not probed yet) plans G-Eval with the costlier sampling path. A
+ * metric a bad setting stops makes no call (run.ts), so it plans none.
  */
 export function planJudgeRun(
-  metrics: readonly JudgeMetricId[],
+  requested: readonly JudgeMetricId[],
   input: CaseInput,
-  settings: JudgeSettings,
+  requestedSettings: JudgeSettings,
   capabilities?: Capabilities,
 ): JudgePlan {
+  const { metrics, settings } = usableJudgeRun(requested, requestedSettings);
   const env = makeEnv(input, settings, 'judge:plan', () =>
     capabilities ? Promise.resolve(capabilities) : Promise.reject(new Error('not probed')),
   );

@@ -12,8 +12,11 @@
  * Every call carries a cacheKey built from its logical inputs (prompt version, texts, the settings
  * that change the answer), so scoring the same case with the same model and settings again makes
  * zero HTTP calls. A failed call fails only the metrics that depend on it ('error' result with a
- * plain message); the others go on. Cancelling (the AbortSignal) stops everything: the signal goes
- * to every call, is checked between rounds, and the run rejects with the signal's reason.
+ * plain message); the others go on. So does a setting that does not validate: the metrics that
+ * read it fail with it before any call, and the others run (a stored or imported G-Eval criterion
+ * with too long a name stops G-Eval custom alone). Cancelling (the AbortSignal) stops everything:
+ * the signal goes to every call, is checked between rounds, and the run rejects with the signal's
+ * reason.
  */
 import { ref, type MessageRef } from '../../i18n/message.ts';
 import {
@@ -30,7 +33,7 @@ import { errorMessage, type CallRecord, type Round } from './call.ts';
 import type { ContextNote } from './context.ts';
 import { buildPipelines, makeEnv } from './plan.ts';
 import type { Pipeline } from './pipeline.ts';
-import type { JudgeSettings } from './settings.ts';
+import { usableJudgeRun, type JudgeSettings } from './settings.ts';
 import { combineSummarization } from './summarization/summarization.ts';
 
 export interface JudgeProgress {
@@ -107,10 +110,12 @@ export async function runJudgeMetrics(
   input: CaseInput,
   options: JudgeRunOptions,
 ): Promise<JudgeRunSummary> {
-  const { settings, judge, onResult, onProgress, signal } = options;
+  const { judge, onResult, onProgress, signal } = options;
   signal?.throwIfAborted();
   const started = performance.now();
-  const want = new Set(options.metrics);
+  const usable = usableJudgeRun(options.metrics, options.settings);
+  const settings = usable.settings;
+  const want = new Set(usable.metrics);
   const isWanted = (id: MetricId): boolean => options.metrics.some((m) => m === id);
   const backend = judgeBackend(judge);
 
@@ -167,6 +172,8 @@ export async function runJudgeMetrics(
       metrics: p.produces.filter((id) => want.has(id)),
     })),
   });
+
+  for (const [id, reason] of usable.blocked) emit(failed(id, backend, reason, {}));
 
   // A case without text has nothing to judge.
   const missing = !input.summary.trim() ? 'summary' : !input.source.trim() ? 'source' : null;

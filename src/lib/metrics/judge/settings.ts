@@ -1,5 +1,12 @@
-/** User-settable knobs of the LLM-judge metrics (SPEC §3), validated with zod, and their defaults. */
+/**
+ * User-settable knobs of the LLM-judge metrics (SPEC §3), validated with zod, and their defaults;
+ * a setting that does not validate stops only the metrics that read it (a G-Eval criterion's
+ * name, only G-Eval custom), whoever runs them.
+ */
 import { z } from 'zod';
+import { ref, type MessageKey, type MessageRef } from '../../i18n/message.ts';
+import { blockedReasons, settingProblems, type SettingProblemRef } from '../setting-problems.ts';
+import type { JudgeMetricId } from '../types.ts';
 
 export const BUILTIN_CRITERIA = ['coherence', 'consistency', 'fluency', 'relevance'] as const;
 export type BuiltinCriterion = (typeof BUILTIN_CRITERIA)[number];
@@ -11,14 +18,18 @@ export type GEvalMethodChoice = (typeof GEVAL_METHOD_CHOICES)[number];
  * A user-defined G-Eval criterion. Scores are single digits (0–9) so that each score is one token
  * for the probability weighting (PROVIDERS.md §12.2: multi-digit scores split apart).
  */
+export const CRITERION_NAME_MAX = 80;
+export const CRITERION_DESCRIPTION_MIN = 10;
+export const CRITERION_DESCRIPTION_MAX = 4000;
+
 export const customCriterionSchema = z
   .object({
-    name: z.string().trim().min(1, 'needs a name').max(80),
-    description: z.string().trim().min(10, 'needs a description of what to rate').max(4000),
+    name: z.string().trim().min(1).max(CRITERION_NAME_MAX),
+    description: z.string().trim().min(CRITERION_DESCRIPTION_MIN).max(CRITERION_DESCRIPTION_MAX),
     scale: z.tuple([z.number().int().min(0).max(8), z.number().int().min(1).max(9)]),
   })
   .refine((c) => c.scale[0] < c.scale[1], {
-    message: 'the scale needs min < max',
+    message: 'must have its min below its max',
     path: ['scale'],
   });
 
@@ -61,9 +72,136 @@ export const DEFAULT_JUDGE_SETTINGS: JudgeSettings = {
   contextTokens: 128_000,
 };
 
-/** Saved settings from an older version, completed with today's defaults and validated. */
+/** A criterion of the right shape, whatever its lengths: kept so that the panel says what is wrong. */
+const criterionShape = z.object({
+  name: z.string(),
+  description: z.string(),
+  scale: z.tuple([z.number(), z.number()]),
+});
+
+/**
+ * Saved settings from an older version, completed with today's defaults, field by field: a value
+ * that does not validate falls back to its default alone. Custom criteria of the right shape stay
+ * even past a limit (an older version took longer names): their problem stops G-Eval custom only,
+ * and the panel shows it next to them.
+ */
 export function withJudgeDefaults(saved: Partial<JudgeSettings> | undefined): JudgeSettings {
-  const merged = { ...DEFAULT_JUDGE_SETTINGS, ...saved };
-  const parsed = judgeSettingsSchema.safeParse(merged);
-  return parsed.success ? parsed.data : DEFAULT_JUDGE_SETTINGS;
+  const merged: Record<string, unknown> = { ...DEFAULT_JUDGE_SETTINGS, ...saved };
+  const whole = judgeSettingsSchema.safeParse(merged);
+  if (whole.success) return whole.data;
+  const out: Record<string, unknown> = structuredClone(DEFAULT_JUDGE_SETTINGS);
+  for (const [key, schema] of Object.entries(judgeSettingsSchema.shape)) {
+    const field = (schema as z.ZodType).safeParse(merged[key]);
+    if (field.success) out[key] = field.data;
+  }
+  const criteria = z.array(criterionShape).safeParse(merged.customCriteria);
+  if (criteria.success) out.customCriteria = criteria.data;
+  return out as JudgeSettings;
+}
+
+const GEVAL_BUILTINS: readonly JudgeMetricId[] = [
+  'geval-coherence',
+  'geval-consistency',
+  'geval-fluency',
+  'geval-relevance',
+];
+const GEVAL: readonly JudgeMetricId[] = [...GEVAL_BUILTINS, 'geval-custom', 'repetitiveness'];
+
+/** The metrics that read each setting; 'all': every metric of the run (the context is all's). */
+const READERS: Record<keyof JudgeSettings, readonly JudgeMetricId[] | 'all'> = {
+  beta: ['summarization'],
+  unsupportedCountsAgainst: ['alignment', 'summarization', 'ccai-accuracy'],
+  coverageQuestions: ['coverage', 'summarization'],
+  gevalMethod: GEVAL,
+  gevalSamples: GEVAL,
+  gevalTopLogprobs: GEVAL,
+  gevalCriteria: GEVAL_BUILTINS,
+  fluencyScale: ['geval-fluency'],
+  customCriteria: ['geval-custom'],
+  contextTokens: 'all',
+};
+
+/** Each setting as the judge panel labels it. */
+const FIELDS: Record<keyof JudgeSettings, MessageKey> = {
+  beta: 'judge.setting.beta',
+  unsupportedCountsAgainst: 'judge.setting.unsupportedCountsAgainst',
+  coverageQuestions: 'judge.setting.coverageQuestions',
+  gevalMethod: 'judge.setting.gevalMethod',
+  gevalSamples: 'judge.setting.gevalSamples',
+  gevalTopLogprobs: 'judge.field.gevalTopLogprobs',
+  gevalCriteria: 'judge.field.gevalCriteria',
+  fluencyScale: 'judge.field.fluencyScale',
+  customCriteria: 'judge.criteria.title',
+  contextTokens: 'judge.setting.contextTokens',
+};
+
+const CRITERION_PARTS: Record<string, MessageKey> = {
+  name: 'judge.criteria.name',
+  description: 'judge.criteria.description',
+  scale: 'judge.criteria.scale',
+};
+
+function judgeField(path: readonly string[]): MessageRef {
+  const [key, index, part] = path;
+  const partKey = part === undefined ? undefined : CRITERION_PARTS[part];
+  if (key === 'customCriteria' && partKey) {
+    return ref('judge.criteria.field', { part: ref(partKey), number: Number(index) + 1 });
+  }
+  return key !== undefined && key in FIELDS
+    ? ref(FIELDS[key as keyof JudgeSettings])
+    : ref('common.literal', { text: path.join('.') });
+}
+
+/** The judge settings that do not validate, each with the metrics of `metrics` it stops. */
+export function judgeSettingsProblems(
+  settings: JudgeSettings,
+  metrics: readonly JudgeMetricId[],
+): SettingProblemRef[] {
+  const check = judgeSettingsSchema.safeParse(settings);
+  if (check.success) return [];
+  return settingProblems(check.error.issues, judgeField, ([key]) => {
+    const readers = READERS[key as keyof JudgeSettings] ?? 'all';
+    return readers === 'all' ? metrics : metrics.filter((id) => readers.includes(id));
+  });
+}
+
+/** A criterion being typed in, checked field by field (`name`, `description`, `scale`). */
+export function criterionProblems(draft: {
+  name: string;
+  description: string;
+  scale: [number, number];
+}): SettingProblemRef[] {
+  const check = customCriterionSchema.safeParse(draft);
+  if (check.success) return [];
+  return settingProblems(
+    check.error.issues,
+    ([part]) => ref(CRITERION_PARTS[part ?? ''] ?? 'judge.criteria.title'),
+    () => ['geval-custom'],
+  );
+}
+
+/**
+ * What of a judge run can go ahead: the metrics no bad setting stops, the settings they read
+ * (each bad value at its default: only the stopped metrics read it), and the reason each stopped
+ * metric gives instead of a score.
+ */
+export function usableJudgeRun(
+  metrics: readonly JudgeMetricId[],
+  settings: JudgeSettings,
+): { metrics: JudgeMetricId[]; settings: JudgeSettings; blocked: Map<JudgeMetricId, MessageRef> } {
+  const problems = judgeSettingsProblems(settings, metrics);
+  if (problems.length === 0) return { metrics: [...metrics], settings, blocked: new Map() };
+  const runnable: Record<string, unknown> = { ...settings };
+  for (const { path } of problems) {
+    const key = path.split('.')[0] as keyof JudgeSettings;
+    runnable[key] = structuredClone(DEFAULT_JUDGE_SETTINGS[key]);
+  }
+  const blocked = blockedReasons(problems, 'judge.problem.blocked', {
+    section: ref('judge.panel.title'),
+  }) as Map<JudgeMetricId, MessageRef>;
+  return {
+    metrics: metrics.filter((id) => !blocked.has(id)),
+    settings: runnable as JudgeSettings,
+    blocked,
+  };
 }
