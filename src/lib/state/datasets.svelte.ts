@@ -311,15 +311,20 @@ export class DatasetSession {
   async #reread(): Promise<void> {
     const ids = [...this.#changed];
     this.#changed.clear();
+    const read = await Promise.all(
+      ids.map((id) =>
+        getRun(id).then(
+          (run) => ({ id, run, ok: true }),
+          () => ({ id, run: undefined, ok: false }),
+        ),
+      ),
+    );
+    // Applied to the lists as they are now, not as they were before the reads: progress and
+    // refreshes that came in meanwhile stay.
     let runs = this.runs;
     let progress = this.progress;
-    for (const id of ids) {
-      let run: StoredRun | undefined;
-      try {
-        run = await getRun(id);
-      } catch {
-        continue;
-      }
+    for (const { id, run, ok } of read) {
+      if (!ok) continue;
       runs = run ? withRun(runs, run) : runs.filter((r) => r.id !== id);
       // Progress is this page's own view of a run it drives; another driver's counters are the
       // stored ones.
