@@ -10,5 +10,9 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     fileParallelism: false,
+    // A poll waits on the page's state; one second (vitest's default) is how long a busy two-core
+    // machine may take to start a worker or commit a transaction, so a poll without its own
+    // timeout waits for as long as a person would.
+    expect: { poll: { timeout: 30_000, interval: 100 } },
   },
 });

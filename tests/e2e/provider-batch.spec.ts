@@ -129,7 +129,9 @@ for (const wire of ['openai', 'gemini'] as const satisfies readonly Wire[]) {
       // A pause the user asked for is said on the run's line, not as a page error.
       expect(await page.getByTestId('datasets-error').count()).toBe(0);
       await listed.getByTestId('run-resume').click();
-      await expect.poll(() => fake.jobs[0]!.polls).toBeGreaterThan(pollsWhenPaused);
+      await expect
+        .poll(() => fake.jobs[0]!.polls, { timeout: 30_000 })
+        .toBeGreaterThan(pollsWhenPaused);
       expect(fake.jobs.length).toBe(1);
 
       // Closing the tab mid-job: the job id is on the run's record, and the reopened page polls it.
