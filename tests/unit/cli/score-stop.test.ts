@@ -60,9 +60,16 @@ describe('npm run score stops on a run-wide provider error', () => {
             firstFatal ??= at;
             return fakeError(wire as Wire, kind);
           }
-          bought.add(requestShape(req.body));
+          const shape = requestShape(req.body);
           // A little wait, so that the row's parallel calls are under way when the error lands.
-          return { ...(await answer(req)), delayMs: 20 };
+          // Bought means delivered: a request the CLI gave up at the stop was never paid for.
+          return {
+            ...(await answer(req)),
+            delayMs: 20,
+            onSent: (delivered: boolean) => {
+              if (delivered) bought.add(shape);
+            },
+          };
         });
         const dir = tempDir('stop');
         const file = casesFile(dir, 12);
