@@ -138,23 +138,22 @@ async function staysQuiet(
   page: Page,
   runIds: readonly string[],
   ms = 4_000,
-): Promise<{ quiet: boolean; sent: number }> {
+): Promise<{ quiet: boolean; sent: number; started: Set<string> }> {
   const mark = env.fault.log.length;
+  const started = new Set<string>();
+  const look = async () => {
+    const samples = await Promise.all(runIds.map((id) => sampleRun(page, id)));
+    samples.forEach((s, i) => s.locked && started.add(runIds[i]!));
+    return samples.some((s) => s.locked);
+  };
   const { ok } = await poll(
-    async () => {
-      const samples = await Promise.all(runIds.map((id) => sampleRun(page, id)));
-      return env.fault.log.length > mark || samples.some((s) => s.locked);
-    },
-    (started) => started,
+    async () => (await look()) || env.fault.log.length > mark,
+    (moved) => moved,
     { timeout: ms, interval: 150 },
   );
-  if (!ok) return { quiet: true, sent: 0 };
-  await poll(
-    async () => (await Promise.all(runIds.map((id) => sampleRun(page, id)))).some((s) => s.locked),
-    (busy) => !busy,
-    { timeout: 90_000, interval: 250 },
-  );
-  return { quiet: false, sent: env.fault.log.length - mark };
+  if (!ok) return { quiet: true, sent: 0, started };
+  await poll(look, (busy) => !busy, { timeout: 90_000, interval: 250 });
+  return { quiet: false, sent: env.fault.log.length - mark, started };
 }
 
 // --- a reload that resumes the run by itself ------------------------------------------------------
@@ -565,12 +564,15 @@ async function checkImportedRuns(
   const quiet = await staysQuiet(env, page, imported);
   for (const [i, id] of imported.entries()) {
     const r = out[i]!;
-    if (!quiet.quiet)
+    // (the requests of the page, whichever run sent them; each run says whether it started)
+    if (quiet.started.has(id))
       r.notes.push(
         fail(
           `the run started by itself: ${quiet.sent} requests on the user's key before anyone pressed Resume`,
         ),
       );
+    else if (!quiet.quiet && quiet.started.size === 0)
+      r.notes.push(fail(`${quiet.sent} requests before anyone pressed Resume`));
     const s = await sampleRun(page, id);
     const shown = `${s.shown?.word ?? 'no item'}${s.shown?.message ? `: "${s.shown.message.slice(0, 100)}"` : ''}`;
     if (!stopped(s) || !s.shown?.resume) r.notes.push(fail(`the imported run shows ${shown}`));
@@ -584,7 +586,7 @@ async function checkImportedRuns(
   // what the original run bought).
   for (const [i, id] of imported.entries()) {
     const r = out[i]!;
-    if (statuses[i] === 'running' && !quiet.quiet) await waitSettled(page, id, 120_000);
+    if (quiet.started.has(id)) await waitSettled(page, id, 120_000);
     const now = await sampleRun(page, id);
     if (now.stored?.status !== 'done') await resumeToDone(page, id, r, 'imported');
     await contractNotes(page, id, r);
