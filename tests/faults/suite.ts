@@ -89,9 +89,9 @@ interface FormPlan {
 }
 
 const SHORT: FormPlan = {
-  big: 24,
+  big: 16,
   small: 12,
-  fatal: [['openai', 'bad-key', 20]],
+  fatal: [['openai', 'bad-key', 16]],
   tabClose: [true],
   echoRows: 8,
   runFiles: ['running'],
