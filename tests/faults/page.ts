@@ -114,14 +114,30 @@ export async function configureJudge(page: Page, fake: FakeLlm, setup: JudgeSetu
   if (!(await page.getByTestId('judge-enabled').isChecked())) {
     await page.getByTestId('judge-enabled').check();
   }
-  const boxes = page.locator('[data-testid^="judge-metric-"]');
-  for (let i = 0; i < (await boxes.count()); i++) {
-    const box = boxes.nth(i);
-    const id = ((await box.getAttribute('data-testid')) ?? '').replace('judge-metric-', '');
-    const want = setup.metrics.includes(id);
-    if ((await box.isChecked()) !== want) await box.setChecked(want);
-  }
+  await tick(page.locator('[data-testid^="judge-metric-"]'), 'judge-metric-', setup.metrics);
   await page.getByTestId('judge-geval-method').selectOption('greedy');
+}
+
+/**
+ * Checks exactly the boxes of `ids` among `boxes` (test ids `prefix` + metric id), clicking the
+ * ones that must change in one go: a setup step, not what is under test, and a dozen actions one
+ * by one cost seconds on a busy machine.
+ */
+async function tick(boxes: Locator, prefix: string, ids: readonly string[]): Promise<void> {
+  await boxes.evaluateAll(
+    (els, { prefix, ids }) => {
+      for (const e of els as HTMLInputElement[]) {
+        const want = ids.includes((e.getAttribute('data-testid') ?? '').replace(prefix, ''));
+        if (e.checked !== want) e.click();
+      }
+    },
+    { prefix, ids },
+  );
+  const states = await boxes.evaluateAll((els) =>
+    els.map((e) => [e.getAttribute('data-testid') ?? '', (e as HTMLInputElement).checked] as const),
+  );
+  const wrong = states.filter(([id, on]) => on !== ids.includes(id.replace(prefix, '')));
+  if (wrong.length) throw new Error(`boxes not as chosen: ${wrong.map(([id]) => id).join(', ')}`);
 }
 
 /** Re-enters the key (after a reload: it lived in memory only). */
@@ -640,13 +656,10 @@ export async function startRun(page: Page, choice: RunChoice): Promise<string> {
   await item.getByTestId('run-configure').click();
   const setup = page.getByTestId('run-setup');
   await setup.waitFor();
-  const boxes = setup.locator('[data-testid^="run-metric-"]');
-  const want = new Set([...choice.judgeMetrics, ...choice.offlineMetrics]);
-  for (let i = 0; i < (await boxes.count()); i++) {
-    const box = boxes.nth(i);
-    const id = ((await box.getAttribute('data-testid')) ?? '').replace('run-metric-', '');
-    if ((await box.isChecked()) !== want.has(id)) await box.setChecked(want.has(id));
-  }
+  await tick(setup.locator('[data-testid^="run-metric-"]'), 'run-metric-', [
+    ...choice.judgeMetrics,
+    ...choice.offlineMetrics,
+  ]);
   await page.getByTestId('run-start').click();
   const { value, ok } = await poll(
     async () => (await storedRuns(page)).filter((r) => !before.has(r.id)),

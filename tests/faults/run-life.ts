@@ -288,7 +288,7 @@ export async function tabClosed(
       r.notes.push(`tab B went on with the run after ${(after / 1000).toFixed(1)} s`);
     }
     env.fault.setLatency(0);
-    const end = await settleOrStall(env, tabB, runId, 12_000);
+    const end = await settleOrStall(env, tabB, runId, 8_000);
     if (end.view.stored?.status !== 'done') {
       // Paused (or stuck): the user gives B the key, if it needs one, and presses Resume.
       if (end.stalled)
