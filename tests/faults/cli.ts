@@ -2,8 +2,9 @@
  * `npm run faults [-- --short] [--port 4180] [--only single,batch,…] [--readme]`: serves dist/ with
  * `vite preview` on its own port, drives the built app in Chromium against the fault-injecting
  * fake provider (loopback, port 0), prints one row per scenario/fault and the totals, writes
- * .tmp/faults-report.json and .tmp/faults-report.md, and exits 1 when a row is lost, a row is
- * scored twice, a page error occurs or the key shows anywhere but its credential header.
+ * .tmp/faults-report.json and .tmp/faults-report.md, and exits 1 when a row is lost (at import or
+ * in a run), a row is scored or an answer bought twice, a page error occurs, the key shows where
+ * the user did not put it, a run is shown running with nothing running, or any check fails.
  * `--readme` also puts the table, single cases folded per fault, into README.md.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -61,7 +62,7 @@ try {
   }
   const why = verdict(report.totals);
   console.log(
-    `\n${why.length ? `FAILED: ${why.join(', ')}` : 'OK: no row lost or scored twice, no page error, no key leak'} (${Math.round(report.ms / 1000)} s; .tmp/faults-report.json, .tmp/faults-report.md)`,
+    `\n${why.length ? `FAILED: ${why.join(', ')}` : 'OK: no row lost, nothing bought twice, no page error, no key leak, every check held'} (${Math.round(report.ms / 1000)} s; .tmp/faults-report.json, .tmp/faults-report.md)`,
   );
   code = why.length ? 1 : 0;
 } catch (error) {

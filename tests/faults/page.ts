@@ -4,6 +4,8 @@
  * find the run it created (by id, never the first matching element), wait for it to settle.
  * Nothing here uses vitest: the CLI runs it under tsx, the e2e spec under vitest.
  */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { OFFLINE_METRIC_IDS } from '../e2e/support/browser.ts';
 import { configureProvider, type ProviderChoice } from '../e2e/support/llm.ts';
@@ -43,6 +45,7 @@ export async function openFaultPage(browser: Browser, origin: string): Promise<F
   const context = await browser.newContext({ serviceWorkers: 'block', acceptDownloads: true });
   // tsx compiles with esbuild's keepNames: functions passed to page.evaluate call `__name`.
   await context.addInitScript({ content: 'globalThis.__name ??= (f) => f;' });
+  await context.addInitScript(installPageHelpers);
   const page = await context.newPage();
   const out: FaultPage = { context, page, pageErrors: [], consoleErrors: [], consoleAll: [] };
   watchPage(page, out);
@@ -65,12 +68,17 @@ export async function poll<T>(
   }
 }
 
+/** Where the page keeps the key: the provider settings' "Keep it" choices. */
+export type KeyPersistence = 'memory' | 'session' | 'device';
+
 export interface JudgeSetup {
   provider: ProviderChoice;
   /** LLM metrics to turn on (others off). */
   metrics: readonly string[];
   /** Client timeout in seconds, when the page has the field. */
   timeoutSec?: number;
+  /** Where the key is kept (default memory, the page's default). */
+  persistence?: KeyPersistence;
 }
 
 /** Whether the page has the provider timeout field (the lead's change). */
@@ -78,12 +86,25 @@ export async function hasTimeoutField(page: Page): Promise<boolean> {
   return (await page.getByTestId('provider-timeout').count()) > 0;
 }
 
-/** Provider, key (in memory: the default "Keep it"), LLM metrics, G-Eval greedy (one call). */
+/** Saves `key` kept where `persistence` says (the choice is made before "Use key"). */
+export async function saveKey(page: Page, key: string, persistence: KeyPersistence): Promise<void> {
+  const provider = page.getByTestId('provider-settings');
+  if ((await provider.getAttribute('open')) === null) await provider.locator('summary').click();
+  await page.getByTestId('provider-key-persistence').selectOption(persistence);
+  await page.getByTestId('provider-key').fill(key);
+  await page.getByTestId('provider-key-save').click();
+}
+
+/** Provider, key (kept where `persistence` says: memory by default), LLM metrics, G-Eval greedy
+ * (one call). */
 export async function configureJudge(page: Page, fake: FakeLlm, setup: JudgeSetup): Promise<void> {
-  await configureProvider(page, fake, setup.provider);
-  const persistence = page.getByTestId('provider-key-persistence');
-  if ((await persistence.count()) > 0 && (await persistence.inputValue()) !== 'memory') {
-    throw new Error('The key is not kept in memory only');
+  const { key, ...provider } = setup.provider;
+  await configureProvider(page, fake, provider);
+  const persistence = setup.persistence ?? 'memory';
+  if (key !== undefined) await saveKey(page, key, persistence);
+  const kept = page.getByTestId('provider-key-persistence');
+  if ((await kept.count()) > 0 && (await kept.inputValue()) !== persistence) {
+    throw new Error(`The key is not kept as chosen (${persistence})`);
   }
   if (setup.timeoutSec !== undefined && (await hasTimeoutField(page))) {
     await page.getByTestId('provider-timeout').fill(String(setup.timeoutSec));
@@ -93,14 +114,30 @@ export async function configureJudge(page: Page, fake: FakeLlm, setup: JudgeSetu
   if (!(await page.getByTestId('judge-enabled').isChecked())) {
     await page.getByTestId('judge-enabled').check();
   }
-  const boxes = page.locator('[data-testid^="judge-metric-"]');
-  for (let i = 0; i < (await boxes.count()); i++) {
-    const box = boxes.nth(i);
-    const id = ((await box.getAttribute('data-testid')) ?? '').replace('judge-metric-', '');
-    const want = setup.metrics.includes(id);
-    if ((await box.isChecked()) !== want) await box.setChecked(want);
-  }
+  await tick(page.locator('[data-testid^="judge-metric-"]'), 'judge-metric-', setup.metrics);
   await page.getByTestId('judge-geval-method').selectOption('greedy');
+}
+
+/**
+ * Checks exactly the boxes of `ids` among `boxes` (test ids `prefix` + metric id), clicking the
+ * ones that must change in one go: a setup step, not what is under test, and a dozen actions one
+ * by one cost seconds on a busy machine.
+ */
+async function tick(boxes: Locator, prefix: string, ids: readonly string[]): Promise<void> {
+  await boxes.evaluateAll(
+    (els, { prefix, ids }) => {
+      for (const e of els as HTMLInputElement[]) {
+        const want = ids.includes((e.getAttribute('data-testid') ?? '').replace(prefix, ''));
+        if (e.checked !== want) e.click();
+      }
+    },
+    { prefix, ids },
+  );
+  const states = await boxes.evaluateAll((els) =>
+    els.map((e) => [e.getAttribute('data-testid') ?? '', (e as HTMLInputElement).checked] as const),
+  );
+  const wrong = states.filter(([id, on]) => on !== ids.includes(id.replace(prefix, '')));
+  if (wrong.length) throw new Error(`boxes not as chosen: ${wrong.map(([id]) => id).join(', ')}`);
 }
 
 /** Re-enters the key (after a reload: it lived in memory only). */
@@ -111,55 +148,288 @@ export async function enterKey(page: Page, key: string): Promise<void> {
   await page.getByTestId('provider-key-save').click();
 }
 
-// --- IndexedDB, read from the page ---------------------------------------------------------------
+// --- in-page helpers ---------------------------------------------------------------------------
 
-/** Reads one store (or one index range) of the app's database inside the page; closed after. */
+/** A run item and its stored record, read in the page at one moment (the sampler's unit). */
+export interface RunSampleView {
+  /** The item as shown; undefined when the list has no item for the run. */
+  shown?: {
+    /** The status word the item shows ("running", "paused", …). */
+    word: string;
+    dataStatus: string | null;
+    done: number | undefined;
+    failed: number;
+    total: number | undefined;
+    /** The "N requests" counter; undefined when the item shows none. */
+    requests: number | undefined;
+    message: string;
+    pause: boolean;
+    resume: boolean;
+  };
+  /** The stored run; null when the database or the record is gone. */
+  stored: {
+    status: string;
+    message?: string;
+    done: number;
+    failed: number;
+    total: number;
+    requests: number | undefined;
+  } | null;
+  /** A Web Lock naming the run is held (anywhere in the origin: any tab, any worker). */
+  locked: boolean;
+  /** The clients (tabs, workers) holding such a lock. */
+  lockClients: string[];
+}
+
+/** Where a needle (the key) was found in the origin's storage: `where` names the place. */
+export interface StoragePlace {
+  where: string;
+  /** The stored value is the key itself (a key the user chose to keep there, under its name). */
+  exact: boolean;
+}
+
+/**
+ * Installed in every page of a fault context (an init script: it survives reloads). Reads
+ * IndexedDB without ever creating the app's database (an open that would create it is aborted:
+ * a read after "clear site data" must not leave an empty v1 database the app cannot upgrade),
+ * searches every storage for a needle, and samples a run item against its stored record.
+ */
+function installPageHelpers(): void {
+  const w = globalThis as unknown as Record<string, unknown>;
+  // When this document went away (reloaded, closed): an answer that came after found no page.
+  // (HIDDEN_AT: this function runs in the page, serialised, without the module's names.)
+  addEventListener('pagehide', () => localStorage.setItem('faults.hiddenAt', String(Date.now())));
+  const request = <T>(r: IDBRequest<T>) =>
+    new Promise<T>((resolve, reject) => {
+      r.onsuccess = () => resolve(r.result);
+      r.onerror = () => reject(r.error);
+    });
+  const openDb = (name: string) =>
+    new Promise<IDBDatabase | undefined>((resolve, reject) => {
+      const r = indexedDB.open(name);
+      r.onupgradeneeded = () => r.transaction?.abort();
+      r.onsuccess = () => {
+        r.result.onversionchange = () => r.result.close();
+        resolve(r.result);
+      };
+      r.onerror = (event) => {
+        event.preventDefault();
+        if (r.error?.name === 'AbortError') resolve(undefined);
+        else reject(r.error);
+      };
+    });
+  const withDb = async <T>(name: string, empty: T, read: (db: IDBDatabase) => Promise<T>) => {
+    const db = await openDb(name);
+    if (!db) return empty;
+    try {
+      return await read(db);
+    } finally {
+      db.close();
+    }
+  };
+  const all = (store: string, index?: { name: string; key: string }) =>
+    withDb('sumlens', [] as unknown[], async (db) => {
+      if (!db.objectStoreNames.contains(store)) return [];
+      const s = db.transaction(store, 'readonly').objectStore(store);
+      return request(index ? s.index(index.name).getAll(index.key) : s.getAll());
+    });
+  const get = (store: string, key: string) =>
+    withDb('sumlens', undefined as unknown, async (db) => {
+      if (!db.objectStoreNames.contains(store)) return undefined;
+      return request(db.transaction(store, 'readonly').objectStore(store).get(key));
+    });
+  const count = (store: string) =>
+    withDb('sumlens', 0, async (db) => {
+      if (!db.objectStoreNames.contains(store)) return 0;
+      return request(db.transaction(store, 'readonly').objectStore(store).count());
+    });
+
+  const encoder = new TextEncoder();
+  const hasBytes = (hay: Uint8Array, needle: Uint8Array) => {
+    for (let i = hay.indexOf(needle[0]!); i >= 0; i = hay.indexOf(needle[0]!, i + 1)) {
+      let j = 1;
+      while (j < needle.length && hay[i + j] === needle[j]) j++;
+      if (j === needle.length) return true;
+    }
+    return false;
+  };
+  /** Every place of the origin's storage that holds one of `needles`. */
+  const find = async (needles: string[]): Promise<StoragePlace[]> => {
+    const out: StoragePlace[] = [];
+    const has = (text: string) => needles.some((n) => text.includes(n));
+    for (const [label, store] of [
+      ['localStorage', localStorage],
+      ['sessionStorage', sessionStorage],
+    ] as const) {
+      for (let i = 0; i < store.length; i++) {
+        const k = store.key(i)!;
+        const v = store.getItem(k) ?? '';
+        if (has(k) || has(v)) out.push({ where: `${label}:${k}`, exact: v.trim() === needles[0] });
+      }
+    }
+    for (const info of (await indexedDB.databases?.()) ?? [{ name: 'sumlens' }]) {
+      if (!info.name) continue;
+      await withDb(info.name, undefined, async (db) => {
+        for (const name of Array.from(db.objectStoreNames)) {
+          const rows = await request(db.transaction(name, 'readonly').objectStore(name).getAll());
+          const keys = await request(
+            db.transaction(name, 'readonly').objectStore(name).getAllKeys(),
+          );
+          if (has(JSON.stringify(rows)) || has(JSON.stringify(keys)))
+            out.push({ where: `indexedDB:${info.name}/${name}`, exact: false });
+        }
+      });
+    }
+    const bytes = needles.map((n) => encoder.encode(n));
+    const hasAny = (hay: Uint8Array) => bytes.some((b) => hasBytes(hay, b));
+    for (const name of (await globalThis.caches?.keys()) ?? []) {
+      const cache = await caches.open(name);
+      for (const req of await cache.keys()) {
+        const res = await cache.match(req);
+        const body = res ? new Uint8Array(await res.arrayBuffer()) : new Uint8Array();
+        const headers = res ? JSON.stringify([...res.headers]) : '';
+        if (has(req.url) || has(headers) || hasAny(body))
+          out.push({ where: `cache:${name} ${req.url.slice(0, 80)}`, exact: false });
+      }
+    }
+    // The origin private file system: nothing the app writes today, searched all the same.
+    const walk = async (dir: FileSystemDirectoryHandle, path: string): Promise<void> => {
+      for await (const [name, handle] of (
+        dir as unknown as { entries(): AsyncIterable<[string, FileSystemHandle]> }
+      ).entries()) {
+        if (handle.kind === 'directory')
+          await walk(handle as FileSystemDirectoryHandle, `${path}${name}/`);
+        else {
+          const file = await (handle as FileSystemFileHandle).getFile();
+          if (has(name) || hasAny(new Uint8Array(await file.arrayBuffer())))
+            out.push({ where: `opfs:${path}${name}`, exact: false });
+        }
+      }
+    };
+    const root = await navigator.storage?.getDirectory?.().catch(() => undefined);
+    if (root) await walk(root, '/');
+    return out;
+  };
+
+  const numberIn = (text: string | null | undefined) => {
+    const m = /[\d,]+/u.exec(text ?? '');
+    return m ? Number(m[0].replace(/,/gu, '')) : undefined;
+  };
+  const sample = async (runId: string): Promise<RunSampleView> => {
+    const item = Array.from(document.querySelectorAll('[data-testid="run-item"]')).find(
+      (el) => el.getAttribute('data-run-id') === runId,
+    );
+    let shown: RunSampleView['shown'];
+    if (item) {
+      const text = (item as HTMLElement).innerText;
+      // The status is the <strong> that is not the run's name.
+      const word =
+        Array.from(item.querySelectorAll('strong'))
+          .find((el) => !el.classList.contains('name'))
+          ?.textContent?.trim() ??
+        item.getAttribute('data-state') ??
+        '';
+      const progress = /([\d,]+)\/([\d,]+) rows?/u.exec(text);
+      const usage = item.querySelector('[data-testid="run-judge-usage"]');
+      shown = {
+        word,
+        dataStatus: item.getAttribute('data-status'),
+        done: progress ? numberIn(progress[1]) : numberIn(item.getAttribute('data-done')),
+        failed: numberIn(/([\d,]+) failed/u.exec(text)?.[1]) ?? 0,
+        total: progress ? numberIn(progress[2]) : numberIn(item.getAttribute('data-total')),
+        requests: usage
+          ? (numberIn(usage.getAttribute('data-http-calls')) ??
+            numberIn(/([\d,]+) requests?/u.exec((usage as HTMLElement).innerText)?.[1]))
+          : undefined,
+        message:
+          (item.querySelector('[data-testid="run-message"]') as HTMLElement | null)?.innerText ??
+          '',
+        pause: item.querySelector('[data-testid="run-pause"]') !== null,
+        resume:
+          item.querySelector('[data-testid="run-resume"], [data-testid="run-continue"]') !== null,
+      };
+    }
+    const run = (await get('runs', runId)) as
+      | {
+          status: string;
+          message?: string;
+          counts: { done: number; failed: number; total: number };
+          judgeUsage?: { httpCalls: number };
+        }
+      | undefined;
+    const held = ((await navigator.locks?.query())?.held ?? []).filter((l) =>
+      (l.name ?? '').includes(runId),
+    );
+    return {
+      ...(shown ? { shown } : {}),
+      stored: run
+        ? {
+            status: run.status,
+            ...(run.message ? { message: run.message } : {}),
+            done: run.counts.done,
+            failed: run.counts.failed,
+            total: run.counts.total,
+            requests: run.judgeUsage?.httpCalls,
+          }
+        : null,
+      locked: held.length > 0,
+      lockClients: held.map((l) => l.clientId ?? ''),
+    };
+  };
+  w.__faults = { all, get, count, find, sample };
+}
+
+/** The localStorage entry where a page that goes away writes when (epoch ms). */
+const HIDDEN_AT = 'faults.hiddenAt';
+
+/** When the last page of the context went away (epoch ms), read in a page still there. */
+export async function lastHiddenAt(page: Page): Promise<number | undefined> {
+  const value = await page.evaluate((k) => localStorage.getItem(k), HIDDEN_AT);
+  return value === null ? undefined : Number(value);
+}
+
+interface PageHelpers {
+  all(store: string, index?: { name: string; key: string }): Promise<unknown[]>;
+  count(store: string): Promise<number>;
+  find(needles: string[]): Promise<StoragePlace[]>;
+  sample(runId: string): Promise<RunSampleView>;
+}
+
+/** Reads one store (or one index range) of the app's database inside the page. */
 async function idbAll<T>(
   page: Page,
   store: string,
   index?: { name: string; key: string },
 ): Promise<T[]> {
   return page.evaluate(
-    async ({ store, index }) => {
-      const database = await new Promise<IDBDatabase>((resolve, reject) => {
-        const r = indexedDB.open('sumlens');
-        r.onsuccess = () => resolve(r.result);
-        r.onerror = () => reject(r.error);
-      });
-      try {
-        if (!database.objectStoreNames.contains(store)) return [];
-        const s = database.transaction(store, 'readonly').objectStore(store);
-        return await new Promise<unknown[]>((resolve, reject) => {
-          const r = index ? s.index(index.name).getAll(index.key) : s.getAll();
-          r.onsuccess = () => resolve(r.result);
-          r.onerror = () => reject(r.error);
-        });
-      } finally {
-        database.close();
-      }
-    },
+    ({ store, index }) =>
+      (globalThis as unknown as { __faults: PageHelpers }).__faults.all(store, index),
     { store, index },
   ) as Promise<T[]>;
 }
 
 async function idbCount(page: Page, store: string): Promise<number> {
-  return page.evaluate(async (store) => {
-    const database = await new Promise<IDBDatabase>((resolve, reject) => {
-      const r = indexedDB.open('sumlens');
-      r.onsuccess = () => resolve(r.result);
-      r.onerror = () => reject(r.error);
-    });
-    try {
-      if (!database.objectStoreNames.contains(store)) return 0;
-      return await new Promise<number>((resolve, reject) => {
-        const r = database.transaction(store, 'readonly').objectStore(store).count();
-        r.onsuccess = () => resolve(r.result);
-        r.onerror = () => reject(r.error);
-      });
-    } finally {
-      database.close();
-    }
-  }, store);
+  return page.evaluate(
+    (store) => (globalThis as unknown as { __faults: PageHelpers }).__faults.count(store),
+    store,
+  );
+}
+
+/** The run item of `runId` and its stored record, read at one moment. */
+export async function sampleRun(page: Page, runId: string): Promise<RunSampleView> {
+  return page.evaluate(
+    (runId) => (globalThis as unknown as { __faults: PageHelpers }).__faults.sample(runId),
+    runId,
+  );
+}
+
+/** The places of the origin's storage (IndexedDB, local/sessionStorage, Cache Storage, OPFS)
+ * that hold one of `needles` (the first is the whole key). */
+export async function storagePlaces(page: Page, needles: string[]): Promise<StoragePlace[]> {
+  return page.evaluate(
+    (needles) => (globalThis as unknown as { __faults: PageHelpers }).__faults.find(needles),
+    needles,
+  );
 }
 
 export interface StoredRunView {
@@ -207,58 +477,49 @@ export async function storedResults(page: Page, runId: string): Promise<StoredRe
   }));
 }
 
-/** Row numbers of a data set, with the row tag its text carries. */
-export async function datasetRows(
-  page: Page,
-  datasetId: string,
-): Promise<Array<{ row: number; tag: number | undefined }>> {
-  const rows = await idbAll<{ row: number; input?: { source?: string } }>(page, 'dataset-rows', {
-    name: 'by-dataset',
-    key: datasetId,
-  });
+/** A stored row: its number, the row tag its source carries, and its texts. */
+export interface StoredRowView {
+  row: number;
+  id?: string;
+  tag: number | undefined;
+  source: string;
+  summary: string;
+  reference: string;
+}
+
+/** The rows of a data set as stored, with the tag ("Dossier NNN") their source carries. */
+export async function datasetRows(page: Page, datasetId: string): Promise<StoredRowView[]> {
+  const rows = await idbAll<{
+    row: number;
+    id?: string;
+    input?: { source?: string; summary?: string; reference?: string };
+  }>(page, 'dataset-rows', { name: 'by-dataset', key: datasetId });
   return rows.map((r) => {
-    const m = /Dossier (\d{3})/u.exec(r.input?.source ?? '');
-    return { row: r.row, tag: m ? Number(m[1]) : undefined };
+    const m = /Dossier (\d{3,})/u.exec(r.input?.source ?? '');
+    return {
+      row: r.row,
+      ...(r.id !== undefined ? { id: r.id } : {}),
+      tag: m ? Number(m[1]) : undefined,
+      source: r.input?.source ?? '',
+      summary: r.input?.summary ?? '',
+      reference: r.input?.reference ?? '',
+    };
   });
+}
+
+export interface StoredDatasetView {
+  id: string;
+  name: string;
+  rowCount: number;
+  problems: { count: number; examples: Array<{ row?: number; reason?: string }> };
+}
+
+export async function storedDatasets(page: Page): Promise<StoredDatasetView[]> {
+  return idbAll<StoredDatasetView>(page, 'datasets');
 }
 
 export async function judgeCacheSize(page: Page): Promise<number> {
   return idbCount(page, 'judge-cache');
-}
-
-/** Every IndexedDB store, localStorage and sessionStorage as one string (the key must be in none). */
-export async function storageDump(page: Page): Promise<string> {
-  return page.evaluate(async () => {
-    const parts: string[] = [];
-    for (const store of [localStorage, sessionStorage]) {
-      for (let i = 0; i < store.length; i++) {
-        const k = store.key(i)!;
-        parts.push(`${k}=${store.getItem(k)}`);
-      }
-    }
-    const dbs = (await indexedDB.databases?.()) ?? [{ name: 'sumlens' }];
-    for (const info of dbs) {
-      if (!info.name) continue;
-      const database = await new Promise<IDBDatabase>((resolve, reject) => {
-        const r = indexedDB.open(info.name!);
-        r.onsuccess = () => resolve(r.result);
-        r.onerror = () => reject(r.error);
-      });
-      try {
-        for (const name of Array.from(database.objectStoreNames)) {
-          const rows = await new Promise<unknown[]>((resolve, reject) => {
-            const r = database.transaction(name, 'readonly').objectStore(name).getAll();
-            r.onsuccess = () => resolve(r.result);
-            r.onerror = () => reject(r.error);
-          });
-          parts.push(`${info.name}/${name}:${JSON.stringify(rows)}`);
-        }
-      } finally {
-        database.close();
-      }
-    }
-    return parts.join('\n');
-  });
 }
 
 /** What the page shows, input values included (a key left in a field counts). */
@@ -395,13 +656,10 @@ export async function startRun(page: Page, choice: RunChoice): Promise<string> {
   await item.getByTestId('run-configure').click();
   const setup = page.getByTestId('run-setup');
   await setup.waitFor();
-  const boxes = setup.locator('[data-testid^="run-metric-"]');
-  const want = new Set([...choice.judgeMetrics, ...choice.offlineMetrics]);
-  for (let i = 0; i < (await boxes.count()); i++) {
-    const box = boxes.nth(i);
-    const id = ((await box.getAttribute('data-testid')) ?? '').replace('run-metric-', '');
-    if ((await box.isChecked()) !== want.has(id)) await box.setChecked(want.has(id));
-  }
+  await tick(setup.locator('[data-testid^="run-metric-"]'), 'run-metric-', [
+    ...choice.judgeMetrics,
+    ...choice.offlineMetrics,
+  ]);
   await page.getByTestId('run-start').click();
   const { value, ok } = await poll(
     async () => (await storedRuns(page)).filter((r) => !before.has(r.id)),
@@ -544,19 +802,155 @@ export function usageRequests(v: RunView): number | undefined {
   return m ? Number(m[1]!.replace(/,/gu, '')) : undefined;
 }
 
-/** Opens the run and downloads its exports; returns their texts. */
-export async function exportTexts(page: Page, runId: string): Promise<string[]> {
-  const item = await runItem(page, runId);
-  await item.getByTestId('run-open').click();
-  await page.getByTestId('run-view').waitFor({ timeout: 30_000 });
-  const out: string[] = [];
-  for (const id of ['export-json', 'export-csv', 'export-md']) {
+/** A file the page offered for download, as saved on disk. */
+export interface SavedFile {
+  /** Which button made it ("run export-json", "compare compare-export-html"). */
+  what: string;
+  /** Where the suite saved it, and where the browser had put it first. */
+  paths: string[];
+  text: string;
+}
+
+/** Clicks each button in `testids` (visible in the page now) and saves what it downloads. */
+async function downloads(
+  page: Page,
+  testids: readonly string[],
+  dir: string,
+  label: string,
+): Promise<SavedFile[]> {
+  mkdirSync(dir, { recursive: true });
+  const out: SavedFile[] = [];
+  for (const id of testids) {
     const [download] = await Promise.all([
-      page.waitForEvent('download'),
+      page.waitForEvent('download', { timeout: 60_000 }),
       page.getByTestId(id).click(),
     ]);
-    const path = await download.path();
-    if (path) out.push((await import('node:fs')).readFileSync(path, 'utf8'));
+    const target = join(dir, `${label}-${id}-${download.suggestedFilename()}`);
+    await download.saveAs(target);
+    const first = await download.path().catch(() => null);
+    out.push({
+      what: `${label} ${id}`,
+      paths: first ? [target, first] : [target],
+      text: readFileSync(target, 'utf8'),
+    });
   }
   return out;
+}
+
+/** The run's exports: every button of the run view (JSON, CSV, Markdown, HTML). */
+export async function runExports(page: Page, runId: string, dir: string): Promise<SavedFile[]> {
+  const item = await runItem(page, runId);
+  await item.getByTestId('run-open').click();
+  await page.locator(`[data-testid="run-view"][data-run-id="${runId}"]`).waitFor({
+    timeout: 60_000,
+  });
+  const ids = await page
+    .locator('[data-testid="run-view"] [data-testid^="export-"]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!));
+  return downloads(page, ids, dir, `run-${runId.slice(0, 8)}`);
+}
+
+/** A comparison of run `a` (baseline) with run `b`, and every export its view offers. */
+export async function compareExports(
+  page: Page,
+  a: string,
+  b: string,
+  dir: string,
+): Promise<SavedFile[]> {
+  await page.evaluate(
+    ({ a, b }) =>
+      (location.hash = `#compare?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`),
+    { a, b },
+  );
+  await page
+    .locator(`[data-testid="compare-view"][data-b="${b}"][data-loading="false"]`)
+    .waitFor({ timeout: 60_000 });
+  const ids = await page
+    .locator('[data-testid^="compare-export-"]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!));
+  const files = await downloads(page, ids, dir, 'compare');
+  await page.getByTestId('compare-close').click();
+  return files;
+}
+
+/** After a reload or in a new tab: the app is up and its stored runs are listed. */
+export async function waitApp(page: Page, runId?: string): Promise<void> {
+  await page.getByTestId('score-button').waitFor({ timeout: 60_000 });
+  if (runId)
+    await page
+      .locator(`[data-testid="run-item"][data-run-id="${runId}"]`)
+      .waitFor({ timeout: 60_000 });
+}
+
+/** What the import panel says once the file is read (or refused). */
+export interface ImportView {
+  /** The panel's visible text. */
+  text: string;
+  /** The rows that could not be loaded, as listed (the list may be folded). */
+  dropped: string[];
+  /** The cells dropped from rows that loaded. */
+  cells: string[];
+  /** The page's data-set error, if any. */
+  error: string;
+}
+
+/** Picks a file in the data-set view and waits until the import is over (read, refused, or
+ * waiting for a mapping, which is confirmed as proposed). */
+export async function importFile(page: Page, file: string): Promise<ImportView> {
+  await page.getByTestId('dataset-file').setInputFiles(file);
+  const state = () =>
+    page.evaluate(() => {
+      const panel = document.querySelector('[data-testid="dataset-import"]');
+      return {
+        done: panel?.getAttribute('data-done') === 'true',
+        review: document.querySelector('[data-testid="mapping-import"]') !== null,
+        error: Boolean(
+          panel?.querySelector('[role="alert"]') ??
+          document.querySelector('[data-testid="datasets-error"]'),
+        ),
+      };
+    });
+  const end = Date.now() + 120_000;
+  for (;;) {
+    const s = await state();
+    if (s.review) await page.getByTestId('mapping-import').click();
+    else if (s.done || s.error) break;
+    if (Date.now() > end) throw new Error(`The import of ${file} did not end`);
+    await page.waitForTimeout(200);
+  }
+  return page.evaluate(() => {
+    const panel = document.querySelector<HTMLElement>('[data-testid="dataset-import"]');
+    const items = (id: string) =>
+      Array.from(document.querySelectorAll(`[data-testid="${id}"] li`)).map(
+        (li) => li.textContent?.trim() ?? '',
+      );
+    return {
+      text: panel?.innerText ?? '',
+      dropped: items('dataset-problems'),
+      cells: items('dataset-cell-problems'),
+      error:
+        (document.querySelector('[data-testid="datasets-error"]') as HTMLElement | null)
+          ?.innerText ?? '',
+    };
+  });
+}
+
+/** Imports a run exported as JSON; returns the id of the run it added. */
+export async function importRunFile(page: Page, file: string): Promise<string> {
+  const before = new Set((await storedRuns(page)).map((r) => r.id));
+  await page.getByTestId('run-import-file').setInputFiles(file);
+  const { value, ok } = await poll(
+    async () => (await storedRuns(page)).filter((r) => !before.has(r.id)),
+    (fresh) => fresh.length === 1,
+    { timeout: 60_000 },
+  );
+  if (!ok) throw new Error(`Importing ${file} added ${value.length} runs, not 1`);
+  return value[0]!.id;
+}
+
+/** The provider settings' key line ("A key is set (…)." / "No key set."). */
+export async function keyState(page: Page): Promise<string> {
+  const provider = page.getByTestId('provider-settings');
+  if ((await provider.getAttribute('open')) === null) await provider.locator('summary').click();
+  return (await page.getByTestId('provider-key-state').innerText()).trim();
 }

@@ -3,7 +3,8 @@
 export type Outcome = 'survived' | 'failed' | 'skipped';
 
 export interface LeakSighting {
-  /** request-url, request-body, request-header, DOM, console, storage, export */
+  /** request-url, request-body, request-header, DOM, console, localStorage, sessionStorage,
+   * indexedDB, cache, opfs, export */
   where: string;
   detail: string;
 }
@@ -17,9 +18,17 @@ export interface ReportRow {
   sent?: number;
   /** What a fault-free run of the same work needs. */
   needed?: number;
+  /** The most it may send: `needed` plus what each fault and spell may cost (harness.ts). */
+  bound?: number;
   rowsLost?: number;
+  /** Rows of an imported file missing from the data set (a malformed row's neighbours). */
+  importLost?: number;
   rowsTwice?: number;
+  /** Judge answers delivered more often than the fault-free need: paid for twice. */
+  answersTwice?: number;
   rowsFailedWithReason?: number;
+  /** The run item sampled during the run (sampler.ts): samples, and differences over 1 s. */
+  sampled?: { samples: number; ghosts: number; status: number; counter: number };
   pageErrors: string[];
   leaks: LeakSighting[];
   notes: string[];
@@ -32,13 +41,25 @@ export interface Totals {
   failed: number;
   skipped: number;
   rowsLost: number;
+  importLost: number;
   rowsTwice: number;
+  answersTwice: number;
   rowsFailedWithReason: number;
   pageErrors: number;
+  /** Keys seen where the user did not put them. */
   leaks: number;
   leaksByWhere: Record<string, number>;
+  /** Runs shown running with nothing running, for over a second. */
+  ghostRuns: number;
+  /** Run items unlike the stored run for over a second: status or rows, request counter. */
+  statusMismatches: number;
+  counterMismatches: number;
+  samples: number;
   requestsSent: number;
   requestsNeeded: number;
+  requestsBound: number;
+  /** Scenarios that sent more than their bound. */
+  overBound: number;
 }
 
 export interface Report {
@@ -62,23 +83,34 @@ export function totalsOf(rows: readonly ReportRow[]): Totals {
     failed: tried.filter((r) => r.outcome === 'failed').length,
     skipped: rows.length - tried.length,
     rowsLost: sum((r) => r.rowsLost),
+    importLost: sum((r) => r.importLost),
     rowsTwice: sum((r) => r.rowsTwice),
+    answersTwice: sum((r) => r.answersTwice),
     rowsFailedWithReason: sum((r) => r.rowsFailedWithReason),
     pageErrors: sum((r) => r.pageErrors.length),
     leaks: sum((r) => r.leaks.length),
     leaksByWhere,
+    ghostRuns: sum((r) => r.sampled?.ghosts),
+    statusMismatches: sum((r) => r.sampled?.status),
+    counterMismatches: sum((r) => r.sampled?.counter),
+    samples: sum((r) => r.sampled?.samples),
     requestsSent: sum((r) => r.sent),
     requestsNeeded: sum((r) => r.needed),
+    requestsBound: sum((r) => r.bound ?? r.sent),
+    overBound: rows.filter((r) => r.bound !== undefined && (r.sent ?? 0) > r.bound).length,
   };
 }
 
 /** Why the suite fails (exit code 1), empty when it passes. */
 export function verdict(t: Totals): string[] {
   const out: string[] = [];
-  if (t.rowsLost > 0) out.push(`${t.rowsLost} rows lost`);
+  if (t.rowsLost > 0) out.push(`${t.rowsLost} rows lost in runs`);
+  if (t.importLost > 0) out.push(`${t.importLost} rows lost at import`);
   if (t.rowsTwice > 0) out.push(`${t.rowsTwice} rows scored twice`);
+  if (t.answersTwice > 0) out.push(`${t.answersTwice} answers bought twice`);
   if (t.pageErrors > 0) out.push(`${t.pageErrors} page errors`);
-  if (t.leaks > 0) out.push(`the key was seen ${t.leaks} times outside its header`);
+  if (t.leaks > 0) out.push(`the key was seen ${t.leaks} times where the user did not put it`);
+  if (t.ghostRuns > 0) out.push(`${t.ghostRuns} runs shown running with nothing running`);
   // A fault the page did not survive (a run that burns rows on a dead key, a vague message…) is a
   // regression too, not only the four above.
   if (t.failed > 0) out.push(`${t.failed} faults not survived`);
@@ -93,21 +125,23 @@ function cells(r: ReportRow): string[] {
   if (r.leaks.length)
     notes.push(`KEY SEEN: ${r.leaks.map((l) => `${l.where} (${l.detail})`).join(', ')}`);
   const rows =
-    r.rowsLost !== undefined
-      ? `lost ${r.rowsLost}, twice ${r.rowsTwice ?? 0}, failed ${r.rowsFailedWithReason ?? 0}`
-      : '';
+    r.importLost !== undefined
+      ? `lost at import ${r.importLost}`
+      : r.rowsLost !== undefined
+        ? `lost ${r.rowsLost}, twice ${r.rowsTwice ?? 0}, failed ${r.rowsFailedWithReason ?? 0}`
+        : '';
   return [
     r.scenario,
     r.fault,
     r.kind,
     r.outcome,
-    r.sent === undefined ? '' : `${num(r.sent)}/${num(r.needed)}`,
+    r.sent === undefined ? '' : `${num(r.sent)}/${num(r.needed)}/${num(r.bound)}`,
     rows,
     notes.join('; '),
   ];
 }
 
-const HEAD = ['scenario', 'fault', 'kind', 'outcome', 'sent/needed', 'rows', 'notes'];
+const HEAD = ['scenario', 'fault', 'kind', 'outcome', 'sent/needed/bound', 'rows', 'notes'];
 
 function totalsLines(t: Totals): string[] {
   const where = Object.entries(t.leaksByWhere)
@@ -115,10 +149,11 @@ function totalsLines(t: Totals): string[] {
     .join(', ');
   return [
     `faults tried ${t.faultsTried}, survived ${t.survived}, failed ${t.failed}, skipped ${t.skipped}`,
-    `rows lost ${t.rowsLost}, rows scored twice ${t.rowsTwice}, rows failed with a reason ${t.rowsFailedWithReason}`,
+    `rows lost at import ${t.importLost}, in runs ${t.rowsLost}; rows scored twice ${t.rowsTwice}, answers bought twice ${t.answersTwice}; rows failed with a reason ${t.rowsFailedWithReason}`,
     `unhandled page errors ${t.pageErrors}`,
-    `key canary sightings ${t.leaks}${where ? ` (${where})` : ''}`,
-    `requests sent ${t.requestsSent} vs needed ${t.requestsNeeded}`,
+    `keys where the user did not put them ${t.leaks}${where ? ` (${where})` : ''}`,
+    `runs "running" with nothing running ${t.ghostRuns}; run items unlike the stored run for over 1 s: status or rows ${t.statusMismatches}, request counter ${t.counterMismatches} (${t.samples} samples)`,
+    `requests sent ${t.requestsSent} vs needed ${t.requestsNeeded}, bound ${t.requestsBound}; scenarios over their bound ${t.overBound}`,
   ];
 }
 
@@ -176,7 +211,7 @@ function readmeNotes(r: ReportRow): string {
  * survived it), every other scenario as is; the full table is in .tmp/faults-report.md.
  */
 export function readmeTable(report: Report): string {
-  const head = ['scenario', 'fault', 'survived', 'sent/needed', 'rows', 'notes'];
+  const head = ['scenario', 'fault', 'survived', 'sent/needed/bound', 'rows', 'notes'];
   const lines: string[][] = [];
   const singles = report.rows.filter((r) => r.scenario === 'single');
   const faults = [...new Set(singles.map((r) => r.fault))];
@@ -194,13 +229,15 @@ export function readmeTable(report: Report): string {
           .join(', ')}`,
       );
     if (tried.length === 0) notes.push(rows[0]?.notes[0] ?? 'skipped');
-    const sent = tried.reduce((s, r) => s + (r.sent ?? 0), 0);
-    const needed = tried.reduce((s, r) => s + (r.needed ?? 0), 0);
+    const sum = (f: (r: ReportRow) => number | undefined) =>
+      tried.reduce((s, r) => s + (f(r) ?? 0), 0);
     lines.push([
       'single',
       fault,
       tried.length ? `${survived.length}/${tried.length}` : 'skipped',
-      tried.length ? `${sent}/${needed}` : '',
+      tried.length
+        ? `${sum((r) => r.sent)}/${sum((r) => r.needed)}/${sum((r) => r.bound ?? r.sent)}`
+        : '',
       '',
       notes.join('; '),
     ]);

@@ -1,119 +1,75 @@
 /**
- * The fault suite's scenarios, each returning report rows: single cases under every fault and
- * provider kind, a data-set batch with random transient faults and its retry, fatal errors mid-run,
- * a reload mid-run, an offline spell, two tabs, and a full storage quota. Every scenario waits on
- * the run it started (by id) and measures from two sides: what the page stored and shows, and what
- * the fake provider received.
+ * The fault suite's scenarios on the provider's faults, each returning report rows: single cases
+ * under every fault and provider kind, a data-set batch with random transient faults and its
+ * retry, fatal errors mid-run, a reload mid-run, an offline spell, two tabs, and a full storage
+ * quota. Every scenario waits on the run it started (by id) and measures from two sides: what the
+ * page stored and shows (sampled during the run, sampler.ts), and what the fake provider received
+ * (against the fault-free need and the bound, harness.ts). The run's life beyond the provider
+ * (tabs closed, storage full or cleared, imported runs) is in run-life.ts; imports and key
+ * settings in imports.ts.
  */
-import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
 import type { ProviderKind } from '../../src/lib/llm/types.ts';
-import type { ProviderChoice } from '../e2e/support/llm.ts';
 import {
   FAULTS,
   INJECTION_CLOSE,
   INJECTION_TEXT,
   faultOnWire,
   type FaultId,
-  type FaultLlm,
   type FaultLogEntry,
 } from '../helpers/fault-llm.ts';
-import type { Wire } from '../helpers/fake-llm.ts';
-import { singleCase, writeDataset } from './dataset.ts';
+import { singleCase } from './dataset.ts';
+import {
+  CONCURRENCY,
+  JUDGE_IDS,
+  RUN_CHOICE,
+  TIMEOUT_SEC,
+  WIRE_OF,
+  account,
+  accountingNotes,
+  allRows,
+  canaryKey,
+  checkBound,
+  closingAccount,
+  contractNotes,
+  errorText,
+  everyExport,
+  fail,
+  finish,
+  goneAt,
+  inBatchPage,
+  logged,
+  neededFor,
+  providerFor,
+  resumeToDone,
+  row,
+  settleOrPause,
+  tags,
+  type Baseline,
+  type SuiteEnv,
+} from './harness.ts';
+import { keyLeaks } from './leaks.ts';
 import {
   OFFLINE_METRIC_IDS,
   clearJudgeCache,
   clickIn,
-  clickResume,
   configureJudge,
-  datasetRows,
-  domText,
   enterKey,
-  exportTexts,
   fillCase,
   hasTimeoutField,
-  importDataset,
   openFaultPage,
   poll,
   runView,
+  sampleRun,
   scoreAndWait,
   startRun,
-  storageDump,
-  storedResults,
   storedRun,
   usageRequests,
+  waitApp,
   waitSettled,
   watchPage,
-  type FaultPage,
-  type RunView,
 } from './page.ts';
-import type { LeakSighting, ReportRow } from './report.ts';
-
-export interface SuiteEnv {
-  browser: Browser;
-  /** The built app, e.g. http://127.0.0.1:4180 */
-  origin: string;
-  fault: FaultLlm;
-  /** Where the data-set files go. */
-  dir: string;
-  log: (line: string) => void;
-}
-
-export const KINDS: readonly ProviderKind[] = [
-  'openai',
-  'anthropic',
-  'gemini',
-  'openai-compatible',
-];
-
-const MODELS: Record<ProviderKind, string> = {
-  openai: 'gpt-4o-mini',
-  anthropic: 'claude-haiku-4-5',
-  gemini: 'gemini-2.5-flash-lite',
-  'openai-compatible': 'llama3.1',
-};
-
-export const WIRE_OF: Record<ProviderKind, Wire> = {
-  openai: 'openai',
-  anthropic: 'anthropic',
-  gemini: 'gemini',
-  'openai-compatible': 'openai',
-};
-
-/** The page's judge metrics in every scenario: one JSON verdict, one G-Eval criterion. */
-export const JUDGE_IDS = ['vagueness', 'geval-coherence'] as const;
-/** Data-set runs keep one cheap offline metric beside them. */
-const BATCH_OFFLINE = ['rouge-1'];
-/** Rows scored at once (the provider settings' default "Parallel calls"). */
-const CONCURRENCY = 4;
-/** The client timeout the suite sets when the page has the field. */
-const TIMEOUT_SEC = 5;
-
-function randomTail(n: number): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-  return Array.from(randomBytes(n), (b) => alphabet[b % alphabet.length]).join('');
-}
-
-/** A canary key of the provider's shape; a local OpenAI-compatible server takes none. */
-export function canaryKey(kind: ProviderKind): string | undefined {
-  switch (kind) {
-    case 'openai':
-      return `sk-proj-FAULTCANARY${randomTail(40)}`;
-    case 'anthropic':
-      return `sk-ant-api03-FAULTCANARY${randomTail(40)}`;
-    case 'gemini':
-      return `AIzaFAULTCANARY${randomTail(40)}`;
-    case 'openai-compatible':
-      return undefined;
-  }
-}
-
-function providerFor(kind: ProviderKind, key: string | undefined): ProviderChoice {
-  return { kind, model: MODELS[kind], ...(key ? { key } : {}) };
-}
-
-const errorText = (e: unknown) => (e instanceof Error ? e.message.split('\n')[0]! : String(e));
+import type { ReportRow } from './report.ts';
+import { RunSampler, samplerNotes, sampledRun, samplesOf, type Sample } from './sampler.ts';
 
 // --- checks ------------------------------------------------------------------------------------
 
@@ -157,54 +113,6 @@ export function fencingProblems(entries: readonly FaultLogEntry[]): string[] {
   return [...out];
 }
 
-/** Where the key shows besides its credential header: requests, DOM, console, storage, exports. */
-async function leaksOf(
-  env: SuiteEnv,
-  fp: FaultPage,
-  key: string | undefined,
-  since: { sightings: number; console: number },
-  options: { storage?: boolean; exports?: string[] } = {},
-): Promise<LeakSighting[]> {
-  if (!key) return [];
-  const tail = key.slice(-12);
-  const has = (text: string) => text.includes(key) || text.includes(tail);
-  const out: LeakSighting[] = env.fault.canarySightings
-    .slice(since.sightings)
-    .map((s) => ({ ...s }));
-  for (const page of fp.context.pages()) {
-    if (has(await domText(page).catch(() => ''))) out.push({ where: 'DOM', detail: page.url() });
-  }
-  const lines = fp.consoleAll.slice(since.console).filter(has);
-  if (lines.length) out.push({ where: 'console', detail: `${lines.length} lines` });
-  if (options.storage && has(await storageDump(fp.page))) {
-    out.push({ where: 'storage', detail: 'IndexedDB/localStorage/sessionStorage' });
-  }
-  for (const [i, text] of (options.exports ?? []).entries()) {
-    if (has(text)) out.push({ where: 'export', detail: ['json', 'csv', 'md'][i] ?? String(i) });
-  }
-  return out;
-}
-
-function row(
-  partial: Partial<ReportRow> & Pick<ReportRow, 'scenario' | 'fault' | 'kind'>,
-): ReportRow {
-  return { outcome: 'failed', pageErrors: [], leaks: [], notes: [], ms: 0, ...partial };
-}
-
-function finish(r: ReportRow, started: number): ReportRow {
-  r.ms = Date.now() - started;
-  if (r.outcome !== 'skipped') {
-    r.outcome =
-      r.notes.some((n) => n.startsWith('FAIL')) || r.pageErrors.length || r.leaks.length
-        ? 'failed'
-        : 'survived';
-  }
-  return r;
-}
-
-/** Marks a note as a failed check (the outcome follows from these). */
-const fail = (text: string) => `FAIL ${text}`;
-
 // --- 1. single cases ---------------------------------------------------------------------------
 
 export interface SingleCasePlan {
@@ -242,6 +150,7 @@ export async function singleCases(
       env.fault.clearLog();
       const base = await scoreAndWait(fp.page, cardIds);
       const needed = env.fault.log.length;
+      env.log(`single ${plan.kind} baseline: ${needed} requests`);
       const baseBad = base.filter((c) => c.status !== 'ok' && c.status !== 'n/a');
       if (baseBad.length) {
         rows.push(
@@ -330,14 +239,7 @@ export async function singleCases(
               r.notes.push(fail(`${c.id} ${c.status}: "${c.reason.slice(0, 160)}"`));
             }
           }
-          const retried = r.sent - needed;
-          if (spec.class === 'fatal' && retried > 0) {
-            r.notes.push(
-              fail(`${r.sent} requests for ${needed} needed: a fatal error was retried`),
-            );
-          } else if (mode.mode === 'first' && retried > mode.k) {
-            r.notes.push(`${retried - mode.k} requests beyond the ${mode.k} faulted ones`);
-          }
+          checkBound(r, log, needed, 'single');
           const failedCard = cards.find(
             (c) => c.status === 'error' && (JUDGE_IDS as readonly string[]).includes(c.id),
           );
@@ -348,22 +250,19 @@ export async function singleCases(
         }
         const errors = [...fp.pageErrors, ...fp.consoleErrors];
         r.pageErrors = errors.slice(errorsBefore);
-        r.leaks = await leaksOf(env, fp, key, since);
+        r.leaks = await keyLeaks(env, fp, key, { since });
         rows.push(finish(r, started));
         env.log(
           `single ${plan.kind} ${id}: ${r.outcome} ${r.sent}/${needed} ${r.notes.join('; ')}`,
         );
       }
       // The key in storage, once per kind (memory only: it must be in none).
-      const stored = await leaksOf(
-        env,
-        fp,
-        key,
-        { ...kindSince, sightings: env.fault.canarySightings.length },
-        { storage: true },
-      );
+      const stored = await keyLeaks(env, fp, key, {
+        since: { ...kindSince, sightings: env.fault.canarySightings.length },
+        storage: true,
+      });
       if (stored.length) rows[rows.length - 1]!.leaks.push(...stored);
-      if (key && env.fault.canaryInHeader === 0) {
+      if (env.fault.canaryInHeader === 0) {
         rows[rows.length - 1]?.notes.push('the key never reached its header (leak check vacuous)');
       }
     } catch (e) {
@@ -379,278 +278,6 @@ export async function singleCases(
   }
   return rows;
 }
-
-// --- data-set runs ----------------------------------------------------------------------------
-
-interface Baseline {
-  /** Requests tied to no row (G-Eval's steps, shared by the run). */
-  shared: number;
-  /** Requests per row tag, and per row and prompt. */
-  perRow: Map<number, number>;
-  perRowSig: Map<string, number>;
-}
-
-function neededFor(b: Baseline, tags: readonly number[]): number {
-  return b.shared + tags.reduce((s, t) => s + (b.perRow.get(t) ?? 2), 0);
-}
-
-interface BatchPage {
-  fp: FaultPage;
-  key: string | undefined;
-  dataset: string;
-  kind: ProviderKind;
-}
-
-async function openBatch(
-  env: SuiteEnv,
-  kind: ProviderKind,
-  rows: number,
-  name: string,
-): Promise<BatchPage> {
-  const key = canaryKey(kind);
-  env.fault.recover();
-  env.fault.setLatency(0);
-  env.fault.setCanary(key);
-  env.fault.clearLog();
-  const fp = await openFaultPage(env.browser, env.origin);
-  await configureJudge(fp.page, env.fault.fake, {
-    provider: providerFor(kind, key),
-    metrics: JUDGE_IDS,
-    timeoutSec: TIMEOUT_SEC,
-  });
-  const dataset = `${name}-${rows}`;
-  await importDataset(fp.page, writeDataset(join(env.dir, `${dataset}.jsonl`), rows));
-  return { fp, key, dataset, kind };
-}
-
-/**
- * A data-set scenario in a page of its own (`openBatch`): the body's checks, then what every
- * scenario ends with — where the key was seen (the body says what else to search: storage,
- * exports) and the page's errors — and the page closed whatever happened.
- */
-async function inBatchPage(
-  env: SuiteEnv,
-  r: ReportRow,
-  started: number,
-  open: { kind: ProviderKind; rows: number; name: string },
-  body: (b: BatchPage) => Promise<{ storage?: boolean; exports?: string[] }>,
-): Promise<ReportRow> {
-  const b = await openBatch(env, open.kind, open.rows, open.name);
-  try {
-    const search = await body(b);
-    r.leaks = await leaksOf(env, b.fp, b.key, { sightings: 0, console: 0 }, search);
-    r.pageErrors = [...b.fp.pageErrors, ...b.fp.consoleErrors];
-  } catch (e) {
-    r.notes.push(fail(errorText(e)));
-  } finally {
-    await b.fp.context.close();
-  }
-  finish(r, started);
-  env.log(
-    `${r.scenario} ${r.kind} ${r.fault}: ${r.outcome} ${r.sent}/${r.needed} ${r.notes.join('; ')}`,
-  );
-  return r;
-}
-
-/** The checks a run ends with: the list item against the stored run, rows lost or scored twice,
- * and what was sent against what a fault-free run of all `rows` rows needs. */
-async function closingAccount(
-  env: SuiteEnv,
-  page: Page,
-  runId: string,
-  r: ReportRow,
-  base: Baseline,
-  rows: number,
-): Promise<void> {
-  await contractNotes(page, runId, r);
-  accountingNotes(r, await account(page, runId, env.fault.log, base));
-  r.sent = env.fault.log.length;
-  r.needed = neededFor(
-    base,
-    Array.from({ length: rows }, (_, i) => i + 1),
-  );
-}
-
-const RUN_CHOICE = (dataset: string) => ({
-  dataset,
-  judgeMetrics: JUDGE_IDS,
-  offlineMetrics: BATCH_OFFLINE,
-});
-
-/** Starts a run of `dataset` and waits until `rows` of its rows are stored: mid-run. */
-async function startAndReach(page: Page, dataset: string, rows: number): Promise<string> {
-  const runId = await startRun(page, RUN_CHOICE(dataset));
-  const { ok } = await poll(
-    () => countDone(page, runId),
-    (n) => n >= rows,
-    { timeout: 60_000 },
-  );
-  if (!ok) throw new Error(`the run did not get to ${rows} rows`);
-  return runId;
-}
-
-/** The requests a fault-free run of the first `rows` rows makes, per row and prompt. */
-export async function baseline(env: SuiteEnv, rows: number): Promise<Baseline> {
-  const b = await openBatch(env, 'openai', rows, 'baseline');
-  try {
-    const runId = await startRun(b.fp.page, RUN_CHOICE(b.dataset));
-    const { view, ok } = await waitSettled(b.fp.page, runId, 180_000);
-    if (!ok || view.stored?.status !== 'done')
-      throw new Error(`the baseline run ended ${view.stored?.status}`);
-    const out: Baseline = { shared: 0, perRow: new Map(), perRowSig: new Map() };
-    for (const e of env.fault.log) {
-      if (e.row === undefined) out.shared++;
-      else {
-        out.perRow.set(e.row, (out.perRow.get(e.row) ?? 0) + 1);
-        out.perRowSig.set(`${e.row}|${e.sig}`, (out.perRowSig.get(`${e.row}|${e.sig}`) ?? 0) + 1);
-      }
-    }
-    env.log(`baseline: ${env.fault.log.length} requests for ${rows} rows (${out.shared} shared)`);
-    return out;
-  } finally {
-    await b.fp.context.close();
-  }
-}
-
-interface Accounting {
-  rows: number;
-  lost: number[];
-  twice: number[];
-  failed: number;
-  failedWithReason: number;
-  /** Rows stored 'done' whose judge metrics failed: not retried, not counted as failed. */
-  judgeErrors: number;
-  /** Row tags without a good result (failed, judge error, or missing). */
-  unscored: number[];
-  /** Row tags stored without a good result (failed or judge error): `unscored` minus the rows
-   * not stored (yet). */
-  bad: number[];
-}
-
-/** Lost, twice, failed, from the stored results and what the fake answered successfully. */
-async function account(
-  page: Page,
-  runId: string,
-  log: readonly FaultLogEntry[],
-  base: Baseline,
-): Promise<Accounting> {
-  const run = await storedRun(page, runId);
-  const rows = run ? await datasetRows(page, run.datasetId) : [];
-  const tagOf = new Map(rows.map((r) => [r.row, r.tag ?? r.row]));
-  const results = await storedResults(page, runId);
-  const stored = new Map<number, number>();
-  for (const r of results) stored.set(r.row, (stored.get(r.row) ?? 0) + 1);
-  const lost = rows.filter((r) => !stored.has(r.row)).map((r) => tagOf.get(r.row)!);
-  const twice = new Set<number>();
-  for (const [r, n] of stored) if (n > 1) twice.add(tagOf.get(r)!);
-  const successes = new Map<string, number>();
-  for (const e of log) {
-    if (e.success && e.row !== undefined)
-      successes.set(`${e.row}|${e.sig}`, (successes.get(`${e.row}|${e.sig}`) ?? 0) + 1);
-  }
-  for (const [k, n] of successes)
-    if (n > (base.perRowSig.get(k) ?? 1)) twice.add(Number(k.split('|')[0]));
-  const failed = results.filter((r) => r.status === 'failed');
-  const judgeError = (r: (typeof results)[number]) =>
-    r.status === 'done' &&
-    (JUDGE_IDS as readonly string[]).some((id) => {
-      const m = r.results.find((x) => x.id === id);
-      return !m || m.status === 'error';
-    });
-  const bad = new Set<number>();
-  for (const r of results) if (r.status === 'failed' || judgeError(r)) bad.add(tagOf.get(r.row)!);
-  const unscored = new Set<number>([...lost, ...bad]);
-  return {
-    rows: rows.length,
-    lost,
-    twice: [...twice],
-    failed: failed.length,
-    failedWithReason: failed.filter((r) => (r.error ?? '').trim() !== '').length,
-    judgeErrors: results.filter(judgeError).length,
-    unscored: [...unscored].sort((a, b) => a - b),
-    bad: [...bad].sort((a, b) => a - b),
-  };
-}
-
-const tags = (list: readonly number[]) =>
-  list.length > 8 ? `${list.slice(0, 8).join(',')}…` : list.join(',');
-
-function accountingNotes(r: ReportRow, a: Accounting, unscored = true): void {
-  r.rowsLost = a.lost.length;
-  r.rowsTwice = a.twice.length;
-  r.rowsFailedWithReason ??= a.failedWithReason;
-  if (a.lost.length) r.notes.push(fail(`rows lost: ${tags(a.lost)}`));
-  if (a.twice.length) r.notes.push(fail(`rows scored twice: ${tags(a.twice)}`));
-  if (unscored && a.unscored.length) {
-    r.notes.push(
-      fail(
-        `${a.unscored.length}/${a.rows} rows without a good result at the end (${tags(a.unscored)})`,
-      ),
-    );
-  }
-}
-
-/** The run item against the contract: its data-status and counts are the stored ones; it names its run. */
-async function contractNotes(page: Page, runId: string, r: ReportRow): Promise<void> {
-  const v = await runView(page, runId);
-  if (v.dataStatus !== null && v.dataStatus !== v.stored?.status) {
-    r.notes.push(fail(`the run item says ${v.dataStatus}, the stored run ${v.stored?.status}`));
-  }
-  for (const k of ['done', 'failed', 'total'] as const) {
-    const shown = v.dataCounts[k];
-    if (shown !== null && Number(shown) !== v.stored?.counts[k]) {
-      r.notes.push(
-        fail(`the run item's data-${k} is ${shown}, the stored run's ${v.stored?.counts[k]}`),
-      );
-    }
-  }
-  if (v.dataRunId === null)
-    r.notes.push('no data-run-id on the run item (found by its place in the list)');
-}
-
-async function settleOrPause(
-  page: Page,
-  runId: string,
-  timeout: number,
-  r: ReportRow,
-): Promise<RunView> {
-  const { view, ok } = await waitSettled(page, runId, timeout);
-  if (ok) return view;
-  r.notes.push(
-    fail(`the run was still going after ${Math.round(timeout / 1000)} s: paused by hand`),
-  );
-  await clickIn(page, runId, 'run-pause');
-  const second = await waitSettled(page, runId, 120_000);
-  if (!second.ok) {
-    await clickIn(page, runId, 'run-cancel');
-    return (await waitSettled(page, runId, 60_000)).view;
-  }
-  return second.view;
-}
-
-async function resumeToDone(
-  page: Page,
-  runId: string,
-  r: ReportRow,
-  why: string,
-): Promise<RunView> {
-  if (!(await clickResume(page, runId))) {
-    r.notes.push(fail(`no Resume on the run (${why})`));
-    return runView(page, runId);
-  }
-  const { view, ok } = await waitSettled(page, runId, 180_000);
-  if (!ok || view.stored?.status !== 'done') {
-    r.notes.push(
-      fail(
-        `after Resume the run is ${view.stored?.status}${view.message ? `: ${view.message}` : ''}`,
-      ),
-    );
-  }
-  return view;
-}
-
-const countDone = async (page: Page, runId: string) =>
-  (await storedRun(page, runId))?.counts.done ?? 0;
 
 // --- 2. a batch with random transient faults ----------------------------------------------------
 
@@ -675,7 +302,9 @@ export async function batchRandom(
       sticky: { fraction: 0.1, fault: 'server-500-always' },
     });
     const runId = await startRun(page, RUN_CHOICE(b.dataset));
+    const sampler = new RunSampler(env.fault, runId, { A: page });
     let view = await settleOrPause(page, runId, 300_000, r);
+    let pauses = 0;
     if (base.shared > 1) {
       r.notes.push(
         `the fault-free baseline asked G-Eval's steps ${base.shared}× (1 needed: concurrent rows miss the cache)`,
@@ -686,6 +315,7 @@ export async function batchRandom(
     r.notes.push(`${injected}/${faulty} requests faulted`);
     env.fault.recover();
     if (view.stored?.status === 'paused') {
+      pauses++;
       r.notes.push(`paused during the faults: "${view.message.slice(0, 100)}"`);
       view = await resumeToDone(page, runId, r, 'paused during the faults');
     }
@@ -724,6 +354,7 @@ export async function batchRandom(
         fail(`the run's counter says ${counter ?? '?'} requests, the provider got ${sentOnRun}`),
       );
     }
+    samplerNotes(r, await sampler.stop());
     const final = await account(page, runId, env.fault.log, base);
     await contractNotes(page, runId, r);
     accountingNotes(r, final);
@@ -735,14 +366,12 @@ export async function batchRandom(
     if (rerunSent > 0)
       r.notes.push(fail(`the same metrics again made ${rerunSent} requests (0 expected)`));
     else r.notes.push('the same metrics again: 0 requests');
-    r.sent = env.fault.log.length;
-    const allTags = Array.from({ length: rows }, (_, i) => i + 1);
-    r.needed = neededFor(base, allTags);
-    const exports = await exportTexts(page, runId).catch((e) => {
-      r.notes.push(`exports not read: ${errorText(e)}`);
-      return [] as string[];
+    checkBound(r, env.fault.log, neededFor(base, allRows(rows)), 'run', {
+      interruptions: pauses,
     });
-    return { storage: true, exports };
+    // Every export the page offers: the run's, and a comparison of the run with its rerun.
+    const files = await everyExport(page, runId, rerun, b.downloads, r);
+    return { storage: true, files };
   });
 }
 
@@ -767,6 +396,7 @@ export async function fatalMidRun(
     const page = b.fp.page;
     env.fault.setPlan({ mode: 'after', fault: faultId, rows: afterRows });
     const runId = await startRun(page, RUN_CHOICE(b.dataset));
+    const sampler = new RunSampler(env.fault, runId, { A: page });
     const view = await settleOrPause(page, runId, persistent ? 75_000 : 120_000, r);
     const log = env.fault.log;
     const first = log.find((e) => e.fault);
@@ -805,7 +435,8 @@ export async function fatalMidRun(
       await clickIn(page, runId, 'run-retry-failed');
       await waitSettled(page, runId, 180_000);
     }
-    await closingAccount(env, page, runId, r, base, rows);
+    samplerNotes(r, await sampler.stop());
+    await closingAccount(env, page, runId, r, base, rows, { interruptions: 1 });
     return { storage: true };
   });
 }
@@ -823,12 +454,13 @@ export async function reloadMidRun(
     fault: 'page.reload() mid-run, key in memory',
     kind: 'openai',
   });
-  return inBatchPage(env, r, started, { kind: 'openai', rows, name: 'reload' }, async (b) => {
+  const open = { kind: 'openai' as const, rows, name: 'reload' };
+  return sampledRun(env, r, started, open, { latencyMs: 300, reach: 3 }, async (b, runId) => {
     const page = b.fp.page;
-    env.fault.setLatency(300);
-    const runId = await startAndReach(page, b.dataset, 3);
+    const asked = env.fault.elapsed();
     await page.reload();
-    await page.getByTestId('score-button').waitFor();
+    await waitApp(page, runId);
+    const gone = await goneAt(env, page, asked);
     const waited = await poll(
       () => runView(page, runId),
       (v) => v.stored?.status === 'paused' && v.canResume,
@@ -845,9 +477,12 @@ export async function reloadMidRun(
         `paused at ${waited.value.stored?.counts.done}/${rows}: "${waited.value.message.slice(0, 80)}"`,
       );
     env.fault.setLatency(0);
-    if (b.key) await enterKey(page, b.key);
+    await enterKey(page, b.key);
     await resumeToDone(page, runId, r, 'after the reload');
-    await closingAccount(env, page, runId, r, base, rows);
+    await closingAccount(env, page, runId, r, base, rows, {
+      interruptions: 1,
+      goneAt: [gone],
+    });
     return { storage: true };
   });
 }
@@ -866,56 +501,95 @@ export async function offlineSpell(
     fault: `context.setOffline for ${spellMs / 1000} s mid-run`,
     kind: 'openai',
   });
-  return inBatchPage(env, r, started, { kind: 'openai', rows, name: 'offline' }, async (b) => {
-    const page = b.fp.page;
-    env.fault.setLatency(400);
-    const runId = await startAndReach(page, b.dataset, 3);
-    const badBefore = (await account(page, runId, env.fault.log, base)).bad.length;
-    await b.fp.context.setOffline(true);
-    const seen: RunView[] = [];
-    const end = Date.now() + spellMs;
-    while (Date.now() < end) {
-      seen.push(await runView(page, runId));
-      await new Promise((res) => setTimeout(res, 250));
-    }
-    await b.fp.context.setOffline(false);
-    const paused = seen.find((v) => v.stored?.status === 'paused');
-    const said = paused ? paused.message || paused.stored?.message || '' : '';
-    if (!paused) r.notes.push(fail('did not pause while offline'));
-    else if (!/offline|network|connection/iu.test(said)) {
-      r.notes.push(fail(`paused without saying offline: "${said.slice(0, 100)}"`));
-    }
-    const back = await poll(
-      () => runView(page, runId),
-      (v) => v.stored?.status === 'done' || (v.stored?.status === 'running' && v.running),
-      { timeout: 20_000 },
-    );
-    if (!back.ok) {
-      r.notes.push(fail(`did not resume by itself (${back.value.stored?.status})`));
-      if (back.value.stored?.status === 'paused')
-        await resumeToDone(page, runId, r, 'after the spell');
-    }
-    const { view } = await waitSettled(page, runId, 180_000);
-    if (view.stored?.status !== 'done') r.notes.push(fail(`ended ${view.stored?.status}`));
-    env.fault.setLatency(0);
-    // Nothing but the spell failed anything: every row without a good result now was burned by it.
-    const final = await account(page, runId, env.fault.log, base);
-    const burned = final.bad.length - badBefore;
-    if (burned > CONCURRENCY) r.notes.push(fail(`${burned} rows failed or burned by the spell`));
-    else r.notes.push(`${burned} rows failed or burned by the spell`);
-    await contractNotes(page, runId, r);
-    accountingNotes(r, final, false);
-    r.sent = env.fault.log.length;
-    r.needed = neededFor(
-      base,
-      Array.from({ length: rows }, (_, i) => i + 1),
-    );
-    return { storage: true };
-  });
+  const open = { kind: 'openai' as const, rows, name: 'offline' };
+  return sampledRun(
+    env,
+    r,
+    started,
+    open,
+    { latencyMs: 400, reach: 3 },
+    async (b, runId, sampler) => {
+      const page = b.fp.page;
+      const badBefore = (await account(page, runId, env.fault.log, base)).bad.length;
+      await b.fp.context.setOffline(true);
+      const offAt = sampler.now();
+      // The spell is the fault: it lasts its time whatever the page does.
+      await page.waitForTimeout(spellMs);
+      await b.fp.context.setOffline(false);
+      const onAt = sampler.now();
+      const spell = sampler.samples.filter((s) => s.t >= offAt && s.t <= onAt);
+      const paused = spell.find((s) => s.stored?.status === 'paused');
+      const said = paused ? paused.shown?.message || paused.stored?.message || '' : '';
+      if (!paused) r.notes.push(fail('did not pause while offline'));
+      else if (!/offline|network|connection/iu.test(said)) {
+        r.notes.push(fail(`paused without saying offline: "${said.slice(0, 100)}"`));
+      }
+      const back = await poll(
+        () => runView(page, runId),
+        (v) => v.stored?.status === 'done' || (v.stored?.status === 'running' && v.running),
+        { timeout: 20_000 },
+      );
+      let resumed = 0;
+      if (!back.ok) {
+        r.notes.push(fail(`did not resume by itself (${back.value.stored?.status})`));
+        if (back.value.stored?.status === 'paused') {
+          resumed++;
+          await resumeToDone(page, runId, r, 'after the spell');
+        }
+      }
+      const { view } = await waitSettled(page, runId, 180_000);
+      if (view.stored?.status !== 'done') r.notes.push(fail(`ended ${view.stored?.status}`));
+      env.fault.setLatency(0);
+      // One more round once settled, so that the list's last word is read after the end.
+      await sampler.tick();
+      const sampled = await sampler.stop();
+      // Back online, the list shows the run running, then done, and its request counter moves.
+      const after = samplesOf(sampled, 'A', onAt);
+      const words = after.map((s) => s.shown?.word ?? '-');
+      const runningAt = words.indexOf('running');
+      if (runningAt < 0)
+        r.notes.push(
+          fail(
+            `back online the run list never showed running (it showed ${[...new Set(words)].join(', ')})`,
+          ),
+        );
+      else if (!words.slice(runningAt).includes('done'))
+        r.notes.push(fail(`back online the run list never showed done (last: ${words.at(-1)})`));
+      const counterAt = (s: Sample | undefined) => s?.shown?.requests ?? 0;
+      const atOnline = counterAt(
+        samplesOf(sampled, 'A')
+          .filter((s) => s.t <= onAt)
+          .at(-1),
+      );
+      const atEnd = counterAt(after.at(-1));
+      const storedEnd = after.at(-1)?.stored?.requests ?? 0;
+      if (atEnd <= atOnline)
+        r.notes.push(
+          fail(
+            `the run list's request counter froze at ${atEnd} after the spell (stored ${storedEnd})`,
+          ),
+        );
+      // Nothing but the spell failed anything: every row without a good result now was burned by it.
+      const final = await account(page, runId, env.fault.log, base);
+      const burned = final.bad.length - badBefore;
+      if (burned > CONCURRENCY) r.notes.push(fail(`${burned} rows failed or burned by the spell`));
+      else r.notes.push(`${burned} rows failed or burned by the spell`);
+      await contractNotes(page, runId, r);
+      accountingNotes(r, final, false);
+      checkBound(r, env.fault.log, neededFor(base, allRows(rows)), 'run', {
+        interruptions: 1 + resumed,
+      });
+      return { storage: true };
+    },
+  );
 }
 
 // --- 6. two tabs -----------------------------------------------------------------------------
 
+/**
+ * Tab A runs, tab B (no key) opens mid-run: B must leave the run's status alone, its run item must
+ * follow the stored run (rows moving while A runs), and say done when A is done.
+ */
 export async function twoTabs(env: SuiteEnv, rows: number, base: Baseline): Promise<ReportRow> {
   const started = Date.now();
   const r = row({
@@ -923,35 +597,59 @@ export async function twoTabs(env: SuiteEnv, rows: number, base: Baseline): Prom
     fault: 'tab B opens mid-run, no key in B',
     kind: 'openai',
   });
-  return inBatchPage(env, r, started, { kind: 'openai', rows, name: 'tabs' }, async (b) => {
+  const open = { kind: 'openai' as const, rows, name: 'tabs' };
+  // Slow enough that B watches A's run for several rows.
+  const at = { latencyMs: 1_000, reach: 1 };
+  return sampledRun(env, r, started, open, at, async (b, runId, sampler) => {
     const page = b.fp.page;
-    env.fault.setLatency(300);
-    const runId = await startAndReach(page, b.dataset, 2);
     const tabB = await b.fp.context.newPage();
     watchPage(tabB, b.fp);
     await tabB.goto(env.origin);
-    await tabB.getByTestId('score-button').waitFor();
-    const statuses = new Set<string>();
-    const end = Date.now() + 6_000;
-    while (Date.now() < end) {
-      const s = await storedRun(page, runId);
-      if (s && s.counts.done < s.counts.total) statuses.add(s.status);
-      await new Promise((res) => setTimeout(res, 200));
-    }
-    if ([...statuses].some((s) => s !== 'running')) {
-      const s = await storedRun(page, runId);
-      r.notes.push(
-        fail(
-          `tab B rewrote the running run's status: ${[...statuses].join(' → ')}${s?.message ? ` ("${s.message.slice(0, 90)}")` : ''}`,
-        ),
-      );
-    }
-    env.fault.setLatency(0);
+    await waitApp(tabB, runId);
+    sampler.addTab('B', tabB);
+    const up = await sampleRun(tabB, runId);
+    if (up.stored?.status !== 'running')
+      throw new Error(`the run was ${up.stored?.status} before tab B was up: B watched nothing`);
     const { view, ok: settledOk } = await waitSettled(page, runId, 180_000);
+    const doneAt = sampler.now();
+    env.fault.setLatency(0);
     if (!settledOk || view.stored?.status !== 'done') {
       r.notes.push(fail(`tab A's run ended ${view.stored?.status}`));
       if (view.stored?.status === 'paused') await resumeToDone(page, runId, r, 'tab A after tab B');
     }
+    // B shows done once A is done (the sampler holds the rest: within a second).
+    const bDone = await poll(
+      () => sampleRun(tabB, runId),
+      (s) => s.shown?.word === 'done',
+      { timeout: 5_000, interval: 100 },
+    );
+    const sampled = await sampler.stop();
+    if (!bDone.ok)
+      r.notes.push(
+        fail(`tab B still shows ${bDone.value.shown?.word ?? 'nothing'} after A finished`),
+      );
+    const storedStatuses = new Set(
+      sampled.samples
+        .filter((s) => s.t < doneAt && s.stored && s.stored.done < s.stored.total)
+        .map((s) => s.stored!.status),
+    );
+    if ([...storedStatuses].some((s) => s !== 'running')) {
+      const s = await storedRun(page, runId);
+      r.notes.push(
+        fail(
+          `tab B rewrote the running run's status: ${[...storedStatuses].join(' → ')}${s?.message ? ` ("${s.message.slice(0, 90)}")` : ''}`,
+        ),
+      );
+    }
+    const whileRunning = samplesOf(sampled, 'B').filter((s) => s.t < doneAt);
+    const shownDone = new Set(whileRunning.map((s) => s.shown?.done));
+    const storedDone = whileRunning.map((s) => s.stored?.done ?? 0);
+    if (storedDone.length > 1 && storedDone.at(-1)! > storedDone[0]! && shownDone.size < 2)
+      r.notes.push(
+        fail(
+          `tab B's rows froze at ${[...shownDone][0]} while A went from ${storedDone[0]} to ${storedDone.at(-1)}`,
+        ),
+      );
     await tabB.close();
     await closingAccount(env, page, runId, r, base, rows);
     return { storage: true };
@@ -992,7 +690,56 @@ export async function storageQuota(env: SuiteEnv): Promise<ReportRow> {
   } finally {
     await fp.context.close();
   }
-  finish(r, started);
-  env.log(`storage: ${r.outcome} ${r.notes.join('; ')}`);
-  return r;
+  return logged(env, finish(r, started));
+}
+
+// --- 8. a gateway that echoes the key in its answers ---------------------------------------------
+
+/**
+ * An OpenAI-compatible gateway whose 200 answers carry the caller's key (in the answers' reasons
+ * and G-Eval steps, and in a field of the body): a single case and a run are scored through it.
+ * The answers are kept (case history, judge cache, run results) and the steps are sent again in
+ * later prompts: the key must be in no store, no export and no later request.
+ */
+export async function echoingGateway(
+  env: SuiteEnv,
+  rows: number,
+  base: Baseline,
+): Promise<ReportRow> {
+  const started = Date.now();
+  const r = row({
+    scenario: 'echo',
+    fault: 'gateway echoes the key inside 200 answers: a case, then a run',
+    kind: 'openai-compatible',
+  });
+  const open = { kind: 'openai-compatible' as const, rows, name: 'echo' };
+  return inBatchPage(env, r, started, open, async (b) => {
+    const page = b.fp.page;
+    const cardIds = [...OFFLINE_METRIC_IDS, ...JUDGE_IDS];
+    await fillCase(page, singleCase());
+    // What the case needs without the echo (a gateway's first call may probe it), then again
+    // through the echoing gateway, from an empty judge cache.
+    await scoreAndWait(page, cardIds);
+    const caseNeed = env.fault.log.length;
+    await clearJudgeCache(page);
+    env.fault.setEchoKey(true);
+    const cards = await scoreAndWait(page, cardIds);
+    for (const c of cards.filter((x) => (JUDGE_IDS as readonly string[]).includes(x.id)))
+      if (c.status !== 'ok')
+        r.notes.push(fail(`the echo broke ${c.id}: ${c.status} "${c.reason.slice(0, 90)}"`));
+    const runId = await startRun(page, RUN_CHOICE(b.dataset));
+    const { view, ok } = await waitSettled(page, runId, 180_000);
+    if (!ok || view.stored?.status !== 'done')
+      r.notes.push(
+        fail(`the run through the gateway ended ${view.stored?.status}: ${view.message}`),
+      );
+    env.fault.setEchoKey(false);
+    const echoed = env.fault.log.filter((e) => e.success).length;
+    r.notes.push(`${echoed} answers carried the key`);
+    await contractNotes(page, runId, r);
+    accountingNotes(r, await account(page, runId, env.fault.log, base));
+    checkBound(r, env.fault.log, 2 * caseNeed + neededFor(base, allRows(rows)), 'run');
+    const files = await everyExport(page, runId, undefined, b.downloads, r);
+    return { storage: true, files };
+  });
 }

@@ -10,6 +10,10 @@
  *           (seed, row, prompt, attempt), so a run is reproducible whatever the arrival order;
  *           optionally a seeded share of rows fails on every attempt ("sticky") until recover()
  *
+ * A gateway that echoes the key can be switched on (`setEchoKey`): every healthy answer then
+ * carries the caller's key, inside the answer's text and beside it in the body, as some proxies
+ * do; the client must keep it out of what it stores and sends later.
+ *
  * Every request is logged with its prompt signature (judge-oracle.ts), the data-set row it
  * judges (the "Dossier NNN" tag in the rows' texts), what it was answered with, and whether that
  * answer was a success: the accounting for "rows scored twice" and "requests sent vs needed".
@@ -428,7 +432,18 @@ export function faultReply(id: FaultId, req: RecordedRequest, ctx: FaultContext)
     case 'bad-key':
       return fakeError(wire, 'bad-key');
     case 'key-echo':
-      if (wire === 'openai') return fakeError('openai', 'bad-key');
+      // OpenAI itself masks the key; a gateway in front of an OpenAI-compatible server may not.
+      if (wire === 'openai') {
+        return {
+          status: 401,
+          body: openaiError(
+            'Incorrect API key provided: {{key}}. Check the key of this gateway.',
+            'invalid_request_error',
+            'invalid_api_key',
+          ),
+          echoKey: true,
+        };
+      }
       if (wire === 'anthropic') {
         return {
           status: 401,
@@ -519,6 +534,48 @@ export function faultReply(id: FaultId, req: RecordedRequest, ctx: FaultContext)
   }
 }
 
+// --- a gateway that echoes the key ------------------------------------------------------------
+
+const ECHO = ' (gateway request {{key}})';
+
+/** Appends the echo to the reasons and steps of a JSON answer text; undefined when it has none. */
+function echoInText(text: string): string | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  let touched = false;
+  const walk = (v: unknown, key: string): unknown => {
+    if (typeof v === 'string' && (key === 'reason' || key === 'reasoning' || key === 'steps')) {
+      touched = true;
+      return v + ECHO;
+    }
+    if (Array.isArray(v)) return v.map((x) => walk(x, key));
+    if (v && typeof v === 'object')
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, k)]));
+    return v;
+  };
+  const out = walk(json, '');
+  return touched ? JSON.stringify(out) : undefined;
+}
+
+/** A healthy answer as an echoing gateway sends it: the key in the answer's text (where the
+ * answer has free text) and in a field of the body. */
+export function withEchoedKey(reply: FakeReply): FakeReply {
+  if (!reply.body || typeof reply.body !== 'object') return reply;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return echoInText(v) ?? v;
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object')
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  const body = walk(reply.body) as Record<string, unknown>;
+  return { ...reply, body: { ...body, gateway: { credential: 'Bearer {{key}}' } }, echoKey: true };
+}
+
 // --- seeded draws -----------------------------------------------------------------------------
 
 /** FNV-1a, then a murmur-style finaliser: a uniform draw in [0, 1) from a string. */
@@ -590,12 +647,16 @@ export interface FaultLlm {
   recover(): void;
   /** Delay before every healthy answer (slow provider, so a reload or an offline spell lands mid-run). */
   setLatency(ms: number): void;
+  /** Healthy answers echo the caller's key (a gateway that does: `withEchoedKey`). */
+  setEchoKey(on: boolean): void;
   /** The key to look for in raw requests (undefined: none). */
   setCanary(key: string | undefined): void;
   canarySightings: CanarySighting[];
   /** Requests the credential header carried the canary in (sanity: the key did travel). */
   readonly canaryInHeader: number;
   setTimeoutMs(ms: number): void;
+  /** ms since the fake started: the log's clock (`arrivedAt`, `repliedAt`). */
+  elapsed(): number;
   /** Forget the log and sightings (the plan and the header count stay). */
   clearLog(): void;
   close(): Promise<void>;
@@ -608,6 +669,7 @@ export async function startFaultLlm(options: { gevalScore?: number } = {}): Prom
   let plan: FaultPlan = { mode: 'none' };
   let faulted = 0;
   let latency = 0;
+  let echo = false;
   let canary: string | undefined;
   let canaryInHeader = 0;
   let timeoutMs = 120_000;
@@ -704,6 +766,7 @@ export async function startFaultLlm(options: { gevalScore?: number } = {}): Prom
         reply = faultReply(fault, req, { timeoutMs });
       } else {
         reply = await oracle(req);
+        if (echo) reply = withEchoedKey(reply);
         if (latency > 0) reply = { ...reply, delayMs: latency };
       }
       const healthy = !fault;
@@ -738,6 +801,9 @@ export async function startFaultLlm(options: { gevalScore?: number } = {}): Prom
     setLatency(ms) {
       latency = ms;
     },
+    setEchoKey(on) {
+      echo = on;
+    },
     setCanary(key) {
       canary = key;
       canaryInHeader = 0;
@@ -749,6 +815,7 @@ export async function startFaultLlm(options: { gevalScore?: number } = {}): Prom
     setTimeoutMs(ms) {
       timeoutMs = ms;
     },
+    elapsed: () => Date.now() - t0,
     clearLog() {
       log.length = 0;
       sightings.length = 0;
