@@ -1,11 +1,31 @@
 /** The one `openDB` of the app, with its versioned upgrades. */
 import { messageOf } from '../errors.ts';
-import { openDB } from 'idb';
+import { openDB, unwrap, wrap } from 'idb';
 import type { IDBPDatabase } from 'idb';
 import { DB_NAME, DB_VERSION } from './schema.ts';
 import type { SumLensDB } from './schema.ts';
 
 let opening: Promise<IDBPDatabase<SumLensDB>> | undefined;
+
+/**
+ * Every transaction's `done` is handled. idb's shortcuts (db.get, db.getAll…) open a transaction
+ * whose `done` nobody awaits on a read, so when the browser aborts it (site data cleared, the
+ * database closed under the page) the rejection surfaced as an uncaught page error; the read's own
+ * request still rejects for its caller.
+ */
+function handleEveryDone(database: IDBPDatabase<SumLensDB>): void {
+  const raw = unwrap(database) as IDBDatabase;
+  const open = IDBDatabase.prototype.transaction;
+  Object.defineProperty(raw, 'transaction', {
+    configurable: true,
+    value: function (this: IDBDatabase, ...args: Parameters<IDBDatabase['transaction']>) {
+      const tx = open.apply(this, args);
+      // (idb wraps a transaction once: this is the proxy, and the `done`, its callers get)
+      guarded(wrap(tx) as unknown as { done: Promise<void> });
+      return tx;
+    },
+  });
+}
 
 const lostListeners = new Set<() => void>();
 
@@ -55,12 +75,17 @@ export function db(): Promise<IDBPDatabase<SumLensDB>> {
       opening = undefined;
       for (const listener of lostListeners) listener();
     },
-  }).catch((error: unknown) => {
-    opening = undefined;
-    throw new Error(
-      `The browser's storage (IndexedDB) is not available: ${messageOf(error)}. Private windows in some browsers block it.`,
-    );
-  });
+  })
+    .then((database) => {
+      handleEveryDone(database);
+      return database;
+    })
+    .catch((error: unknown) => {
+      opening = undefined;
+      throw new Error(
+        `The browser's storage (IndexedDB) is not available: ${messageOf(error)}. Private windows in some browsers block it.`,
+      );
+    });
   return opening;
 }
 
