@@ -53,6 +53,7 @@ import { BatchWorkerClient } from '../workers/batch-api.ts';
 import { storageEstimate } from '../storage/quota.ts';
 import type { StorageEstimateInfo } from '../storage/quota.ts';
 import type { MetricSettings } from '../metrics/settings.ts';
+import type { JudgeSettings } from '../metrics/judge/settings.ts';
 import type { ModelSource } from '../models/source.ts';
 import type { MetricId } from '../metrics/types.ts';
 import type { JudgeSession } from './judge.svelte.ts';
@@ -83,13 +84,15 @@ export interface RunChoice {
 }
 
 /** How often a page checks who drives the runs it shows as running, in ms. */
-const WATCH_MS = 1000;
+const WATCH_MS = 400;
 /** Notices of changed runs are gathered this long before the runs are read again (row bursts). */
 const REREAD_MS = 150;
 /** After the site's data was cleared, storage errors this soon are the clearing's own. */
 const LOST_QUIET_MS = 10_000;
 
 interface DriveOptions {
+  /** Stores the run first, under the drive's claim (a new run). */
+  create?: () => Promise<StoredRun>;
   retryFailed?: boolean;
   quietIfBusy?: boolean;
   /** A resume nobody clicked (page load, a tab taking over): only a run still stored running. */
@@ -135,11 +138,11 @@ export class DatasetSession {
   readonly #driving = new SvelteSet<string>();
   /** Runs another tab (or its worker) drives: this page only shows them, and relays the buttons. */
   readonly #elsewhere = new SvelteSet<string>();
-  /** Runs stored running that nobody held at the last check: taken over if still so at the next. */
-  #unheld = new Set<string>();
   /** Runs to read again (another context wrote them), gathered for REREAD_MS. */
   readonly #changed = new Set<string>();
   #rereadTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When each run was last read on its own (performance.now()), for refresh to keep. */
+  readonly #readAt = new Map<string, number>();
   #watchTimer: ReturnType<typeof setTimeout> | undefined;
   /** Bumped when the browser closes the database under the page (site data cleared). */
   #losses = 0;
@@ -282,8 +285,16 @@ export class DatasetSession {
   }
 
   async refresh(): Promise<void> {
+    const started = performance.now();
     try {
-      [this.datasets, this.runs] = await Promise.all([listDatasets(), listRuns()]);
+      const [datasets, runs] = await Promise.all([listDatasets(), listRuns()]);
+      this.datasets = datasets;
+      // A run read again since this listing began (a notice) is newer than the listing's copy.
+      this.runs = runs.map((run) =>
+        (this.#readAt.get(run.id) ?? -Infinity) > started
+          ? (this.runs.find((r) => r.id === run.id) ?? run)
+          : run,
+      );
       this.storage = await storageEstimate();
     } catch (error) {
       if (Date.now() - this.#lostAt < LOST_QUIET_MS) {
@@ -311,6 +322,7 @@ export class DatasetSession {
   async #reread(): Promise<void> {
     const ids = [...this.#changed];
     this.#changed.clear();
+    const started = performance.now();
     const read = await Promise.all(
       ids.map((id) =>
         getRun(id).then(
@@ -325,6 +337,7 @@ export class DatasetSession {
     let progress = this.progress;
     for (const { id, run, ok } of read) {
       if (!ok) continue;
+      this.#readAt.set(id, started);
       runs = run ? withRun(runs, run) : runs.filter((r) => r.id !== id);
       // Progress is this page's own view of a run it drives; another driver's counters are the
       // stored ones.
@@ -339,9 +352,9 @@ export class DatasetSession {
   }
 
   /**
-   * While a run is shown running, or driven in another tab, checks once a second who holds it:
+   * While a run is shown running, or driven in another tab, checks every WATCH_MS who holds it:
    * the list relays its buttons to the tab that drives it, and a run stored running that no tab
-   * or worker holds on two checks in a row (its tab was closed or crashed) is taken over here.
+   * or worker holds (its tab was closed or crashed) is taken over here.
    */
   #watch(): void {
     if (this.#watchTimer !== undefined) return;
@@ -362,7 +375,6 @@ export class DatasetSession {
       return;
     }
     if (!held) return;
-    const unheld = new Set<string>();
     for (const run of this.runs) {
       if (this.isRunning(run.id)) continue;
       if (held.has(runClaimName(run.id)) || held.has(runLockName(run.id))) {
@@ -373,18 +385,14 @@ export class DatasetSession {
       }
       this.#elsewhere.delete(run.id);
       if (run.status !== 'running') continue;
-      if (this.#unheld.has(run.id)) {
-        void this.#drive(run.id, undefined, {
-          quietIfBusy: true,
-          retryFailed: true,
-          onlyIfRunning: true,
-        });
-      } else {
-        unheld.add(run.id);
-        this.#runChanged(run.id);
-      }
+      // Stored running and held by nobody: every drive holds its claim from before the run is
+      // stored running to after its last status write, so the tab that drove it is gone.
+      void this.#drive(run.id, undefined, {
+        quietIfBusy: true,
+        retryFailed: true,
+        onlyIfRunning: true,
+      });
     }
-    this.#unheld = unheld;
   }
 
   /** Applies a button pressed in this tab, or relayed from a tab that only shows the run. */
@@ -500,6 +508,7 @@ export class DatasetSession {
    */
   async startRun(dataset: StoredDataset, choice: RunChoice): Promise<void> {
     this.error = undefined;
+    const runId = crypto.randomUUID();
     // The page's settings are reactive proxies, which IndexedDB and postMessage cannot clone.
     const settings = $state.snapshot(choice.settings) as MetricSettings;
     const models = $state.snapshot(choice.models) as ModelSource;
@@ -511,7 +520,7 @@ export class DatasetSession {
       if (predictions && !task) throw new SaidError(ref('datasets.start.noTask'));
       const inPage = runExecutor(metrics, settings) === 'page';
       let judge: { provider: JudgeSession['provider']['kind']; model: string } | undefined;
-      let judgeSettings;
+      let judgeSettings: JudgeSettings | undefined;
       let concurrency: number | undefined;
       if (inPage) {
         if (!this.#scoring) throw new SaidError(ref('datasets.start.noJudge'));
@@ -523,23 +532,29 @@ export class DatasetSession {
         }
         concurrency = session.provider.concurrency;
       }
-      const run = await createBatchRun({
-        dataset,
-        metrics,
-        settings: {
-          metrics: settings,
-          ...(judgeSettings ? { judge: judgeSettings } : {}),
-          ...(task ? { task } : {}),
-          ...(concurrency ? { concurrency } : {}),
-          ...(judge && choice.providerBatch && pageCanBatch(judge.provider)
-            ? { providerBatch: { pollSec: Math.max(1, choice.providerBatch.pollSec) } }
-            : {}),
-        },
-        ...(judge ? { judge } : {}),
-        appVersion: APP_VERSION,
-      });
-      this.runs = [run, ...this.runs];
-      await this.#drive(run.id, models);
+      const create = () =>
+        createBatchRun({
+          id: runId,
+          dataset,
+          metrics,
+          settings: {
+            metrics: settings,
+            ...(judgeSettings ? { judge: judgeSettings } : {}),
+            ...(task ? { task } : {}),
+            ...(concurrency ? { concurrency } : {}),
+            ...(judge && choice.providerBatch && pageCanBatch(judge.provider)
+              ? { providerBatch: { pollSec: Math.max(1, choice.providerBatch.pollSec) } }
+              : {}),
+          },
+          ...(judge ? { judge } : {}),
+          appVersion: APP_VERSION,
+        }).then((run) => {
+          this.runs = withRun(this.runs, run);
+          return run;
+        });
+      // Created under the claim the drive holds: a run is never stored running with no tab
+      // holding it, so another tab may take over any run it finds so.
+      await this.#drive(runId, models, { create });
     } catch (error) {
       this.#error = said(error);
     }
@@ -577,7 +592,6 @@ export class DatasetSession {
     }
     this.#driving.add(runId);
     this.#elsewhere.delete(runId);
-    this.#unheld.delete(runId);
     // A new start: the last outcome's progress (paused, stopped) must not show as this one's.
     const { [runId]: _previous, ...others } = this.progress;
     this.progress = others;
@@ -611,6 +625,7 @@ export class DatasetSession {
     options: DriveOptions,
     losses: number,
   ): Promise<boolean> {
+    if (options.create) await options.create();
     const run = await getRun(runId);
     if (!run) throw new SaidError(ref('datasets.start.gone'));
     // Read under the claim: a run another tab finished or paused since the list was read stays so.
