@@ -267,17 +267,26 @@ export async function goneAt(env: SuiteEnv, alive: Page, fallback: number): Prom
 }
 
 /**
+ * How long a page may take, from the moment the fake wrote an answer to the socket, to have it
+ * kept: the browser reads the body, the page hashes and writes it to IndexedDB. On this busy
+ * two-core machine that took up to a few hundred ms; an answer written less than this before the
+ * page went was still in transit, as one the page never received.
+ */
+export const IN_TRANSIT_MS = 1_000;
+
+/**
  * The log with the answers that reached a page no longer there (a reload or a closed tab after
- * the request left, `goneAt` on the fake's clock) counted as not delivered: nobody could keep
- * them, so asking again is not buying twice. An answer delivered before the page went is one it
- * could have kept.
+ * the request left, `goneAt` on the fake's clock), or that were still in transit when it went,
+ * counted as not delivered: nobody could keep them, so asking again is not buying twice. An
+ * answer delivered longer before the page went is one it could have kept.
  */
 export function answeredLog(
   log: readonly FaultLogEntry[],
   goneAt: readonly number[] = [],
 ): FaultLogEntry[] {
   return log.map((e) =>
-    e.success && goneAt.some((t) => e.arrivedAt < t && (e.repliedAt ?? Infinity) >= t)
+    e.success &&
+    goneAt.some((t) => e.arrivedAt < t && (e.repliedAt ?? Infinity) >= t - IN_TRANSIT_MS)
       ? { ...e, success: false }
       : e,
   );

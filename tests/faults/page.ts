@@ -227,16 +227,39 @@ function installPageHelpers(): void {
       db.close();
     }
   };
+  // A run's status is stored in IndexedDB, or, where IndexedDB refused the write (the disk is
+  // full), in localStorage until IndexedDB takes it (src/lib/storage/run-status-journal.ts): the
+  // newer of the two is the stored status, as every read the app makes sees it.
+  const withJournal = (record: unknown): unknown => {
+    const run = record as { id?: string; updatedAt?: number } | undefined;
+    if (!run?.id) return record;
+    const raw = localStorage.getItem(`sumlens.run-status.${run.id}`);
+    if (!raw) return record;
+    try {
+      const entry = JSON.parse(raw) as { status: string; message?: string; at: number };
+      if (entry.at < (run.updatedAt ?? 0)) return record;
+      const { message: _message, ...rest } = run as { message?: string };
+      return {
+        ...rest,
+        status: entry.status,
+        ...(entry.message !== undefined ? { message: entry.message } : {}),
+      };
+    } catch {
+      return record;
+    }
+  };
   const all = (store: string, index?: { name: string; key: string }) =>
     withDb('sumlens', [] as unknown[], async (db) => {
       if (!db.objectStoreNames.contains(store)) return [];
       const s = db.transaction(store, 'readonly').objectStore(store);
-      return request(index ? s.index(index.name).getAll(index.key) : s.getAll());
+      const records = await request(index ? s.index(index.name).getAll(index.key) : s.getAll());
+      return store === 'runs' ? records.map(withJournal) : records;
     });
   const get = (store: string, key: string) =>
     withDb('sumlens', undefined as unknown, async (db) => {
       if (!db.objectStoreNames.contains(store)) return undefined;
-      return request(db.transaction(store, 'readonly').objectStore(store).get(key));
+      const record = await request(db.transaction(store, 'readonly').objectStore(store).get(key));
+      return store === 'runs' ? withJournal(record) : record;
     });
   const count = (store: string) =>
     withDb('sumlens', 0, async (db) => {

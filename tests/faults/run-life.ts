@@ -28,6 +28,7 @@ import {
   fail,
   finish,
   goneAt,
+  IN_TRANSIT_MS,
   logged,
   settleOrStall,
   neededFor,
@@ -202,11 +203,13 @@ export async function reloadResume(
         await resumeToDone(page, runId, r, 'stalled after the reload');
       }
     }
-    // Answers delivered before the reload, and bought again after it.
+    // Answers delivered before the reload (not in transit then), and bought again after it.
     const key = (e: { row?: number; sig: string }) => `${e.row}|${e.sig}`;
     const log = env.fault.log;
     const bought = new Set(
-      log.filter((e) => e.success && e.row !== undefined && e.repliedAt! < gone).map(key),
+      log
+        .filter((e) => e.success && e.row !== undefined && e.repliedAt! < gone - IN_TRANSIT_MS)
+        .map(key),
     );
     const again = log.filter((e) => e.success && e.arrivedAt > gone && bought.has(key(e)));
     r.notes.push(`${again.length} answers delivered before the reload were bought again after it`);
