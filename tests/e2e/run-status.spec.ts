@@ -6,7 +6,7 @@
  * data stops it with words a person understands, and an offline spell ends with the list showing
  * the run going again. Against the loopback fake provider; runs with one judge metric.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ import { startFakeLlm, type FakeHandler, type FakeLlm } from '../helpers/fake-ll
 import { oracleHandler } from '../helpers/judge-oracle.ts';
 
 const ROWS = 16;
+const SHOTS = join(process.cwd(), '.tmp', 'views');
 const KEY = 'sk-e2e-run-status-key';
 
 interface StoredRunRecord {
@@ -127,6 +128,25 @@ function probeWrite(): Promise<'ok' | 'full' | string> {
   });
 }
 
+/** The run's list item at both widths and in both schemes, under .tmp/views/ (to look at). */
+async function shootItem(page: Page, runId: string, name: string): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true });
+  for (const [width, height] of [
+    [1280, 800],
+    [390, 844],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await listedRun(page, runId).screenshot({
+        path: join(SHOTS, `${name}-${width}-${scheme}.png`),
+      });
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
 async function openTab(context: BrowserContext): Promise<{ page: Page; errors: string[] }> {
   const page = await context.newPage();
   const errors = recordErrors(page);
@@ -201,6 +221,7 @@ describe('run status on screen equals the stored one', () => {
     await expect
       .poll(async () => (await shown(b.page, runId))?.driver, { timeout: 30_000 })
       .toBe('other-tab');
+    await shootItem(b.page, runId, 'run-item-other-tab');
     const first = (await shown(b.page, runId))!.done;
     expect(first).toBeLessThan(ROWS);
     gate.allow(3);
@@ -265,6 +286,7 @@ describe('run status on screen equals the stored one', () => {
       .poll(async () => (await shown(a.page, runId))?.status, { timeout: 60_000 })
       .toBe('paused');
     expect(await listedRun(a.page, runId).getByTestId('run-message').innerText()).toMatch(/full/iu);
+    await shootItem(a.page, runId, 'run-item-disk-full');
     const doneBefore = (await storedRun(a.page, runId))!.counts.done;
     expect(doneBefore).toBeLessThan(ROWS);
 

@@ -2,7 +2,9 @@
  * Every view of the app, in one visit, at 1280×800 and 390×844, light and dark: the single-case
  * page empty, scored on a SummEval case (score board and cards), one card's detail, the data sets
  * with an imported SummEval slice, a finished run, the comparison of two of its systems, the
- * annotator and the side column's settings. Each view × size × scheme is saved as a PNG under
+ * annotator, the side column's settings, an import that needed care (a stray quote, Windows-1252
+ * text, a repeated id) and a G-Eval criterion refused at its field. Each view × size × scheme is
+ * saved as a PNG under
  * .tmp/views/ (to look at) and must have no sideways page scroll, no button or label whose text is
  * cut off, and body text and links at WCAG AA contrast with their background in both schemes.
  */
@@ -243,5 +245,59 @@ describe('every view at both widths and in both schemes', () => {
     expect(problems).toEqual([]);
     expect(app.requests.foreign()).toEqual([]);
     expect(app.errors.filter((e) => !/Failed to load resource/u.test(e))).toEqual([]);
+  });
+
+  it('an import that needed care: a stray quote, Windows-1252 text and a repeated id', async () => {
+    // Windows-1252 bytes (é, ü, € = 0x80), a quote left open in row 4, row 5 repeating row 2's id.
+    const lines = [
+      'id,source,summary',
+      'a1,"Le café de Müller ouvre à huit heures.","Müller ouvre son café."',
+      'a2,"Le prix monte de 3 € par mois.","Le prix monte."',
+      'a3,"Une source "mal fermée,"Un résumé."',
+      'a2,"Une autre source, toute simple.","Un autre résumé."',
+      'a5,"La dernière source.","Le dernier résumé."',
+    ];
+    const text = lines.join('\r\n') + '\r\n';
+    const bytes = Buffer.from([...text].map((ch) => (ch === '€' ? 0x80 : ch.charCodeAt(0))));
+    const csv = join(dir, 'needed-care.csv');
+    writeFileSync(csv, bytes);
+    await importDataset(page, csv);
+    const imported = page.getByTestId('dataset-import');
+    await expect.poll(() => imported.getAttribute('data-done')).toBe('true');
+    expect(await page.getByTestId('mapping-read-as').innerText()).toMatch(/Windows-1252/u);
+    expect(await page.getByTestId('dataset-duplicate-ids').innerText()).toMatch(/a2/u);
+    const dropped = imported
+      .locator('details')
+      .filter({ has: page.getByTestId('dataset-problems') });
+    await dropped.locator('summary').click();
+    expect(await page.getByTestId('dataset-problems').innerText()).toMatch(/row 4/u);
+    const problems = await inspect(page, {
+      name: 'import-needed-care',
+      view: () => imported,
+      contrast: [
+        '[data-testid="mapping-read-as"]',
+        '[data-testid="dataset-problems"] li',
+        '[data-testid="dataset-duplicate-ids"] li',
+      ],
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it('a G-Eval criterion whose name is too long, refused at its field', async () => {
+    const panel = page.getByTestId('judge-panel');
+    if ((await panel.getAttribute('open')) === null) await panel.locator('summary').first().click();
+    // (the judge's settings show once LLM metrics are on; no key is needed to type them)
+    await page.getByTestId('judge-enabled').check();
+    await page.getByTestId('criterion-name').fill('x'.repeat(81));
+    const problem = page.getByTestId('criterion-name-problem');
+    await expect.poll(() => problem.innerText()).toMatch(/80/u);
+    const problems = await inspect(page, {
+      name: 'judge-criterion-too-long',
+      view: () => panel,
+      contrast: ['[data-testid="criterion-name-problem"]', 'label'],
+    });
+    expect(problems).toEqual([]);
+    await page.getByTestId('criterion-name').fill('');
+    await page.getByTestId('judge-enabled').uncheck();
   });
 });
