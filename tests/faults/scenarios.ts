@@ -27,6 +27,7 @@ import {
   account,
   accountingNotes,
   allRows,
+  answeredLog,
   canaryKey,
   checkBound,
   closingAccount,
@@ -513,6 +514,8 @@ export async function offlineSpell(
       const badBefore = (await account(page, runId, env.fault.log, base)).bad.length;
       await b.fp.context.setOffline(true);
       const offAt = sampler.now();
+      // On the fake's clock: answers on the wire then never reached the page.
+      const cutAt = env.fault.elapsed();
       // The spell is the fault: it lasts its time whatever the page does.
       await page.waitForTimeout(spellMs);
       await b.fp.context.setOffline(false);
@@ -570,7 +573,7 @@ export async function offlineSpell(
           ),
         );
       // Nothing but the spell failed anything: every row without a good result now was burned by it.
-      const final = await account(page, runId, env.fault.log, base);
+      const final = await account(page, runId, answeredLog(env.fault.log, [cutAt]), base);
       const burned = final.bad.length - badBefore;
       if (burned > CONCURRENCY) r.notes.push(fail(`${burned} rows failed or burned by the spell`));
       else r.notes.push(`${burned} rows failed or burned by the spell`);
