@@ -121,9 +121,12 @@ describe('data-set runs with LLM metrics', () => {
     expect(fake.requests).toHaveLength(0);
 
     const firstId = await startRun(page);
+    // The stored status, not the page's progress line: the drive says done as soon as it has
+    // stored the last row, and the list's copy of the run (backends, usage) is read after that.
     await expect
-      .poll(() => runItem(page, firstId).innerText(), { timeout: 90_000 })
-      .toMatch(/done · 3\/3 rows/u);
+      .poll(() => runItem(page, firstId).getAttribute('data-status'), { timeout: 90_000 })
+      .toBe('done');
+    expect(await runItem(page, firstId).innerText()).toMatch(/done · 3\/3 rows/u);
     // The fake answers one choice where `n` asks for several, so the client tops the samples up
     // with single calls: more requests than planned, all of them counted in the run's usage.
     const sent = fake.requests.length;
