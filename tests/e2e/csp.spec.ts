@@ -20,6 +20,7 @@ import {
 } from './support/browser.ts';
 import { importDataset } from './support/datasets.ts';
 import { pageViolations, recordPageViolations, recordWorkerViolations } from './support/csp.ts';
+import { openProviderSettings } from './support/llm.ts';
 import {
   connectAllowed,
   connectSrcSources,
@@ -150,8 +151,7 @@ describe('the Content-Security-Policy in Chromium', () => {
     await recordPageViolations(page);
     await page.goto(APP_ORIGIN);
 
-    const provider = page.getByTestId('provider-settings');
-    await provider.locator('summary').click();
+    await openProviderSettings(page);
     await page.getByTestId('provider-kind').selectOption('openai-compatible');
     // The default (loopback) base URL is allowed: no warning.
     expect(await page.getByTestId('provider-base-url-blocked').count()).toBe(0);

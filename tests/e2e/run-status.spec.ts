@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { APP_ORIGIN, launchBrowser, recordErrors } from './support/browser.ts';
 import { importDataset, listedRun, startedRun, storedRecords } from './support/datasets.ts';
-import { configureProvider } from './support/llm.ts';
+import { configureProvider, openProviderSettings } from './support/llm.ts';
 import { startFakeLlm, type FakeHandler, type FakeLlm } from '../helpers/fake-llm.ts';
 import { oracleHandler } from '../helpers/judge-oracle.ts';
 
@@ -387,8 +387,7 @@ describe('run status on screen equals the stored one', () => {
     expect(await stored()).toEqual([]);
     expect(await a.page.getByTestId('provider-key-state').innerText()).toMatch(/memory/iu);
     await a.page.reload();
-    const panel = a.page.getByTestId('provider-settings');
-    if ((await panel.getAttribute('open')) === null) await panel.locator('summary').click();
+    await openProviderSettings(a.page);
     expect(await a.page.getByTestId('provider-key-state').innerText()).toMatch(/No key/iu);
     expect(await stored()).toEqual([]);
   }, 60_000);

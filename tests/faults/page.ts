@@ -8,7 +8,11 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { OFFLINE_METRIC_IDS } from '../e2e/support/browser.ts';
-import { configureProvider, type ProviderChoice } from '../e2e/support/llm.ts';
+import {
+  configureProvider,
+  openProviderSettings,
+  type ProviderChoice,
+} from '../e2e/support/llm.ts';
 import type { FakeLlm } from '../helpers/fake-llm.ts';
 import type { CaseText } from './dataset.ts';
 
@@ -88,8 +92,7 @@ export async function hasTimeoutField(page: Page): Promise<boolean> {
 
 /** Saves `key` kept where `persistence` says (the choice is made before "Use key"). */
 export async function saveKey(page: Page, key: string, persistence: KeyPersistence): Promise<void> {
-  const provider = page.getByTestId('provider-settings');
-  if ((await provider.getAttribute('open')) === null) await provider.locator('summary').click();
+  await openProviderSettings(page);
   await page.getByTestId('provider-key-persistence').selectOption(persistence);
   await page.getByTestId('provider-key').fill(key);
   await page.getByTestId('provider-key-save').click();
@@ -142,8 +145,7 @@ async function tick(boxes: Locator, prefix: string, ids: readonly string[]): Pro
 
 /** Re-enters the key (after a reload: it lived in memory only). */
 export async function enterKey(page: Page, key: string): Promise<void> {
-  const provider = page.getByTestId('provider-settings');
-  if ((await provider.getAttribute('open')) === null) await provider.locator('summary').click();
+  await openProviderSettings(page);
   await page.getByTestId('provider-key').fill(key);
   await page.getByTestId('provider-key-save').click();
 }
@@ -973,7 +975,6 @@ export async function importRunFile(page: Page, file: string): Promise<string> {
 
 /** The provider settings' key line ("A key is set (…)." / "No key set."). */
 export async function keyState(page: Page): Promise<string> {
-  const provider = page.getByTestId('provider-settings');
-  if ((await provider.getAttribute('open')) === null) await provider.locator('summary').click();
+  await openProviderSettings(page);
   return (await page.getByTestId('provider-key-state').innerText()).trim();
 }
