@@ -107,6 +107,32 @@ async function shown(page: Page, runId: string) {
   };
 }
 
+/** Starts keeping, in the page, each change of the status its list item shows for `runId`. */
+async function recordShownStatuses(page: Page, runId: string): Promise<void> {
+  await page.evaluate((id) => {
+    const seen: string[] = [];
+    (globalThis as { shownStatuses?: string[] }).shownStatuses = seen;
+    const record = () => {
+      const status = document
+        .querySelector(`[data-testid="run-item"][data-run-id="${id}"]`)
+        ?.getAttribute('data-status');
+      if (status && seen.at(-1) !== status) seen.push(status);
+    };
+    new MutationObserver(record).observe(document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ['data-status'],
+    });
+    record();
+  }, runId);
+}
+
+/** The statuses kept by `recordShownStatuses`, in the order they were shown. */
+function shownStatuses(page: Page): Promise<string[]> {
+  return page.evaluate(() => (globalThis as { shownStatuses?: string[] }).shownStatuses ?? []);
+}
+
 /** Writes 1 KB into a scratch database of the origin: 'ok', or 'full' when the quota refuses. */
 function probeWrite(): Promise<'ok' | 'full' | string> {
   return new Promise((resolve) => {
@@ -358,11 +384,12 @@ describe('run status on screen equals the stored one', () => {
       .toBe('paused');
     const usage = listedRun(a.page, runId).getByTestId('run-judge-usage');
     const callsOffline = Number(await usage.getAttribute('data-http-calls'));
+    // Every status the item shows from here on, as the page draws it: the run may go from running
+    // to done between two polls of a busy machine, and 'running' must have been shown all the same.
+    await recordShownStatuses(a.page, runId);
     await a.page.context().setOffline(false);
     gate.allow(Infinity);
-    await expect
-      .poll(async () => (await shown(a.page, runId))?.status, { timeout: 30_000 })
-      .toBe('running');
+    await expect.poll(() => shownStatuses(a.page), { timeout: 30_000 }).toContain('running');
     await expect
       .poll(async () => Number(await usage.getAttribute('data-http-calls')), { timeout: 60_000 })
       .toBeGreaterThan(callsOffline);
@@ -370,6 +397,11 @@ describe('run status on screen equals the stored one', () => {
       .poll(async () => (await shown(a.page, runId))?.status, { timeout: 120_000 })
       .toBe('done');
     expect((await storedRun(a.page, runId))?.status).toBe('done');
+    // Shown paused first, then running, and done last.
+    const seen = await shownStatuses(a.page);
+    expect(seen[0]).toBe('paused');
+    expect(seen.indexOf('running')).toBeGreaterThan(0);
+    expect(seen.at(-1)).toBe('done');
   }, 300_000);
 
   it('a key moved from the device to memory leaves localStorage at once and is gone after a reload', async () => {
