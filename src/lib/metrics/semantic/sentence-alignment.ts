@@ -1,7 +1,8 @@
 /**
  * What the three encoder alignment metrics (source order, support, redundancy) share: one split of
  * the case into summary and source sentences, one embedding of each list, and the best source
- * match of every summary sentence.
+ * match of every summary sentence (text/aligner.ts: the shared content words first, the encoder's
+ * cosine second, so a summary sentence holding a source sentence's words is matched to it).
  *
  * All three (and coherence and repetition, for the summary) must pass the embedder the very same
  * sentence lists: the case's embedder is wrapped by `sharingEmbeddings`, which embeds an identical
@@ -12,6 +13,8 @@ import { ref, type MessageRef } from '../../i18n/message.ts';
 import { isAbort } from '../results.ts';
 import type { CaseInput } from '../types.ts';
 import { splitSentences, type Segment } from '../text/tokenize.ts';
+import { alignSentences } from '../text/aligner.ts';
+import { caseLanguageOf, caseTokenizer, type CaseTokenizer } from '../text/case-tokenizer.ts';
 import {
   SOURCE_SENTENCE_CAP,
   sourceSentencesForEmbedding,
@@ -28,6 +31,8 @@ export type { SourceSentences };
 export interface CaseSentences {
   summary: Segment[];
   source: SourceSentences;
+  /** The case's words for the aligner (Chinese: the Intl stand-in); default Intl.Segmenter words. */
+  tokenizer?: CaseTokenizer;
 }
 
 /** The summary's sentences, split as coherence and repetition split them (same list, one embedding). */
@@ -35,11 +40,25 @@ export function summarySentences(summary: string): Segment[] {
   return splitSentences(summary);
 }
 
+/** One tokenizer per language, so the aligner's source index is shared by support and order. */
+const tokenizers = new Map<string, CaseTokenizer>();
+
+function tokenizerFor(input: CaseInput): CaseTokenizer {
+  const language = caseLanguageOf(input);
+  let tokenizer = tokenizers.get(language);
+  if (!tokenizer) {
+    tokenizer = caseTokenizer(language);
+    tokenizers.set(language, tokenizer);
+  }
+  return tokenizer;
+}
+
 /** The case's sentences: what every alignment metric embeds. */
 export function caseSentences(input: CaseInput): CaseSentences {
   return {
     summary: summarySentences(input.summary),
     source: sourceSentencesForEmbedding(input.source),
+    tokenizer: tokenizerFor(input),
   };
 }
 
@@ -100,27 +119,40 @@ export interface SourceMatch {
   end: number;
   /** Cosine similarity with the summary sentence. */
   similarity: number;
+  /** Share of the summary sentence's distinct content stems this source sentence holds (0–1). */
+  lexical?: number;
 }
 
 /**
- * The most similar source sentence of every summary sentence, or null when the summary sentence
- * has no vector or no source sentence has a defined cosine with it. Equal cosines go to the
- * earlier source sentence, so the result never depends on iteration details.
+ * The source sentence of every summary sentence, as the shared aligner ranks them (content words
+ * weighted by rarity, plus the cosine), or null when the summary sentence has no vector or no
+ * source sentence has a defined cosine with it. `similarity` stays the cosine with the chosen
+ * sentence, so support's mean and threshold keep their meaning. Equal scores go to the earlier
+ * source sentence.
  */
 export function bestSourceMatches(
   sentences: CaseSentences,
   vectors: CaseVectors,
 ): (SourceMatch | null)[] {
   const source = sentences.source.sentences;
-  return vectors.summary.map((v) => {
-    let best: SourceMatch | null = null;
-    vectors.source.forEach((s, index) => {
-      const similarity = cosine(v, s);
-      if (similarity !== null && (best === null || similarity > best.similarity)) {
-        best = { index, ...source[index], similarity };
+  const cosines = vectors.summary.map((v) => vectors.source.map((s) => cosine(v, s)));
+  const alignments = alignSentences(sentences.summary, source, {
+    tokenizer: sentences.tokenizer,
+    cosine: (i, j) => cosines[i]?.[j] ?? null,
+  });
+  return cosines.map((row, i) => {
+    const a = alignments[i];
+    let index = a !== undefined && a.cosine !== null ? a.index : -1;
+    // The aligner chose a sentence without a cosine (a zero vector): the best defined cosine.
+    if (index < 0) {
+      for (const [j, c] of row.entries()) {
+        if (c !== null && (index < 0 || c > (row[index] ?? -Infinity))) index = j;
       }
-    });
-    return best;
+    }
+    const similarity = index < 0 ? null : row[index];
+    if (similarity === null || similarity === undefined) return null;
+    const lexical = a !== undefined && a.index === index ? a.lexical : undefined;
+    return { index, ...source[index], similarity, ...(lexical === undefined ? {} : { lexical }) };
   });
 }
 
