@@ -26,6 +26,7 @@ import type {
 import type { DeviceChoice, MetricSettings } from '../src/lib/metrics/settings.ts';
 import type { LoadedUseLite } from './use-lite.ts';
 import type { ModelSource } from '../src/lib/models/source.ts';
+import { encoderLanguagesOf } from '../src/lib/models/catalog.ts';
 import { lazy } from '../src/lib/lazy.ts';
 import { fetchWithProgress } from './fetch-progress.ts';
 import { withFallback } from './fallback.ts';
@@ -112,7 +113,12 @@ export async function transformerEmbedder(
     (p) => reportTo(p),
     (pipe) => pipe(['Warm-up sentence.'], { pooling: 'mean', normalize: true }),
   );
-  const embedder = new TransformerEmbedder(loaded.backend, featureExtractor(loaded.pipe));
+  const embedder = new TransformerEmbedder(
+    loaded.backend,
+    featureExtractor(loaded.pipe),
+    undefined,
+    encoderLanguagesOf(choice.model),
+  );
   return Object.assign(embedder, { notes: loaded.notes });
 }
 

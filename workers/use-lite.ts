@@ -285,6 +285,7 @@ export function caseEmbedder(loaded: LoadedUseLite): SentenceEmbedder {
   );
   return {
     backend: embedder.backend,
+    languages: embedder.languages,
     notes,
     async embed(sentences, signal) {
       const { vectors, windowed } = await embed(sentences, signal);

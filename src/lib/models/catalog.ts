@@ -137,6 +137,24 @@ export function modelsFor(task: ModelTask): CatalogModel[] {
   return MODEL_CATALOG.filter((m) => m.task === task);
 }
 
+/**
+ * What a sentence encoder from the catalog reads, as SentenceEmbedder.languages has it: 'any' for a
+ * multilingual model, ['en'] for an English one; undefined (unknown, not blocked) for a model the
+ * catalog does not list.
+ */
+export function encoderLanguagesOf(id: string): readonly string[] | 'any' | undefined {
+  const model = catalogModel(id);
+  if (!model) return undefined;
+  return model.languages === 'multilingual' ? 'any' : ['en'];
+}
+
+/** The multilingual sentence encoder the Models panel offers: what to pick for other languages. */
+export function multilingualEncoder(): CatalogModel | undefined {
+  return MODEL_CATALOG.find(
+    (m) => m.task === 'feature-extraction' && m.languages === 'multilingual' && !m.testOnly,
+  );
+}
+
 /** Bytes a download of `id` at `dtype` takes, or undefined for a model not in the catalog. */
 export function downloadBytes(id: string, dtype: ModelDtype): number | undefined {
   const model = catalogModel(id);

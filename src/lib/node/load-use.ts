@@ -164,6 +164,7 @@ function throughDisk(embedder: UseLiteEmbedder, cache: UseDiskCache): NodeUseLit
   );
   return {
     backend: embedder.backend,
+    languages: embedder.languages,
     embedCounting,
     embed: async (sentences, signal) => (await embedCounting(sentences, signal)).vectors,
     withOptions: (options) => throughDisk(embedder.withOptions(options), cache),

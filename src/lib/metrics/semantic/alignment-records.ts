@@ -1,11 +1,13 @@
 /**
  * The records of the encoder alignment metrics: source order, source support and redundancy. They
  * embed the case's sentences through sentence-alignment.ts, so the source is embedded once per
- * case for all three.
+ * case for all three. An encoder that cannot read the case's language makes them n/a
+ * (language-gate.ts).
  */
 import { ref } from '../../i18n/message.ts';
 import type { OfflineMetricRecord } from '../record.ts';
 import { failed, withNotes } from '../results.ts';
+import { languageGate } from './language-gate.ts';
 import { scoreRedundancy, type RedundancyDetails } from './redundancy.ts';
 import { scoreSourceOrder, type SourceOrderDetails } from './source-order.ts';
 import { scoreSupport, type SupportDetails } from './support.ts';
@@ -33,6 +35,8 @@ export const sourceOrderMetric = {
   async compute({ input, backends, signal }) {
     if (!backends.embedder) return failed('source-order', 'none', ref('semantic.noEmbedder'), {});
     const embedder = await backends.embedder();
+    const gated = languageGate('source-order', input, embedder);
+    if (gated) return withNotes(gated, embedder.notes);
     return withNotes(await scoreSourceOrder(input, embedder, signal), embedder.notes);
   },
 } satisfies OfflineMetricRecord;
@@ -52,6 +56,8 @@ export const supportMetric = {
   async compute({ input, backends, signal }) {
     if (!backends.embedder) return failed('support', 'none', ref('semantic.noEmbedder'), {});
     const embedder = await backends.embedder();
+    const gated = languageGate('support', input, embedder);
+    if (gated) return withNotes(gated, embedder.notes);
     return withNotes(await scoreSupport(input, embedder, signal), embedder.notes);
   },
 } satisfies OfflineMetricRecord;
@@ -71,6 +77,8 @@ export const redundancyMetric = {
   async compute({ input, backends, signal }) {
     if (!backends.embedder) return failed('redundancy', 'none', ref('semantic.noEmbedder'), {});
     const embedder = await backends.embedder();
+    const gated = languageGate('redundancy', input, embedder);
+    if (gated) return withNotes(gated, embedder.notes);
     return withNotes(await scoreRedundancy(input.summary, embedder, signal), embedder.notes);
   },
 } satisfies OfflineMetricRecord;

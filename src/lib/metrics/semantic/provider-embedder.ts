@@ -83,6 +83,8 @@ export function createProviderEmbedder(
   }
   return {
     backend: `provider:${config.kind}/${model}`,
+    // The providers' embedding models (OpenAI, Gemini, Mistral, …) are multilingual.
+    languages: 'any',
     async embed(sentences, signal) {
       const vectors: Float32Array[] = [];
       for (let start = 0; start < sentences.length; start += api.batchSize) {

@@ -11,6 +11,7 @@ import { caseLanguageOf } from '../text/case-tokenizer.ts';
 import { isEnglishOrUnknown } from '../text/language.ts';
 import { scoreCoherence, type CoherenceDetails } from './coherence.ts';
 import { scoreEntityDensity, type EntityDensityDetails } from './entity-density.ts';
+import { languageGate } from './language-gate.ts';
 import shuffleReport from './order-model/shuffle-report.json';
 
 declare module '../types.ts' {
@@ -101,6 +102,8 @@ export const coherenceMetric = {
   async compute({ input, backends, signal }) {
     if (!backends.embedder) return failed('coherence', 'none', ref('semantic.noEmbedder'), {});
     const embedder = await backends.embedder();
+    const gated = languageGate('coherence', input, embedder);
+    if (gated) return withNotes(gated, embedder.notes);
     return withNotes(await scoreCoherence(input.summary, embedder, signal), embedder.notes);
   },
 } satisfies OfflineMetricRecord;

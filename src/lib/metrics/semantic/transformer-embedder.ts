@@ -4,7 +4,7 @@
  * meant to be used). The pipeline is injected, so the same class runs in a browser worker (WebGPU
  * or WASM) and in Node (onnxruntime-node) for tests.
  */
-import type { SentenceEmbedder } from './backends.ts';
+import type { EncoderLanguages, SentenceEmbedder } from './backends.ts';
 import { throwIfAborted } from './backends.ts';
 
 /** The slice of transformers.js's FeatureExtractionPipeline this class uses. */
@@ -21,13 +21,21 @@ export const EMBEDDING_BATCH_SIZE = 16;
 
 export class TransformerEmbedder implements SentenceEmbedder {
   readonly backend: string;
+  /** From the model's catalog entry (`encoderLanguagesOf`); absent for a model it does not list. */
+  readonly languages?: EncoderLanguages;
   readonly #extract: FeatureExtractor;
   readonly #batchSize: number;
 
-  constructor(backend: string, extract: FeatureExtractor, batchSize = EMBEDDING_BATCH_SIZE) {
+  constructor(
+    backend: string,
+    extract: FeatureExtractor,
+    batchSize = EMBEDDING_BATCH_SIZE,
+    languages?: EncoderLanguages,
+  ) {
     this.backend = backend;
     this.#extract = extract;
     this.#batchSize = batchSize;
+    if (languages !== undefined) this.languages = languages;
   }
 
   async embed(sentences: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> {

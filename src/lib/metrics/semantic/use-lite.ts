@@ -8,7 +8,7 @@
  * tokens, and sentences longer than the window the encoder is run on.
  */
 import { ref, type MessageRef } from '../../i18n/message.ts';
-import type { SentenceEmbedder } from './backends.ts';
+import type { EncoderLanguages, SentenceEmbedder } from './backends.ts';
 import { throwIfAborted } from './backends.ts';
 
 export const USE_LITE_DIMENSIONS = 512;
@@ -59,8 +59,12 @@ export function windowedNote(
   return ref('semantic.useLite.windowed', { count: windowedSentences, window });
 }
 
+/** USE-lite's SentencePiece vocabulary and training data are English (model-embeddings-en). */
+export const USE_LITE_LANGUAGES: EncoderLanguages = ['en'];
+
 export class UseLiteEmbedder implements SentenceEmbedder {
   readonly backend: string;
+  readonly languages = USE_LITE_LANGUAGES;
   readonly #tokenizer: UseTokenizer;
   readonly #run: UseGraphRunner;
   readonly #batchSize: number;
