@@ -25,6 +25,7 @@ import BleuDetail from './BleuDetail.svelte';
 import CoherenceDetail from './CoherenceDetail.svelte';
 import EntityDetail from './EntityDetail.svelte';
 import ExtractivenessDetail from './ExtractivenessDetail.svelte';
+import FactCheckDetail from './FactCheckDetail.svelte';
 import GenericDetail from './GenericDetail.svelte';
 import QualityDetail from './QualityDetail.svelte';
 import RedundancyDetail from './RedundancyDetail.svelte';
@@ -54,6 +55,7 @@ export const OWN_DETAIL_VIEWS = {
   coherence: CoherenceDetail,
   'source-order': SourceOrderDetail,
   support: SupportDetail,
+  'fact-check': FactCheckDetail,
   redundancy: RedundancyDetail,
   'repetition-offline': RepetitionDetail,
   extractiveness: ExtractivenessDetail,

@@ -13,6 +13,7 @@ import {
   sourceOrderMetric,
   supportMetric,
 } from './semantic/alignment-records.ts';
+import { factCheckMetric } from './lexical/fact-check-record.ts';
 import {
   bleuMetric,
   extractivenessMetric,
@@ -48,6 +49,7 @@ export const METRIC_RECORDS = {
   coherence: coherenceMetric,
   'source-order': sourceOrderMetric,
   support: supportMetric,
+  'fact-check': factCheckMetric,
   redundancy: redundancyMetric,
   'rouge-1': rouge1Metric,
   'rouge-2': rouge2Metric,
