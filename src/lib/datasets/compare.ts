@@ -20,6 +20,7 @@ import { bootstrapMean, pairedDifferences } from '../stats/paired-bootstrap.ts';
 import { wilcoxon } from '../stats/wilcoxon.ts';
 import { scoreKey } from './calibration.ts';
 import { scoreColumns, taskColumn } from './run-view.ts';
+import { tallyQualityFlags, type FlagTally } from '../metrics/quality-flags.ts';
 
 /** What pairing reads of a data-set row. */
 export type CompareRow = Pick<DatasetRow, 'row' | 'id' | 'group' | 'system'>;
@@ -74,6 +75,8 @@ export interface Comparison {
   /** Per column, each pair's score on a side when 'ok', else NaN. */
   valuesA: Map<string, Float64Array<ArrayBuffer>>;
   valuesB: Map<string, Float64Array<ArrayBuffer>>;
+  /** Per side, how many of the paired rows carry each flag of the quality estimate. */
+  flags?: { a: FlagTally; b: FlagTally };
 }
 
 /** The bootstrap's resamples and seed, the same for every column (so a figure can be redone). */
@@ -278,6 +281,10 @@ export function compareSides(a: SideData, b: SideData): Comparison {
   const metrics = columns.map((c) =>
     compareColumn(c, valuesA.get(c)!, valuesB.get(c)!, backendsA.get(c)!, backendsB.get(c)!),
   );
+  const flags = {
+    a: tallyQualityFlags(pairsIdx.map(([ia]) => a.results[ia].results)),
+    b: tallyQualityFlags(pairsIdx.map(([, ib]) => b.results[ib].results)),
+  };
   return {
     pairing,
     keys,
@@ -288,6 +295,7 @@ export function compareSides(a: SideData, b: SideData): Comparison {
     metrics,
     valuesA,
     valuesB,
+    flags,
   };
 }
 

@@ -10,6 +10,7 @@ import { bootstrapMean } from '../stats/paired-bootstrap.ts';
 import { scoreKey } from './calibration.ts';
 import { COMPARE_BOOTSTRAP, systemsOf, type CompareRow } from './compare.ts';
 import { taskColumn } from './run-view.ts';
+import { tallyQualityFlags, type FlagTally } from '../metrics/quality-flags.ts';
 
 export interface LeaderboardEntry {
   system: string;
@@ -20,6 +21,8 @@ export interface LeaderboardEntry {
   /** 1 for the highest mean; systems without a score have none. */
   rank: number | null;
   backend: string;
+  /** How many of the system's rows carry each flag of the quality estimate (any column). */
+  flags?: FlagTally;
 }
 
 export interface LeaderboardColumn {
@@ -48,6 +51,7 @@ export function leaderboard(
   const perSource = new Map<string, Set<string>>();
   const values = new Map<string, Map<string, number[]>>();
   const backends = new Map<string, Map<string, Set<string>>>();
+  const rowResults = new Map<string, StoredRunResult['results'][]>(systems.map((s) => [s, []]));
   for (const c of columns) {
     values.set(c, new Map(systems.map((s) => [s, []])));
     backends.set(c, new Map(systems.map((s) => [s, new Set()])));
@@ -60,6 +64,7 @@ export function leaderboard(
   for (const result of results) {
     const row = byRow.get(result.row);
     if (row?.system === undefined) continue;
+    rowResults.get(row.system)?.push(result.results);
     if (row.group !== undefined) {
       let s = perSource.get(row.group);
       if (!s) perSource.set(row.group, (s = new Set()));
@@ -75,6 +80,7 @@ export function leaderboard(
   }
   const sharedSources = [...perSource.values()].filter((s) => s.size >= 2).length;
   if (sharedSources === 0) return null;
+  const flags = new Map(systems.map((s) => [s, tallyQualityFlags(rowResults.get(s) ?? [])]));
   return {
     systems,
     sharedSources,
@@ -93,6 +99,7 @@ export function leaderboard(
           high: interval?.high ?? null,
           rank: null,
           backend: [...names].sort().join(' + ') || 'none',
+          ...(flags.get(system)!.scored > 0 ? { flags: flags.get(system)! } : {}),
         };
       });
       entries.sort((x, y) => (y.mean ?? -Infinity) - (x.mean ?? -Infinity));

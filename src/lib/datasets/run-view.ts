@@ -14,6 +14,12 @@ import {
   type CalibrationRow,
 } from './calibration.ts';
 import type { RatedRow } from './run-data.ts';
+import {
+  qualityFlagsIn,
+  tallyQualityFlags,
+  type FlagTally,
+  type QualityFlag,
+} from '../metrics/quality-flags.ts';
 
 /** The score columns of a run, in the run's metric order, then any others seen in results. */
 export function scoreColumns(run: StoredRun, results: readonly StoredRunResult[]): string[] {
@@ -96,6 +102,10 @@ export interface ScoreTable {
   /** Per column, each result's score when 'ok' (the task score for task columns), else NaN. */
   values: Map<string, Float64Array<ArrayBuffer>>;
   summary: ScoreSummary[];
+  /** The quality estimate's flags by result index, only for results that carry some. */
+  flags?: Map<number, QualityFlag[]>;
+  /** How many rows carry each flag, of the rows whose quality estimate was scored. */
+  flagTally?: FlagTally;
 }
 
 export function scoreTable(run: StoredRun, results: readonly StoredRunResult[]): ScoreTable {
@@ -116,10 +126,13 @@ export function scoreTable(run: StoredRun, results: readonly StoredRunResult[]):
   };
   const rows = new Array<number>(n);
   const failed = new Array<boolean>(n);
+  const flags = new Map<number, QualityFlag[]>();
   for (let i = 0; i < n; i++) {
     const r = results[i];
     rows[i] = r.row;
     failed[i] = r.status === 'failed';
+    const flagged = qualityFlagsIn(r.results);
+    if (flagged.length > 0) flags.set(i, flagged);
     if (r.task) {
       const key = taskColumn(r.task.task);
       tasks.add(key);
@@ -150,7 +163,8 @@ export function scoreTable(run: StoredRun, results: readonly StoredRunResult[]):
       errors: t.errors,
     };
   });
-  return { columns, rows, failed, values, summary };
+  const flagTally = tallyQualityFlags(results.map((r) => r.results));
+  return { columns, rows, failed, values, summary, flags, flagTally };
 }
 
 /** A column's finite values, in result order (a histogram's input). */

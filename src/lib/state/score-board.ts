@@ -9,6 +9,7 @@ import type { CardState, CardStatus } from './metric-cards.ts';
 import { formatScore } from '../ui/locale-format.ts';
 import { t } from '../i18n/i18n.svelte.ts';
 import { metricLabel } from '../i18n/metric-text.svelte.ts';
+import { qualityFlagsOf, type QualityFlag } from '../metrics/quality-flags.ts';
 
 export interface BoardRow {
   /** Unique on the board (user-defined G-Eval criteria share the id 'geval-custom'). */
@@ -22,6 +23,8 @@ export interface BoardRow {
   position?: number;
   range: readonly [number, number];
   backend?: string;
+  /** The quality estimate's flags (a copied lead, one sentence…); absent where there are none. */
+  flags?: QualityFlag[];
 }
 
 /** The status in the page's language where there is no score (board rows re-derive on a switch). */
@@ -48,6 +51,8 @@ function rowOf(info: MetricInfo, key: string, label: string, card: CardState): B
     row.position = Math.min(1, Math.max(0, (score - low) / (high - low)));
   }
   if (result?.backend) row.backend = result.backend;
+  const flags = card.status === 'ok' ? qualityFlagsOf(result) : [];
+  if (flags.length > 0) row.flags = flags;
   return row;
 }
 

@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { LOCALES } from '../i18n/locales.ts';
 import { defineWorkerApi } from './rpc.ts';
+import { typedMessageRefSchema } from './message-ref.ts';
 
 const methodValuesSchema = z.object({
   pearson: z.number().nullable(),
@@ -44,6 +45,17 @@ export const calibrationSchema = z.object({
 
 const columnValues = z.map(z.string(), z.instanceof(Float64Array));
 
+/** The quality estimate's flags (src/lib/metrics/quality-flags.ts): a row's, and a tally. */
+const qualityFlag = z.object({
+  id: z.string(),
+  message: z.string(),
+  messageRef: typedMessageRefSchema.optional(),
+});
+const flagTally = z.object({
+  scored: count,
+  flags: z.array(z.object({ id: z.string(), count })),
+});
+
 /** `RunView` (src/lib/datasets/run-view.ts). */
 export const runViewSchema = z.object({
   table: z.object({
@@ -61,6 +73,8 @@ export const runViewSchema = z.object({
         errors: count,
       }),
     ),
+    flags: z.map(z.number().int(), z.array(qualityFlag)).optional(),
+    flagTally: flagTally.optional(),
   }),
   ratings: columnValues,
 });
@@ -111,6 +125,7 @@ export const compareAnswerSchema = z.object({
       ),
       valuesA: columnValues,
       valuesB: columnValues,
+      flags: z.object({ a: flagTally, b: flagTally }).optional(),
     })
     .nullable(),
   leaderboard: z
@@ -130,6 +145,7 @@ export const compareAnswerSchema = z.object({
               high: nullableNumber,
               rank: z.number().int().nullable(),
               backend: z.string(),
+              flags: flagTally.optional(),
             }),
           ),
         }),

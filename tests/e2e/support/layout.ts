@@ -1,4 +1,5 @@
 /** Layout checks the view specs share: cut-off text and sideways page scroll. */
+import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 
 /**
@@ -41,4 +42,37 @@ export function clippedText(view: Locator): Promise<string[]> {
 /** How far the page scrolls sideways (0 when it does not). */
 export function sidewaysScroll(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
+/**
+ * Shoots `view` at 1280×800 and 390×844 in light and dark into `dir` (`<name>-<width>-<scheme>.png`,
+ * to look at) and returns the sideways page scroll found at each, as problems; the page is left at
+ * 1280×800 in light.
+ */
+export async function shootViews(
+  page: Page,
+  dir: string,
+  name: string,
+  view: () => Locator,
+): Promise<string[]> {
+  const problems: string[] = [];
+  for (const [width, height] of [
+    [1280, 800],
+    [390, 844],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await view().scrollIntoViewIfNeeded();
+      await page.evaluate(
+        () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+      );
+      await view().screenshot({ path: join(dir, `${name}-${width}-${scheme}.png`) });
+      const sideways = await sidewaysScroll(page);
+      if (sideways > 0) problems.push(`${name} ${width} ${scheme}: ${sideways}px sideways`);
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: 'light' });
+  return problems;
 }

@@ -11,6 +11,7 @@ import { COMPARE_BOOTSTRAP, type MetricComparison } from '../compare.ts';
 import { scoreColumnLabel } from '../column-labels.ts';
 import { pairScores, type ComparisonReport, type ComparisonSide } from './comparison-report.ts';
 import { rounded, roundedP } from './format.ts';
+import type { FlagTally } from '../../metrics/quality-flags.ts';
 
 export const COMPARISON_EXPORT_FORMAT = 'sumlens-comparison';
 export const COMPARISON_EXPORT_VERSION = 1;
@@ -66,6 +67,8 @@ export interface ComparisonExport {
   };
   metrics: ComparisonExportMetric[];
   rows: ComparisonExportPair[];
+  /** Per side, how many paired rows carry each flag of the quality estimate; only with flags. */
+  qualityFlags?: { a: FlagTally; b: FlagTally };
 }
 
 function side(s: ComparisonSide): ComparisonExportSide {
@@ -131,6 +134,9 @@ export function comparisonExport(report: ComparisonReport): ComparisonExport {
         }),
       ),
     })),
+    ...(c.flags && c.flags.a.flags.length + c.flags.b.flags.length > 0
+      ? { qualityFlags: { a: c.flags.a, b: c.flags.b } }
+      : {}),
   };
 }
 

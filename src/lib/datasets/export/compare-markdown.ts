@@ -10,6 +10,7 @@ import { scoreColumnLabel } from '../column-labels.ts';
 import type { ComparisonReport, ComparisonSide } from './comparison-report.ts';
 import { fixed, formatP, markdownCell as cell, signed, utcMinute } from './format.ts';
 import { englishWords, type Words } from './words.ts';
+import { flagTallyText } from '../../metrics/quality-flags.ts';
 
 export interface ComparisonMarkdownOptions {
   /** Pairs listed per metric under "Largest regressions"; default 5. */
@@ -83,6 +84,16 @@ export function comparisonToMarkdown(
   lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const m of c.metrics) lines.push(metricLine(m, w));
   lines.push('');
+  if (c.flags && c.flags.a.flags.length + c.flags.b.flags.length > 0) {
+    for (const [name, tally] of [
+      [w('exports.side.a'), c.flags.a],
+      [w('exports.side.b'), c.flags.b],
+    ] as const) {
+      const flags = cell(flagTallyText(tally, w) || w('card.flags.none'));
+      lines.push(`- ${w('card.flags.compareLine', { side: name, flags })}`);
+    }
+    lines.push('');
+  }
 
   lines.push(`## ${w('exports.compare.regressions')}`, '');
   const comparable = c.metrics.filter((m) => m.comparable && m.n > 0);

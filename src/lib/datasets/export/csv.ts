@@ -9,6 +9,7 @@ import type { RunData } from '../run-data.ts';
 import { scoreColumns, taskColumn } from '../run-view.ts';
 import { humanColumnLabel, labelledHeader, scoreColumnLabel } from '../column-labels.ts';
 import { csvText } from './spreadsheet.ts';
+import { flagIdsText, qualityFlagsIn } from '../../metrics/quality-flags.ts';
 
 /** A row's scores by column (null: n/a, error or missing). */
 function rowScores(result: StoredRunResult | undefined): Map<string, number | null> {
@@ -36,7 +37,8 @@ export interface CsvOptions {
  * One line per data-set row (rows without results have empty score cells), columns: row, id,
  * group, system, status, summary, one per human rating (`coherence (human) [human:coherence]`),
  * one per metric score (`Local coherence (order model) [coherence]`: the label a person reads,
- * the id a program matches in brackets), error.
+ * the id a program matches in brackets), the quality estimate's flag ids (`Flags [flags]`, only
+ * when a row carries one: `lead-copy; one-sentence`), error.
  */
 export function runToCsv(data: RunData, options: CsvOptions = {}): string {
   const texts = options.texts ?? true;
@@ -44,6 +46,8 @@ export function runToCsv(data: RunData, options: CsvOptions = {}): string {
   const byRow = new Map(data.results.map((r) => [r.row, r]));
   const metrics = scoreColumns(data.run, data.results);
   const humans = humanColumnsOf(data);
+  const flags = new Map(data.results.map((r) => [r.row, flagIdsText(qualityFlagsIn(r.results))]));
+  const flagged = [...flags.values()].some((f) => f !== '');
   const fields = [
     'row',
     'id',
@@ -53,6 +57,7 @@ export function runToCsv(data: RunData, options: CsvOptions = {}): string {
     ...(texts ? ['summary'] : []),
     ...humans.map((h) => labelledHeader(humanColumnLabel(h, words), `human:${h}`)),
     ...metrics.map((m) => labelledHeader(scoreColumnLabel(m, words), m)),
+    ...(flagged ? [labelledHeader(words('card.flags.column'), 'flags')] : []),
     'error',
   ];
   const lines: unknown[][] = [];
@@ -73,6 +78,7 @@ export function runToCsv(data: RunData, options: CsvOptions = {}): string {
       ...(texts ? [text] : []),
       ...humans.map((h) => row.human[h] ?? null),
       ...metrics.map((m) => scores.get(m) ?? null),
+      ...(flagged ? [flags.get(row.row) ?? ''] : []),
       errors.join('; '),
     ]);
   }

@@ -13,6 +13,12 @@ import { pairScores, type ComparisonReport } from './comparison-report.ts';
 import { COMPARE_BOOTSTRAP } from '../compare.ts';
 import { fixed as num, formatP, signed } from './format.ts';
 import { englishWords, type Words } from './words.ts';
+import {
+  flagLabel,
+  flagTallyText,
+  type FlagTally,
+  type QualityFlag,
+} from '../../metrics/quality-flags.ts';
 
 export function escapeHtml(text: string): string {
   return text
@@ -119,13 +125,24 @@ export function histogramSvg(values: readonly number[], title: string, bins = 20
   return `<svg role="img" aria-label="${escapeHtml(title)}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" xmlns="http://www.w3.org/2000/svg" data-chart="histogram"><title>${escapeHtml(title)}</title>${bars}<line class="axis" x1="10" x2="${width - 10}" y1="${height - 20}" y2="${height - 20}"/><text x="10" y="${height - 5}">${num(min)}</text><text x="${width - 10}" y="${height - 5}" text-anchor="end">${num(max)}</text></svg>`;
 }
 
+/** A tally of flags as escaped text ('' without flags). */
+function flagsCell(tally: FlagTally | undefined, w: Words, form: 'count' | 'share'): string {
+  return escapeHtml(flagTallyText(tally, w, form));
+}
+
+/** A row's flags by their short names, escaped. */
+function rowFlagsCell(flags: readonly QualityFlag[] | undefined, w: Words): string {
+  return escapeHtml((flags ?? []).map((f) => flagLabel(f.id, w)).join('; '));
+}
+
 function leaderboardHtml(board: Leaderboard, column: string, w: Words): string {
   const col = board.columns.find((c) => c.column === column) ?? board.columns[0];
   if (!col) return '';
+  const flagged = col.entries.some((e) => (e.flags?.flags.length ?? 0) > 0);
   const rows = col.entries
     .map(
       (e) =>
-        `<tr><td class="n">${e.rank ?? '—'}</td><td>${escapeHtml(e.system)}</td><td class="n">${num(e.mean)}</td><td class="n">[${num(e.low)}, ${num(e.high)}]</td><td class="n">${e.n}</td></tr>`,
+        `<tr><td class="n">${e.rank ?? '—'}</td><td>${escapeHtml(e.system)}</td><td class="n">${num(e.mean)}</td><td class="n">[${num(e.low)}, ${num(e.high)}]</td><td class="n">${e.n}</td>${flagged ? `<td>${flagsCell(e.flags, w, 'share')}</td>` : ''}</tr>`,
     )
     .join('');
   const items = col.entries
@@ -137,7 +154,7 @@ function leaderboardHtml(board: Leaderboard, column: string, w: Words): string {
     sources: board.sharedSources,
   });
   const mixed = col.mixedBackends ? ` ${w('exports.html.mixedBackends')}` : '';
-  return `<section><h2>${escapeHtml(title)}</h2><p class="muted">${escapeHtml(note + mixed)}</p>${intervalSvg(items, title)}<table data-table="leaderboard"><thead><tr><th>#</th><th>${w('exports.col.system')}</th><th>${w('exports.col.mean')}</th><th>${w('exports.col.interval')}</th><th>n</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+  return `<section><h2>${escapeHtml(title)}</h2><p class="muted">${escapeHtml(note + mixed)}</p>${intervalSvg(items, title)}<table data-table="leaderboard"><thead><tr><th>#</th><th>${w('exports.col.system')}</th><th>${w('exports.col.mean')}</th><th>${w('exports.col.interval')}</th><th>n</th>${flagged ? `<th>${escapeHtml(w('card.flags.column'))}</th>` : ''}</tr></thead><tbody>${rows}</tbody></table></section>`;
 }
 
 function metricRow(m: MetricComparison, w: Words): string {
@@ -176,6 +193,20 @@ export function comparisonToHtml(report: ComparisonReport, w: Words = englishWor
     .join('\n');
   const side = (name: string, label: string) =>
     escapeHtml(w('exports.html.side', { side: name, label }));
+  const flagLines =
+    c.flags && c.flags.a.flags.length + c.flags.b.flags.length > 0
+      ? (
+          [
+            [w('exports.side.a'), c.flags.a],
+            [w('exports.side.b'), c.flags.b],
+          ] as const
+        )
+          .map(
+            ([name, tally]) =>
+              `<p data-flags="${name === w('exports.side.a') ? 'a' : 'b'}">${escapeHtml(w('card.flags.compareLine', { side: name, flags: flagTallyText(tally, w) || w('card.flags.none') }))}</p>`,
+          )
+          .join('')
+      : '';
   const pairsNote = w('exports.html.pairsNote', {
     pairs: c.keys.length,
     pairing: w(`exports.pairing.${c.pairing}`),
@@ -192,7 +223,7 @@ export function comparisonToHtml(report: ComparisonReport, w: Words = englishWor
 <p class="muted">${escapeHtml(pairsNote)}</p></section>
 <section><h2>${w('exports.html.perMetric')}</h2><p class="muted">${escapeHtml(perMetricNote)}</p>
 ${intervalSvg(plotted, w('exports.html.diffChart'))}
-<table data-table="metrics"><thead><tr><th>${w('exports.col.metric')}</th><th>A</th><th>B</th><th>${w('exports.col.deltaInterval')}</th><th>p</th><th>W/T/L</th><th>n</th></tr></thead><tbody>${c.metrics.map((m) => metricRow(m, w)).join('')}</tbody></table></section>
+<table data-table="metrics"><thead><tr><th>${w('exports.col.metric')}</th><th>A</th><th>B</th><th>${w('exports.col.deltaInterval')}</th><th>p</th><th>W/T/L</th><th>n</th></tr></thead><tbody>${c.metrics.map((m) => metricRow(m, w)).join('')}</tbody></table>${flagLines}</section>
 ${report.leaderboard ? leaderboardHtml(report.leaderboard, report.metric ?? '', w) : ''}
 <section><h2>${w('exports.html.rows')}</h2><table data-table="rows"><thead><tr><th>${w('exports.col.pair')}</th><th>${w('exports.col.rowA')}</th><th>${w('exports.col.rowB')}</th>${head}</tr></thead><tbody>
 ${rows}
@@ -234,13 +265,20 @@ export function runToHtml(report: RunReport, w: Words = englishWords): string {
         )
         .join('')}</tbody></table></section>`
     : '';
-  const head = t.columns.map((c) => `<th>${escapeHtml(metricLabel(c, w))}</th>`).join('');
+  const flagged = (t.flagTally?.flags.length ?? 0) > 0;
+  const head =
+    t.columns.map((c) => `<th>${escapeHtml(metricLabel(c, w))}</th>`).join('') +
+    (flagged ? `<th>${escapeHtml(w('card.flags.column'))}</th>` : '');
   const rows = t.rows
     .map(
       (row, i) =>
-        `<tr><td class="n">${t.failed[i] ? escapeHtml(w('exports.html.failedRow', { row })) : row}</td>${t.columns.map((c) => `<td class="n">${num(t.values.get(c)?.[i])}</td>`).join('')}</tr>`,
+        `<tr><td class="n">${t.failed[i] ? escapeHtml(w('exports.html.failedRow', { row })) : row}</td>${t.columns.map((c) => `<td class="n">${num(t.values.get(c)?.[i])}</td>`).join('')}${flagged ? `<td>${rowFlagsCell(t.flags?.get(i), w)}</td>` : ''}</tr>`,
     )
     .join('\n');
+  const flagLine =
+    flagged && t.flagTally
+      ? `<p data-flags="run">${escapeHtml(w('card.flags.runLine', { scored: t.flagTally.scored, flags: flagTallyText(t.flagTally, w) }))}</p>`
+      : '';
   const runLine = w('exports.html.runLine', {
     dataset: report.datasetName,
     date: new Date(report.createdAt).toISOString(),
@@ -248,7 +286,7 @@ export function runToHtml(report: RunReport, w: Words = englishWords): string {
     rows: t.rows.length,
   });
   const body = `<section><h1>${escapeHtml(report.title)}</h1><p>${escapeHtml(runLine)}</p></section>
-<section><h2>${w('exports.html.summary')}</h2><table data-table="summary"><thead><tr><th>${w('exports.col.metric')}</th><th>${w('exports.col.mean')}</th><th>${w('exports.col.median')}</th><th>n</th><th>n/a</th><th>${w('exports.col.errors')}</th></tr></thead><tbody>${summary}</tbody></table></section>
+<section><h2>${w('exports.html.summary')}</h2><table data-table="summary"><thead><tr><th>${w('exports.col.metric')}</th><th>${w('exports.col.mean')}</th><th>${w('exports.col.median')}</th><th>n</th><th>n/a</th><th>${w('exports.col.errors')}</th></tr></thead><tbody>${summary}</tbody></table>${flagLine}</section>
 <section><h2>${w('exports.html.distributions')}</h2><div style="display:flex;flex-wrap:wrap;gap:.75rem">${charts}</div></section>
 ${calibration}
 ${report.leaderboard ? leaderboardHtml(report.leaderboard, t.columns[0] ?? '', w) : ''}

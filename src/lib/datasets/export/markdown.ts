@@ -10,6 +10,7 @@ import type { RunData } from '../run-data.ts';
 import { runCalibration, summarizeScores } from '../run-view.ts';
 import { fixed as num, markdownCell as cell, utcMinute as date } from './format.ts';
 import { englishWords, type Words } from './words.ts';
+import { flagTallyText, tallyQualityFlags } from '../../metrics/quality-flags.ts';
 
 function backendsOf(run: StoredRun, results: readonly StoredRunResult[], column: string): string {
   const seen = new Set<string>();
@@ -86,6 +87,13 @@ export function runToMarkdown(data: RunData, options: MarkdownOptions = {}): str
     );
   }
   lines.push('');
+  const flags = tallyQualityFlags(results.map((r) => r.results));
+  if (flags.flags.length > 0) {
+    lines.push(
+      w('card.flags.runLine', { scored: flags.scored, flags: cell(flagTallyText(flags, w)) }),
+      '',
+    );
+  }
 
   lines.push(`## ${w('exports.run.calibration')}`, '');
   const calibration = options.calibration ?? runCalibration(data);
