@@ -186,14 +186,16 @@ describe('the source-based lexical views', () => {
     const html = await render('/src/components/metrics/QualityDetail.svelte', {
       details: scored(scoreQuality(source, 'The cat sat on the mat')).details,
     });
+    expect(html).toContain('data-dimension="faithfulness"');
+    expect(html).toContain('data-dimension="coverage"');
     expect(html).toContain('data-dimension="coherence"');
-    expect(html).toContain('data-dimension="consistency"');
     expect(html).toContain('data-feature="repeat-share"');
     expect(html).toContain('data-flag="lead-copy"');
-    expect(html).toContain('data-flag="one-sentence"');
-    expect(html).toContain('data-flag="cut-mid-sentence"');
+    expect(html).toContain('data-flag="no-final-punctuation"');
+    expect(html).toContain('data-testid="quality-capped"');
+    expect(html).toContain('data-testid="quality-held-out"');
     expect(html).toContain('not an absolute grade');
-    expect(html).toContain('Steen &amp; Markert 2022');
+    expect(html).toContain('No ingredient rewards copying as such');
   });
 });
 

@@ -1,13 +1,25 @@
 /**
- * The offline quality estimate's model: per human dimension, a ridge combination of standardised
- * lexical features (quality-features.ts), fit by scripts/fit-quality.ts and stored in
- * quality-weights.json. Kept apart from the metric so the fit script can run before any weights
- * exist.
+ * The offline quality estimate's model: per dimension (faithfulness, coverage, coherence), a
+ * linear score of standardised signals (quality-features.ts) whose weights were fit by
+ * scripts/fit-quality.ts on pairs of summaries of one source (pairwise logistic regression), and
+ * stored in quality-weights.json with the figures each dimension reached on data it was not fit
+ * on. Kept apart from the metric so the fit script can run before any weights exist.
  */
 import type { QualityFeatureId, QualityFeatures } from './quality-features.ts';
 
-export const QUALITY_DIMENSIONS = ['coherence', 'consistency'] as const;
+export const QUALITY_DIMENSIONS = ['faithfulness', 'coverage', 'coherence'] as const;
 export type QualityDimension = (typeof QUALITY_DIMENSIONS)[number];
+
+/** One figure a dimension's estimate reached on a data set it was not fit on. */
+export interface HeldOutFigure {
+  /** Data set (or family) left out, e.g. 'frank', 'summeval-dev (10 article folds)'. */
+  dataset: string;
+  /** Human dimension it was compared with there. */
+  against: string;
+  /** 'summary-spearman' (per source, averaged) or 'auc' (binary labels, pooled). */
+  measure: 'summary-spearman' | 'auc';
+  value: number;
+}
 
 export interface DimensionModel {
   features: QualityFeatureId[];
@@ -15,19 +27,17 @@ export interface DimensionModel {
   means: number[];
   sds: number[];
   weights: number[];
-  /** Mean expert rating (1–5) of the training summaries: the estimate of an average summary. */
-  intercept: number;
   lambda: number;
-  /** Standard deviation of the estimate over the dev summaries. */
+  /** Standard deviation of w·z over the training summaries: the estimate's unit. */
   spread: number;
-  /** Summary-level Spearman, cross-validated over article folds, and of the final fit on dev. */
-  cvSummarySpearman: number;
-  inSampleSummarySpearman: number;
+  /** What it was fit on (data sets, pairs). */
+  fitOn: string;
+  /** Figures reached where the model had not seen the data (leave-one-data-set-out or folds). */
+  heldOut: HeldOutFigure[];
 }
 
 export interface QualityWeights {
-  dataset: string;
-  cv: string;
+  method: string;
   dimensions: Record<QualityDimension, DimensionModel>;
 }
 
@@ -37,41 +47,18 @@ export interface Contribution {
   /** (value − training mean) / training sd. */
   standardized: number;
   weight: number;
-  /** weight × standardized: how far this feature moves the estimate, in rating points. */
+  /** weight × standardized / spread: how far this feature moves the estimate, in its unit. */
   contribution: number;
 }
 
 export interface DimensionEstimate {
   dimension: QualityDimension;
-  /** On the experts' 1–5 scale; only its order among summaries of one source means much. */
-  estimate: number;
-  /** (estimate − intercept) / spread: dev standard deviations above the average dev summary. */
+  /** Training standard deviations above the average training summary. */
   standardized: number;
+  /** Φ(standardized): the share of training summaries this one would outrank. */
+  estimate: number;
   contributions: Contribution[];
-  cvSummarySpearman: number;
-  inSampleSummarySpearman: number;
-}
-
-export function estimateDimension(
-  dimension: QualityDimension,
-  model: DimensionModel,
-  features: QualityFeatures,
-): DimensionEstimate {
-  const contributions = model.features.map((feature, j) => {
-    const value = features[feature];
-    const standardized = (value - model.means[j]) / model.sds[j];
-    const weight = model.weights[j];
-    return { feature, value, standardized, weight, contribution: weight * standardized };
-  });
-  const shift = contributions.reduce((sum, c) => sum + c.contribution, 0);
-  return {
-    dimension,
-    estimate: model.intercept + shift,
-    standardized: shift / model.spread,
-    contributions,
-    cvSummarySpearman: model.cvSummarySpearman,
-    inSampleSummarySpearman: model.inSampleSummarySpearman,
-  };
+  heldOut: HeldOutFigure[];
 }
 
 /** The standard normal distribution function (Abramowitz & Stegun 7.1.26, error below 1.5e-7). */
@@ -85,11 +72,37 @@ export function normalCdf(z: number): number {
   return z >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
 }
 
+export function estimateDimension(
+  dimension: QualityDimension,
+  model: DimensionModel,
+  features: QualityFeatures,
+): DimensionEstimate {
+  const contributions = model.features.map((feature, j) => {
+    const value = features[feature];
+    const standardized = (value - model.means[j]) / model.sds[j];
+    const weight = model.weights[j];
+    return {
+      feature,
+      value,
+      standardized,
+      weight,
+      contribution: (weight * standardized) / model.spread,
+    };
+  });
+  const standardized = contributions.reduce((sum, c) => sum + c.contribution, 0);
+  return {
+    dimension,
+    standardized,
+    estimate: normalCdf(standardized),
+    contributions,
+    heldOut: model.heldOut,
+  };
+}
+
 /**
- * The shown score: the mean of the dimensions' standardised estimates, through the normal
- * distribution function, so 0.5 is an average SummEval dev summary and each dimension weighs the
- * same however spread out its estimate is (the consistency estimate moves far less in rating
- * points than the coherence one). Read it as a percentile-like position, not a grade.
+ * The shown score before the guards: the mean of the dimensions' standardised estimates through
+ * the normal distribution function, so 0.5 is an average training summary and every dimension
+ * weighs the same. Read it as a position among summaries, not a grade.
  */
 export function scoreOfEstimates(
   estimates: readonly Pick<DimensionEstimate, 'standardized'>[],

@@ -1,15 +1,16 @@
 /**
- * The offline quality estimate: per human dimension (coherence, consistency), a transparent ridge
- * combination of lexical signals of the summary against its source (quality-features.ts), with
- * weights fit on SummEval dev by scripts/fit-quality.ts (quality-weights.json). The card shows
- * each estimate and each ingredient's contribution (weight × standardised value), and quotes the
- * cross-validated agreement, not the in-sample one.
+ * The offline quality estimate: one estimate per dimension — faithfulness (fact check, word-level
+ * support), coverage (the source's salient content covered, through the aligner) and coherence
+ * (repetition, redundancy, order, a cut-off ending) — each a linear score of signals
+ * (quality-features.ts) whose weights were fit on pairs of summaries of one source across several
+ * human-rated data sets (scripts/fit-quality.ts, quality-weights.json). The card shows each
+ * estimate, each ingredient's contribution, and the figures each reached on data it was not fit on.
  *
- * What it is not: an absolute grade. It was fit to rank the 12 summaries of one news article
- * against each other, and SummEval's coherence ratings go with extractiveness (Steen & Markert
- * 2022), so copying the source scores well. The guards below name the cheap ways to exploit that
- * (a copied lead, one sentence, reversed order, a cut-off ending, a repeated sentence); they are
- * flags on the card, the score itself is left as the model computes it.
+ * No ingredient rises with copying as such (see quality-features.ts). The degenerate summaries a
+ * person would never accept — a word or two, a copy of the source's opening, a text cut off
+ * mid-sentence, a sentence said twice — are guards: each is a flag on the card, the score board,
+ * the comparison and the leaderboard, and caps the score at DEGENERATE_CAP, because a fit on
+ * real summaries has seen too few of them to rank them low by itself.
  */
 import { english, explained, ref, type MessageRef } from '../../i18n/message.ts';
 import { notApplicable } from '../results.ts';
@@ -24,22 +25,55 @@ import {
   sentenceWordRanges,
   type ExtractiveAnalysis,
 } from './extractiveness.ts';
-import { QUALITY_FEATURE_LABELS, qualityFeatures } from './quality-features.ts';
+import type { FactCheckOptions } from './fact-check.ts';
+import { QUALITY_FEATURE_LABELS, qualitySignals } from './quality-features.ts';
 import {
   estimateDimension,
   QUALITY_DIMENSIONS,
   scoreOfEstimates,
   type DimensionEstimate,
+  type QualityDimension,
   type QualityWeights,
 } from './quality-model.ts';
 import weightsJson from './quality-weights.json';
 
-export const QUALITY_BACKEND = 'lexical ridge (fit on SummEval dev)';
+export const QUALITY_BACKEND =
+  'lexical pairwise estimate (fact check, support, coverage, coherence)';
 
 const WEIGHTS = weightsJson as QualityWeights;
 
 export type GamingFlagId =
-  'lead-copy' | 'one-sentence' | 'reversed-order' | 'cut-mid-sentence' | 'repeated-sentence';
+  | 'too-short'
+  | 'lead-copy'
+  | 'cut-mid-sentence'
+  | 'repeated-sentence'
+  | 'reversed-order'
+  | 'no-final-punctuation';
+
+/**
+ * English words no sentence ends on (articles, prepositions, conjunctions, subject pronouns): a
+ * text that stops on one without a full stop was cut off mid-sentence.
+ */
+const CANNOT_END = new Set(
+  (
+    'a an the and or but nor of to in on at by for with from into onto as than that which who ' +
+    'whose if because while although though when where his their its our your my they we he she i'
+  ).split(' '),
+);
+
+/** The flags that mark a summary nobody would accept; each caps the score. */
+export const DEGENERATE_FLAGS: ReadonlySet<GamingFlagId> = new Set([
+  'too-short',
+  'lead-copy',
+  'cut-mid-sentence',
+  'repeated-sentence',
+]);
+
+/** The highest score a summary with a degenerate flag gets: below three in four real summaries. */
+export const DEGENERATE_CAP = 0.2;
+
+/** Fewer words than this is not a summary of a source with at least ten times as many. */
+export const TOO_SHORT_WORDS = 5;
 
 export interface GamingFlag {
   id: GamingFlagId;
@@ -59,9 +93,10 @@ export interface QualityDetails {
   /** The mean of the dimensions' standardised estimates; the score is its normal CDF. */
   meanStandardized: number;
   flags: GamingFlag[];
-  /** What the model was fit on and how it was cross-validated. */
-  dataset: string;
-  cv: string;
+  /** True when a degenerate flag capped the score at DEGENERATE_CAP. */
+  capped: boolean;
+  /** How the model was fit and validated. */
+  method: string;
   featureLabels: Record<string, string>;
 }
 
@@ -129,8 +164,9 @@ export function gamingFlags(source: string, analysis: ExtractiveAnalysis): Gamin
     );
   }
 
-  if (sentences.length === 1) {
-    flags.push(flag('one-sentence', ref('lexical.quality.flag.oneSentence')));
+  const sourceWords = analysis.sourceKeys.length;
+  if (keys.length < TOO_SHORT_WORDS && sourceWords >= 10 * keys.length) {
+    flags.push(flag('too-short', ref('lexical.quality.flag.tooShort', { words: keys.length })));
   }
 
   const aligned = alignSentences(sentences, firstSentences(source, ALIGN_SCAN).sentences).filter(
@@ -155,14 +191,18 @@ export function gamingFlags(source: string, analysis: ExtractiveAnalysis): Gamin
     const midWord =
       !analysis.sourceKeys.includes(lastWord) &&
       analysis.sourceKeys.some((w) => w.length > lastWord.length && w.startsWith(lastWord));
-    flags.push(
-      flag(
-        'cut-mid-sentence',
-        midWord
-          ? ref('lexical.quality.flag.cutMidWord', { word: lastWord })
-          : ref('lexical.quality.flag.noTerminalPunctuation'),
-      ),
-    );
+    if (midWord) {
+      flags.push(
+        flag('cut-mid-sentence', ref('lexical.quality.flag.cutMidWord', { word: lastWord })),
+      );
+    } else if (CANNOT_END.has(lastWord)) {
+      flags.push(
+        flag('cut-mid-sentence', ref('lexical.quality.flag.cutAfterWord', { word: lastWord })),
+      );
+    } else {
+      // A last sentence without a full stop may be cut off, or only unpunctuated: said, not capped.
+      flags.push(flag('no-final-punctuation', ref('lexical.quality.flag.noTerminalPunctuation')));
+    }
   }
 
   const ranges = sentenceWordRanges(sentences, analysis.summaryTokens);
@@ -189,6 +229,7 @@ export function scoreQuality(
   source: string,
   summary: string,
   tokenizer?: CaseTokenizer,
+  names: Pick<FactCheckOptions, 'names' | 'namesBackend'> = {},
 ): MetricResult<'quality-offline'> {
   const backend = backendWithTokenizer(QUALITY_BACKEND, tokenizer);
   if (source.trim() === '') {
@@ -201,37 +242,52 @@ export function scoreQuality(
   if (analysis.sourceKeys.length === 0) {
     return notApplicable('quality-offline', backend, ref('lexical.reason.sourceNoWords'), {});
   }
-  const features = qualityFeatures(source, summary, analysis);
+  const { features } = qualitySignals(source, summary, tokenizer, analysis, names);
   const estimates = QUALITY_DIMENSIONS.map((d) =>
     estimateDimension(d, WEIGHTS.dimensions[d], features),
   );
   const meanStandardized = estimates.reduce((sum, e) => sum + e.standardized, 0) / estimates.length;
   const flags = gamingFlags(source, analysis);
-  const estimateOf = (dimension: (typeof estimates)[number]['dimension']) =>
+  const capped = flags.some((f) => DEGENERATE_FLAGS.has(f.id));
+  const score = cappedScore(scoreOfEstimates(estimates), flags);
+  const estimateOf = (dimension: QualityDimension) =>
     estimates.find((e) => e.dimension === dimension)?.estimate ?? Number.NaN;
-  const ratings = { coherence: estimateOf('coherence'), consistency: estimateOf('consistency') };
+  const positions = {
+    faithfulness: estimateOf('faithfulness'),
+    coverage: estimateOf('coverage'),
+    coherence: estimateOf('coherence'),
+  };
   return {
     id: 'quality-offline',
     status: 'ok',
-    score: scoreOfEstimates(estimates),
+    score,
     raw: meanStandardized,
     ...(flags.length > 0
-      ? explained('lexical.quality.explanationFlagged', {
-          ...ratings,
-          flags: flags.map((f) => f.id).join(', '),
-        })
-      : explained('lexical.quality.explanation', ratings)),
+      ? explained(
+          capped ? 'lexical.quality.explanationCapped' : 'lexical.quality.explanationFlagged',
+          {
+            ...positions,
+            flags: flags.map((f) => f.id).join(', '),
+            cap: DEGENERATE_CAP,
+          },
+        )
+      : explained('lexical.quality.explanation', positions)),
     backend: backend,
     details: {
       kind: 'quality-offline',
       estimates,
       meanStandardized,
       flags,
-      dataset: WEIGHTS.dataset,
-      cv: WEIGHTS.cv,
+      capped,
+      method: WEIGHTS.method,
       featureLabels: QUALITY_FEATURE_LABELS,
     },
   };
+}
+
+/** The score after the guards: a degenerate flag caps it. */
+export function cappedScore(score: number, flags: readonly Pick<GamingFlag, 'id'>[]): number {
+  return flags.some((f) => DEGENERATE_FLAGS.has(f.id)) ? Math.min(score, DEGENERATE_CAP) : score;
 }
 
 declare module '../types.ts' {

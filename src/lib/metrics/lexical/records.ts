@@ -6,16 +6,18 @@
  * hosts them (every worker gets the whole case, source included), so no model load delays them.
  */
 import { messageOf } from '../../errors.ts';
-import { ref, type MessageRef } from '../../i18n/message.ts';
+import { englishRef, ref, type MessageRef } from '../../i18n/message.ts';
 import type { OfflineMetricRecord, SharedOfflineCalculator } from '../record.ts';
 import { isAbort, withNotes } from '../results.ts';
 import type { SentenceEmbedder } from '../semantic/backends.ts';
 import { throwIfAborted } from '../semantic/backends.ts';
+import { languageUnsupportedRef, unreadableLanguage } from '../semantic/language-gate.ts';
 import type { MetricResult } from '../types.ts';
 import { scoreReferenceMetrics } from './reference-metrics.ts';
 import { isReferenceMetricId } from './reference-types.ts';
 import { sourcePrefix, sourcePrefixNote } from '../text/source-prefix.ts';
 import { scoreExtractiveness } from './extractiveness.ts';
+import { summaryNames } from './fact-check-record.ts';
 import { scoreQuality } from './quality.ts';
 import { scoreRepetition, type RepetitionDetails } from './repetition.ts';
 import { scoreSourceCoverage } from './source-coverage.ts';
@@ -114,10 +116,27 @@ export const repetitionOfflineMetric = {
         loadNote = ref('lexical.repetition.embedderDidNotLoad', { error: messageOf(error) });
       }
     }
+    // An encoder that cannot read the text would name a meaningless pair: the pair is left out
+    // and the note says why; the lexical score stands.
+    const unreadable = embedder && unreadableLanguage(input, embedder);
+    const languageNote =
+      embedder && unreadable
+        ? languageUnsupportedRef(embedder.backend, unreadable.language)
+        : undefined;
     const caseTokenizer = await tokenizer();
-    return withNotes(await scoreRepetition(input.summary, embedder, signal, caseTokenizer), [
+    const result = await scoreRepetition(
+      input.summary,
+      languageNote ? undefined : embedder,
+      signal,
+      caseTokenizer,
+    );
+    if (languageNote && result.status === 'ok' && result.details.sentences.length >= 2) {
+      result.details.embeddingNote ??= englishRef(languageNote);
+    }
+    return withNotes(result, [
       ...(embedder?.notes ?? []),
       ...(loadNote ? [loadNote] : []),
+      ...(languageNote ? [languageNote] : []),
     ]);
   },
 } satisfies OfflineMetricRecord;
@@ -173,15 +192,17 @@ export const qualityOfflineMetric = {
     label: 'Quality estimate (offline)',
     needs: 'reference',
     meaning:
-      "A ridge combination of lexical signals fit on SummEval dev to rank summaries of one source by expert coherence and consistency (cross-validated summary-level Spearman 0.46 with each; in-sample figures in the table are higher); the score is Φ of the mean standardised estimate, 0.5 = an average dev summary. It ranks, it does not grade, and it rewards copying because SummEval's ratings do (Steen & Markert 2022).",
-    citation: 'SumLens; fit on SummEval dev (Fabbri et al. 2021); Steen & Markert 2022',
+      "One estimate per dimension — faithfulness (fact check, words found in the source), coverage (the source's salient content) and coherence (repetition, order, a cut-off ending) — fit on pairs of summaries of one source across several human-rated data sets; no ingredient rewards copying. The score is Φ of the mean standardised estimate (0.5 = an average real summary), capped at 0.2 for a degenerate summary (a word or two, a copy of the source's opening, a cut-off or repeated sentence). It ranks summaries of one source; it does not grade.",
+    citation:
+      'SumLens; pairwise fit on SummEval, QAGS and SummEdits, validated leaving one data set out; Nan et al. 2021; Steen & Markert 2022',
     range: [0, 1],
   },
   detailView: 'own',
-  async compute({ input, tokenizer }) {
+  async compute({ input, tokenizer, signal }) {
     const caseTokenizer = await tokenizer();
+    const names = await summaryNames(input, caseTokenizer.language, signal);
     return withSourcePrefix(input.source, (source) =>
-      scoreQuality(source, input.summary, caseTokenizer),
+      scoreQuality(source, input.summary, caseTokenizer, names),
     );
   },
 } satisfies OfflineMetricRecord;

@@ -24,12 +24,9 @@ import {
   type ValidityRow,
 } from '../../metrics/validity.ts';
 import { loadGloveEmbedder } from '../load-glove.ts';
-import {
-  crossValidatedEstimates,
-  devSamples,
-  OUTER_FOLDS,
-  predictStandardized,
-} from '../quality-fit.ts';
+import { ARTICLE_FOLDS } from '../quality-fit.ts';
+import { qualitySamples } from '../quality-samples.ts';
+import { heldOutPredictions } from '../quality-validation.ts';
 import { loadUseLiteEmbedder } from '../load-use.ts';
 import { DEFAULT_MODELS_DIR, transformerVariants, type BackendVariant } from './models.ts';
 import {
@@ -79,6 +76,7 @@ const FAMILY: Record<string, string> = {
   extractiveness: 'lexical',
   'source-coverage': 'lexical',
   'quality-offline': 'lexical',
+  'fact-check': 'lexical',
 };
 
 /**
@@ -174,37 +172,49 @@ function recordedJudgeRow(dev: readonly DevRow[], replies: Map<string, string>):
 }
 
 /**
- * The quality estimate as a model that never saw the article it scores: out-of-fold estimates of
- * the article-grouped CV of `npm run fit:quality`. The coherence and consistency columns use
- * their own estimate, fluency and relevance the mean of the two standardised estimates (the
- * order of the card's score). Needs at
- * least one article per fold.
+ * The quality estimate as a model that never saw the article it scores: the out-of-fold estimates
+ * of `npm run fit:quality` (quality-validation.ts: 10 article folds; faithfulness also learns from
+ * the other rated families). The coherence, consistency and relevance columns use the estimate
+ * of their own dimension (coherence, faithfulness, coverage), fluency the score. Needs every
+ * dev article (the folds are over all 50).
  */
-function crossValidatedQualityRow(dev: readonly DevRow[]): ValidityRow | null {
-  const samples = devSamples(dev);
-  if (new Set(samples.map((s) => s.group)).size < OUTER_FOLDS) return null;
-  const coherence = crossValidatedEstimates(samples, 'coherence', predictStandardized);
-  const consistency = crossValidatedEstimates(samples, 'consistency', predictStandardized);
-  const rows: CalibrationRow[] = dev.map((row, i) => ({
-    row: i,
-    group: row.id,
-    scores: {
-      coherence: coherence[i],
-      consistency: consistency[i],
-      mean: (coherence[i] + consistency[i]) / 2,
-    },
-    human: expertMeans(row),
-  }));
+async function crossValidatedQualityRow(dev: readonly DevRow[]): Promise<ValidityRow | null> {
+  if (new Set(dev.map((r) => r.id)).size < ARTICLE_FOLDS) return null;
+  const samples = await qualitySamples();
+  const held = heldOutPredictions(samples);
+  const byKey = new Map(
+    held.dev.indices.map((sampleIndex, k) => [
+      `${samples[sampleIndex].group}\u0001${samples[sampleIndex].system}`,
+      { k, score: held.score[sampleIndex] },
+    ]),
+  );
+  const rows: CalibrationRow[] = dev.map((row, i) => {
+    const found = byKey.get(`${row.id}\u0001${row.model_id}`);
+    if (!found) throw new Error(`no held-out quality estimate for ${row.id} ${row.model_id}`);
+    return {
+      row: i,
+      group: row.id,
+      scores: {
+        coherence: held.dev.byDimension.coherence[found.k],
+        consistency: held.dev.byDimension.faithfulness[found.k],
+        relevance: held.dev.byDimension.coverage[found.k],
+        score: found.score,
+      },
+      human: expertMeans(row),
+    };
+  });
   return {
     key: 'quality-offline-lexical-cv',
     metrics: ['quality-offline'],
     label:
-      'Quality estimate (offline): coherence and consistency columns their own estimate, the others the mean',
-    backend: `${QUALITY_BACKEND}, ${OUTER_FOLDS}-fold article CV`,
+      'Quality estimate (offline), held out: coherence, consistency and relevance columns their own dimension, fluency the score',
+    backend: `${QUALITY_BACKEND}, ${ARTICLE_FOLDS}-fold article CV`,
     kind: 'offline',
     fit: 'cross-validated',
     scored: rows.length,
-    cells: cellsOf(rows, (d) => (d === 'coherence' || d === 'consistency' ? d : 'mean')),
+    cells: cellsOf(rows, (d) =>
+      d === 'coherence' || d === 'consistency' || d === 'relevance' ? d : 'score',
+    ),
   };
 }
 
@@ -235,7 +245,7 @@ export async function computeValidity(options: ValidityOptions = {}): Promise<Va
   ];
 
   const rows = await metricRows(dev, variants, options.onProgress);
-  const qualityCv = crossValidatedQualityRow(dev);
+  const qualityCv = await crossValidatedQualityRow(dev);
   if (qualityCv) rows.push(qualityCv);
   const replies = options.withoutJudge ? null : readJudgeReplies();
   if (replies) rows.push(recordedJudgeRow(dev, replies));

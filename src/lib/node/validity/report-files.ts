@@ -9,17 +9,25 @@ import { validityMarkdown, type ValidityReport } from '../../metrics/validity.ts
 
 export const REPORT_FILE = resolve(repoRoot, 'src/lib/metrics/validity-summeval.json');
 export const README_FILE = resolve(repoRoot, 'README.md');
+export const SETS_REPORT_FILE = resolve(repoRoot, 'src/lib/metrics/validity-sets.json');
 export const TABLE_START = '<!-- validity-table -->';
 export const TABLE_END = '<!-- /validity-table -->';
+export const SETS_TABLE_START = '<!-- validity-sets-table -->';
+export const SETS_TABLE_END = '<!-- /validity-sets-table -->';
 
-/** The README with its validity table replaced; throws when the markers are missing. */
-export function readmeWithTable(readme: string, table: string): string {
-  const start = readme.indexOf(TABLE_START);
-  const end = readme.indexOf(TABLE_END);
+/** The README with one marked table replaced; throws when the markers are missing. */
+export function readmeWithTable(
+  readme: string,
+  table: string,
+  startMarker = TABLE_START,
+  endMarker = TABLE_END,
+): string {
+  const start = readme.indexOf(startMarker);
+  const end = readme.indexOf(endMarker);
   if (start < 0 || end < start) {
-    throw new Error(`README.md lacks the ${TABLE_START} … ${TABLE_END} markers.`);
+    throw new Error(`README.md lacks the ${startMarker} … ${endMarker} markers.`);
   }
-  return `${readme.slice(0, start + TABLE_START.length)}\n<!-- prettier-ignore-start -->\n${table}\n<!-- prettier-ignore-end -->\n${readme.slice(end)}`;
+  return `${readme.slice(0, start + startMarker.length)}\n<!-- prettier-ignore-start -->\n${table}\n<!-- prettier-ignore-end -->\n${readme.slice(end)}`;
 }
 
 /** The table with the lines that say what was measured and what the columns mean. */
