@@ -1113,6 +1113,23 @@ export function factCheckBackend(options: FactCheckOptions = {}): string {
   return backendWithTokenizer(base, options.tokenizer);
 }
 
+/**
+ * The index of the last few sources: in one case the fact check's card and the quality estimate
+ * check the same source, and a data set scores several summaries of one source in a row. The
+ * index only caches what it computes from its text, so sharing it cannot change a result.
+ */
+const sourceIndexes: Array<{ source: string; index: SourceIndex }> = [];
+const SOURCE_INDEXES_KEPT = 4;
+
+function sourceIndexOf(source: string): SourceIndex {
+  const kept = sourceIndexes.find((e) => e.source === source);
+  if (kept) return kept.index;
+  const index = new SourceIndex(source);
+  sourceIndexes.unshift({ source, index });
+  sourceIndexes.length = Math.min(sourceIndexes.length, SOURCE_INDEXES_KEPT);
+  return index;
+}
+
 /** The summary's checkable items, each looked up in the source: the metric without its result. */
 export function checkFacts(
   source: string,
@@ -1144,7 +1161,7 @@ export function checkFacts(
     ...quoteCandidates(summary),
   ].sort((a, b) => a.start - b.start || b.end - a.end);
 
-  const index = new SourceIndex(source);
+  const index = sourceIndexOf(source);
   const folded = foldWidth(summary);
   const items: FactItem[] = [];
   const lookups: Lookup[] = [];
