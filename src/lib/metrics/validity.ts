@@ -149,8 +149,9 @@ const ROW_LABEL_KEYS: Readonly<Record<string, MessageKey>> = {
   Extractiveness: 'validity.row.extractiveness',
   'Source coverage': 'validity.row.sourceCoverage',
   'Quality estimate (offline)': 'validity.row.quality',
-  'Quality estimate (offline): coherence and consistency columns their own estimate, the others the mean':
+  'Quality estimate (offline), held out: coherence, consistency and relevance columns the estimate of their own dimension, fluency the score':
     'validity.row.qualityCv',
+  'Fact check (offline)': 'validity.row.factCheck',
   'G-Eval, each column its own criterion': 'validity.row.geval',
 };
 

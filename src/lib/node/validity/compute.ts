@@ -207,7 +207,7 @@ async function crossValidatedQualityRow(dev: readonly DevRow[]): Promise<Validit
     key: 'quality-offline-lexical-cv',
     metrics: ['quality-offline'],
     label:
-      'Quality estimate (offline), held out: coherence, consistency and relevance columns their own dimension, fluency the score',
+      'Quality estimate (offline), held out: coherence, consistency and relevance columns the estimate of their own dimension, fluency the score',
     backend: `${QUALITY_BACKEND}, ${ARTICLE_FOLDS}-fold article CV`,
     kind: 'offline',
     fit: 'cross-validated',
