@@ -101,10 +101,18 @@ export function validityRowFor(
   rows: readonly ValidityRow[] = VALIDITY.rows,
 ): ValidityRow | undefined {
   const candidates = validityRows(metric, rows);
-  return (
+  const measured =
     candidates.find((r) => r.backend === backend) ??
-    candidates.find((r) => withoutDevice(r.backend) === withoutDevice(backend))
-  );
+    candidates.find((r) => withoutDevice(r.backend) === withoutDevice(backend));
+  // A fit's in-sample row flatters it: where the same backend was also measured held out, the
+  // card quotes that figure.
+  if (measured?.fit === 'in-sample') {
+    const heldOut = candidates.find(
+      (r) => r.fit === 'cross-validated' && r.backend.startsWith(`${measured.backend}, `),
+    );
+    if (heldOut) return heldOut;
+  }
+  return measured;
 }
 
 export function formatCorrelation(value: number | null): string {

@@ -166,6 +166,17 @@ describe('matching a result to its row', () => {
     expect(validityRowFor('rouge-1', 'rouge_score-0.1.2')).toBeUndefined();
   });
 
+  it('quotes a fit’s held-out row, not its in-sample one, where both were measured', () => {
+    const inSample = row('quality-offline-lexical');
+    expect(inSample.fit).toBe('in-sample');
+    expect(validityRowFor('quality-offline', inSample.backend)?.key).toBe(
+      'quality-offline-lexical-cv',
+    );
+    // A metric measured in-sample only keeps its own row.
+    const repetition = row('repetition-offline-lexical');
+    expect(validityRowFor('repetition-offline', repetition.backend)).toBe(repetition);
+  });
+
   it('a transformer row measured in Node serves the same model and dtype on WASM or WebGPU', () => {
     const measured = {
       ...row('coherence-glove'),
