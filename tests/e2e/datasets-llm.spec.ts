@@ -117,7 +117,7 @@ describe('data-set runs with LLM metrics', () => {
     // Two metrics on three rows: at least one request per metric and row, before any is sent.
     expect(planned).toBeGreaterThanOrEqual(6);
     expect(await page.getByTestId('run-plan-cost').innerText()).toMatch(/^\$\d/u);
-    expect(await plan.innerText()).toMatch(/3 rows × 17 metrics = 51 scores, in this page/u);
+    expect(await plan.innerText()).toMatch(/3 rows × 18 metrics = 54 scores, in this page/u);
     expect(fake.requests).toHaveLength(0);
 
     const firstId = await startRun(page);
