@@ -2,9 +2,13 @@
  * The rated-set loader reads every vendored human-rated data set (tests/fixtures/external/SOURCES.md)
  * into one shape: counts per set, groups, scales, and values checked against the upstream files.
  */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../../helpers/shared.ts';
 import {
   RATED_SET_INFO,
+  RESERVED_SUMMEDITS_DOMAINS,
   qagsScore,
   readRatedSets,
   summEditsSeed,
@@ -23,7 +27,6 @@ const SUMMEDITS: Record<string, [number, number, number]> = {
   qmsumm: [431, 17, 183],
   sales_call: [520, 18, 173],
   sales_email: [613, 21, 179],
-  samsum: [664, 22, 242],
   scitldr: [466, 17, 145],
 };
 
@@ -41,8 +44,21 @@ describe('readRatedSets', () => {
         Object.entries(SUMMEDITS).map(([d, [n, g]]) => [`summedits-${d}`, [n, g]]),
       ),
     });
-    expect(all).toHaveLength(600 + 235 + 239 + 4681);
+    expect(all).toHaveLength(600 + 235 + 239 + 4017);
     for (const row of all) expect(row.family).toBe(RATED_SET_INFO[row.dataset].family);
+  });
+
+  it('reads nothing reserved for checking the project: no SAMSum dialogue (Yale-LILY/ROSE)', () => {
+    expect(RESERVED_SUMMEDITS_DOMAINS.has('samsum')).toBe(true);
+    expect(all.some((r) => r.dataset === 'summedits-samsum')).toBe(false);
+    // Not in the vendored copy either, so a test or script reading the files directly cannot meet it.
+    const vendored = readFileSync(
+      resolve(repoRoot, 'tests/fixtures/external/data/summedits/summaries.jsonl'),
+      'utf8',
+    );
+    expect(vendored).not.toMatch(/"domain": "samsum"/u);
+    // Only the families the fit may use.
+    expect(new Set(all.map((r) => r.family))).toEqual(new Set(['summeval', 'qags', 'summedits']));
   });
 
   it('gives every row a source, a summary and a faithfulness rating on its scale', () => {

@@ -14,7 +14,9 @@
  *   SummEval dev article.
  * - SummEdits (salesforce/factualNLG): seed summaries and LLM edits of them, each labelled 1
  *   (consistent) or 0 by annotators; group = the seed, so a seed's edits are ranked against each
- *   other. 8 of the 10 domains (billsum and shakespeare are not vendored, see SOURCES.md).
+ *   other. 7 of the 10 domains: billsum and shakespeare were not in the snapshot, and samsum is
+ *   left out on purpose — its dialogues are SAMSum's test set, which Yale-LILY/ROSE also annotates,
+ *   and ROSE is reserved for checking the project (never for fitting, tuning or tests).
  *
  * FRANK (artidoro/frank) is not here: its snapshot lacks the article and summary texts
  * (data/benchmark_data.json), and its human_annotations.json has only hashes and scores.
@@ -56,7 +58,6 @@ export const SUMMEDITS_DOMAINS = [
   'qmsumm',
   'sales_call',
   'sales_email',
-  'samsum',
   'scitldr',
 ] as const;
 
@@ -67,7 +68,6 @@ const SUMMEDITS_DESCRIPTIONS: Record<(typeof SUMMEDITS_DOMAINS)[number], string>
   qmsumm: 'meeting transcripts (QMSum)',
   sales_call: 'sales-call transcripts (synthetic)',
   sales_email: 'sales e-mails (synthetic)',
-  samsum: 'chat dialogues (SAMSum)',
   scitldr: 'scientific papers (SciTLDR)',
 };
 
@@ -199,11 +199,20 @@ export function summEditsSeed(id: string): string {
   return id.slice(0, cut);
 }
 
+/**
+ * SummEdits domains that are never read, even from a full upstream copy (`SUMLENS_SHARED`): their
+ * documents are in a set reserved for checking the project (SAMSum's test dialogues: Yale-LILY/ROSE).
+ */
+export const RESERVED_SUMMEDITS_DOMAINS: ReadonlySet<string> = new Set(['samsum']);
+
 function readSummEdits(): RatedSummary[] {
   const documents = new Map(
     readJsonl<SummEditsDocument>('data/summedits/documents.jsonl').map((d) => [d.id, d.text]),
   );
-  return readJsonl<SummEditsSummary>('data/summedits/summaries.jsonl').map((row) => {
+  const rows = readJsonl<SummEditsSummary>('data/summedits/summaries.jsonl').filter(
+    (row) => !RESERVED_SUMMEDITS_DOMAINS.has(row.domain),
+  );
+  return rows.map((row) => {
     const source = documents.get(row.doc);
     if (source === undefined) throw new Error(`SummEdits ${row.id}: no document ${row.doc}`);
     return {
