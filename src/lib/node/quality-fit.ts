@@ -20,11 +20,10 @@
  * Yale-LILY/ROSE, vectara/FaithBench and SummEval articles outside dev.jsonl are never read here:
  * the project is checked on them.
  */
-import {
-  QUALITY_DIMENSIONS,
-  type DimensionModel,
-  type HeldOutFigure,
-  type QualityDimension,
+import type {
+  DimensionModel,
+  HeldOutFigure,
+  QualityDimension,
 } from '../metrics/lexical/quality-model.ts';
 import type { QualityFeatureId, QualityFeatures } from '../metrics/lexical/quality-features.ts';
 import { summaryLevel, type PairedScore, spearman } from '../stats/correlation.ts';
@@ -450,5 +449,3 @@ export function storedModel(model: Model, fitOn: string, heldOut: HeldOutFigure[
     heldOut: heldOut.map((h) => ({ ...h, value: round6(h.value) })),
   };
 }
-
-export { QUALITY_DIMENSIONS };

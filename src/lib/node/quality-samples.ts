@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { qualitySignals, type QualityFeatures } from '../metrics/lexical/quality-features.ts';
+import { qualitySignals } from '../metrics/lexical/quality-features.ts';
 import { gamingFlags } from '../metrics/lexical/quality.ts';
 import { sourcePrefix } from '../metrics/text/source-prefix.ts';
 import { CompromiseRecognizer } from '../metrics/semantic/compromise-ner.ts';
@@ -87,5 +87,3 @@ export async function qualitySamples(
   writeFileSync(file, JSON.stringify(samples));
   return samples;
 }
-
-export type { QualityFeatures };

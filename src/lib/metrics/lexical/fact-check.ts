@@ -57,6 +57,7 @@ import {
   type DateParts,
   type NumberMention,
 } from './fact-check-numbers.ts';
+import { recentValues } from '../../recent.ts';
 
 export type FactKind = 'number' | 'date' | 'entity' | 'quote';
 export const FACT_KINDS: readonly FactKind[] = ['number', 'date', 'entity', 'quote'];
@@ -1118,17 +1119,9 @@ export function factCheckBackend(options: FactCheckOptions = {}): string {
  * check the same source, and a data set scores several summaries of one source in a row. The
  * index only caches what it computes from its text, so sharing it cannot change a result.
  */
-const sourceIndexes: Array<{ source: string; index: SourceIndex }> = [];
-const SOURCE_INDEXES_KEPT = 4;
-
-function sourceIndexOf(source: string): SourceIndex {
-  const kept = sourceIndexes.find((e) => e.source === source);
-  if (kept) return kept.index;
-  const index = new SourceIndex(source);
-  sourceIndexes.unshift({ source, index });
-  sourceIndexes.length = Math.min(sourceIndexes.length, SOURCE_INDEXES_KEPT);
-  return index;
-}
+const recentSourceIndexes = recentValues<string, SourceIndex>(4, (a, b) => a === b);
+const sourceIndexOf = (source: string): SourceIndex =>
+  recentSourceIndexes(source, () => new SourceIndex(source));
 
 /** The summary's checkable items, each looked up in the source: the metric without its result. */
 export function checkFacts(

@@ -25,6 +25,7 @@ import {
 import { checkFacts, type FactCheckDetails, type FactCheckOptions } from './fact-check.ts';
 import { findRepeats } from './repetition.ts';
 import { contentStems, salientWords } from './source-coverage.ts';
+import { recentValues } from '../../recent.ts';
 
 export const QUALITY_FEATURE_IDS = [
   'fact-precision',
@@ -154,33 +155,28 @@ interface SourceSide {
  * The source's half of the signals, kept for the last few sources: a data set scores several
  * summaries of one source in a row, and a long transcript costs more to split than all the rest.
  */
-const sourceSides: Array<{
-  source: string;
-  tokenizer: CaseTokenizer | undefined;
-  side: SourceSide;
-}> = [];
-const SOURCE_SIDES_KEPT = 4;
+const recentSourceSides = recentValues<
+  { source: string; tokenizer: CaseTokenizer | undefined },
+  SourceSide
+>(4, (a, b) => a.source === b.source && a.tokenizer === b.tokenizer);
 
 function sourceSide(source: string, tokenizer?: CaseTokenizer): SourceSide {
-  const kept = sourceSides.find((e) => e.source === source && e.tokenizer === tokenizer);
-  if (kept) return kept.side;
-  const sentences = firstSentences(source, SOURCE_SENTENCE_SCAN).sentences;
-  const tokens = lexicalTokens(source, tokenizer?.words);
-  const stems = contentStems(tokens);
-  const frequency = new Map<string, number>();
-  for (const s of stems) frequency.set(s, (frequency.get(s) ?? 0) + 1);
-  const sentenceStems = sentences.map((s) => stemSet(s.text, tokenizer));
-  const side = {
-    sentences,
-    tokens,
-    stemSet: new Set(stems),
-    frequency,
-    sentenceStems,
-    central: centralSentences(sentenceStems, frequency),
-  };
-  sourceSides.unshift({ source, tokenizer, side });
-  sourceSides.length = Math.min(sourceSides.length, SOURCE_SIDES_KEPT);
-  return side;
+  return recentSourceSides({ source, tokenizer }, () => {
+    const sentences = firstSentences(source, SOURCE_SENTENCE_SCAN).sentences;
+    const tokens = lexicalTokens(source, tokenizer?.words);
+    const stems = contentStems(tokens);
+    const frequency = new Map<string, number>();
+    for (const s of stems) frequency.set(s, (frequency.get(s) ?? 0) + 1);
+    const sentenceStems = sentences.map((s) => stemSet(s.text, tokenizer));
+    return {
+      sentences,
+      tokens,
+      stemSet: new Set(stems),
+      frequency,
+      sentenceStems,
+      central: centralSentences(sentenceStems, frequency),
+    };
+  });
 }
 
 export function qualitySignals(

@@ -38,6 +38,7 @@ import { splitWords } from './tokenize.ts';
 import type { CaseTokenizer } from './case-tokenizer.ts';
 import { isContentWord } from '../lexical/source-coverage.ts';
 import { createPorterStemmer } from '../lexical/porter-stemmer.ts';
+import { recentValues } from '../../recent.ts';
 
 export interface SentenceAlignment {
   /** best source sentence index, -1 when no source sentence shares a content stem and no cosine is given */
@@ -210,26 +211,22 @@ function buildIndex(
 }
 
 /** The last few indexes, by sentence list and tokenizer (support, order and coverage share one). */
-const recentIndexes: Array<{
-  sentences: readonly Segment[];
-  tokenizer: CaseTokenizer | undefined;
-  lengthB: number;
-  index: SentenceIndex;
-}> = [];
+const recentIndexes = recentValues<
+  { sentences: readonly Segment[]; tokenizer: CaseTokenizer | undefined; lengthB: number },
+  SentenceIndex
+>(
+  4,
+  (a, b) => a.sentences === b.sentences && a.tokenizer === b.tokenizer && a.lengthB === b.lengthB,
+);
 
 function indexOf(
   sentences: readonly Segment[],
   tokenizer: CaseTokenizer | undefined,
   lengthB: number,
 ): SentenceIndex {
-  const hit = recentIndexes.find(
-    (r) => r.sentences === sentences && r.tokenizer === tokenizer && r.lengthB === lengthB,
+  return recentIndexes({ sentences, tokenizer, lengthB }, () =>
+    buildIndex(sentences, tokenizer, undefined, lengthB),
   );
-  if (hit) return hit.index;
-  const index = buildIndex(sentences, tokenizer, undefined, lengthB);
-  recentIndexes.unshift({ sentences, tokenizer, lengthB, index });
-  if (recentIndexes.length > 4) recentIndexes.pop();
-  return index;
 }
 
 // ── alignment ────────────────────────────────────────────────────────────────────────────────

@@ -11,10 +11,13 @@
  * - 'in-sample': the stored estimate, fit on everything including this set — flatters it;
  * - 'not fit': a metric nothing was fit for (the fact check's rules were written, not tuned).
  */
-import { QUALITY_DIMENSIONS } from '../../metrics/lexical/quality-model.ts';
 import { cappedScore, type GamingFlagId } from '../../metrics/lexical/quality.ts';
-import { estimateDimension, scoreOfEstimates } from '../../metrics/lexical/quality-model.ts';
-import type { QualityWeights } from '../../metrics/lexical/quality-model.ts';
+import {
+  estimateDimension,
+  QUALITY_DIMENSIONS,
+  scoreOfEstimates,
+  type QualityWeights,
+} from '../../metrics/lexical/quality-model.ts';
 import weightsJson from '../../metrics/lexical/quality-weights.json';
 import { balancedAccuracy, bestThreshold } from '../../stats/binary-agreement.ts';
 import { setFigures, type SetFigures } from '../quality-fit.ts';
