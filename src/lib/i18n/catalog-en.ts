@@ -22,6 +22,10 @@ import a11y from '../../messages/en/a11y.json';
 import settings from '../../messages/en/settings.json';
 import models from '../../messages/en/models.json';
 import runs from '../../messages/en/runs.json';
+import verdict from '../../messages/en/verdict.json';
+import views from '../../messages/en/views.json';
+import plan from '../../messages/en/plan.json';
+import editor from '../../messages/en/editor.json';
 
 export const en = {
   ...common,
@@ -43,6 +47,10 @@ export const en = {
   ...settings,
   ...models,
   ...runs,
+  ...verdict,
+  ...views,
+  ...plan,
+  ...editor,
 };
 
 export type MessageKey = keyof typeof en;
