@@ -29,6 +29,10 @@ export function serveCalibration(scope: RpcScope): void {
         const { loadComparison } = await import('../src/lib/datasets/compare-data.ts');
         return loadComparison(request, signal);
       },
+      async checkRun({ runId, assertions }, { signal }) {
+        const { checkRun } = await import('../src/lib/assertions/run-checks.ts');
+        return checkRun(runId, assertions, signal);
+      },
       async exportRun({ runId, format, calibration, locale }) {
         // Loaded on the first export (papaparse, the metrics' names): opening a run starts a
         // worker less than half the size.

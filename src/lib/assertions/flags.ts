@@ -1,10 +1,11 @@
 /**
- * The flag ids of a row's results, which `not-flag` assertions read: the quality estimate's flags
- * (a copied lead, a cut-off ending…).
+ * The flag ids of a row's results, which `not-flag` assertions read: every finding of
+ * verdict/findings.ts — the quality estimate's flags (a copied lead, a cut-off ending…) and what
+ * other metrics located (a fact not in the source, an unsupported sentence, a repeated phrase…).
  */
-import { qualityFlagsIn } from '../metrics/quality-flags.ts';
+import { findingIdsIn } from '../metrics/findings.ts';
 import type { MetricResult } from '../metrics/types.ts';
 
 export function flagIdsIn(results: readonly MetricResult[]): string[] {
-  return [...new Set(qualityFlagsIn(results).map((f) => f.id))];
+  return findingIdsIn(results);
 }

@@ -8,6 +8,7 @@
  */
 import { messageOf } from '../errors.ts';
 import type { Calibration } from '../datasets/calibration.ts';
+import type { AssertionEntry } from '../assertions/assertion.ts';
 import { startCalibrationWorker, type CalibrationClient } from '../workers/calibration-client.ts';
 import { exportFile, type ExportFormat } from '../datasets/export.ts';
 import { loadRunData, loadRunRecords } from '../datasets/run-data.ts';
@@ -124,6 +125,11 @@ export class RunViewer {
         this.openingRun = undefined;
       }
     }
+  }
+
+  /** A run's rows checked against a data set's checks, in the worker that reads its results. */
+  checkRun(runId: string, assertions: AssertionEntry[], signal?: AbortSignal) {
+    return this.#client().call('checkRun', { runId, assertions }, signal ? { signal } : {});
   }
 
   /** Closes the view when it shows what `shows` names (a run or data set being deleted). */

@@ -66,6 +66,7 @@ import {
 } from './page-runs.svelte.ts';
 import { RunPlanner } from './run-plan.svelte.ts';
 import { RunViewer, type OpenRun, type RowCase } from './dataset-run-view.svelte.ts';
+import type { AssertionEntry } from '../assertions/assertion.ts';
 
 export type { ImportState, MappingReview } from './dataset-import.svelte.ts';
 export type { PageScoring } from './page-runs.svelte.ts';
@@ -247,6 +248,11 @@ export class DatasetSession {
   /** One row of the open run with its results, read from storage when the user opens it. */
   rowCase(rowNumber: number): Promise<RowCase | undefined> {
     return this.#viewer.rowCase(rowNumber);
+  }
+
+  /** The open run's rows checked against its data set's checks (assertions/run-checks.ts). */
+  checkRun(runId: string, assertions: AssertionEntry[], signal?: AbortSignal) {
+    return this.#viewer.checkRun(runId, assertions, signal);
   }
 
   /** Downloads the open run as JSON (re-importable), CSV or a Markdown report. */

@@ -4,6 +4,7 @@
  * and needed synchronously at start-up. Never API keys (those have their own opt-in store).
  */
 import { z } from 'zod';
+import { defaultStorage } from '../local-storage.ts';
 import {
   metricSettingsSchema,
   migrateSavedSettings,
@@ -26,16 +27,6 @@ const storedSchema = z.object({
   models: z.unknown().optional(),
   settingsVersion: z.number().optional(),
 });
-
-type StorageLike = Pick<Storage, 'getItem' | 'setItem'>;
-
-function defaultStorage(): StorageLike | undefined {
-  try {
-    return globalThis.localStorage;
-  } catch {
-    return undefined; // storage disabled (some privacy modes throw on access)
-  }
-}
 
 /**
  * Whatever was saved, each part validated on its own: a part that no longer validates (an older

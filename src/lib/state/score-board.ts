@@ -10,6 +10,8 @@ import { formatScore } from '../ui/locale-format.ts';
 import { t } from '../i18n/i18n.svelte.ts';
 import { metricLabel } from '../i18n/metric-text.svelte.ts';
 import { qualityFlagsOf, type QualityFlag } from '../metrics/quality-flags.ts';
+import type { Assertion } from '../assertions/assertion.ts';
+import { evaluateAssertion, type Outcome } from '../assertions/evaluate.ts';
 
 export interface BoardRow {
   /** Unique on the board (user-defined G-Eval criteria share the id 'geval-custom'). */
@@ -25,6 +27,10 @@ export interface BoardRow {
   backend?: string;
   /** The quality estimate's flags (a copied lead, one sentence…); absent where there are none. */
   flags?: QualityFlag[];
+  /** The outcome of the checks on this metric's score (fail if any fails); absent without one. */
+  check?: Outcome;
+  /** Where each check's threshold sits on the range, 0 to 1: the bar's ticks. */
+  ticks?: number[];
 }
 
 /** The status in the page's language where there is no score (board rows re-derive on a switch). */
@@ -34,7 +40,13 @@ function noScore(status: CardStatus): string {
   return status === 'running' ? '…' : '—';
 }
 
-function rowOf(info: MetricInfo, key: string, label: string, card: CardState): BoardRow {
+function rowOf(
+  info: MetricInfo,
+  key: string,
+  label: string,
+  card: CardState,
+  assertions: readonly Assertion[] = [],
+): BoardRow {
   const result = card.result;
   const score = card.status === 'ok' ? result?.score : null;
   const [low, high] = info.range;
@@ -53,6 +65,16 @@ function rowOf(info: MetricInfo, key: string, label: string, card: CardState): B
   if (result?.backend) row.backend = result.backend;
   const flags = card.status === 'ok' ? qualityFlagsOf(result) : [];
   if (flags.length > 0) row.flags = flags;
+  const mine = assertions.filter((a) => a.kind === 'score' && a.metric === info.id);
+  if (mine.length > 0 && result && card.status !== 'running' && card.status !== 'idle') {
+    const outcomes = mine.map((a) => evaluateAssertion(a, [result]).outcome);
+    row.check = outcomes.includes('fail') ? 'fail' : outcomes.includes('pass') ? 'pass' : 'skip';
+  }
+  if (mine.length > 0 && high > low) {
+    row.ticks = mine.map((a) =>
+      a.kind === 'score' ? Math.min(1, Math.max(0, (a.threshold - low) / (high - low))) : 0,
+    );
+  }
   return row;
 }
 
@@ -62,8 +84,11 @@ export function boardRows(
   cards: Readonly<Record<MetricId, CardState>>,
   custom: readonly MetricResult[],
   customInfo: MetricInfo,
+  assertions: readonly Assertion[] = [],
 ): BoardRow[] {
-  const rows = metrics.map((info) => rowOf(info, info.id, metricLabel(info.id), cards[info.id]));
+  const rows = metrics.map((info) =>
+    rowOf(info, info.id, metricLabel(info.id), cards[info.id], assertions),
+  );
   custom.forEach((result, i) => {
     const criterion = (result.details as { criterion?: unknown }).criterion;
     const label =

@@ -154,6 +154,22 @@ export const compareAnswerSchema = z.object({
     .nullable(),
 });
 
+const assertionEntry = z.object({
+  type: z.string(),
+  threshold: z.number().optional(),
+  value: z.union([z.string(), z.number()]).optional(),
+  description: z.string().optional(),
+});
+const outcome = z.enum(['pass', 'fail', 'skip']);
+
+/** `RunChecks` (src/lib/assertions/run-checks.ts). */
+export const runChecksSchema = z.object({
+  tallies: z.array(z.object({ entry: assertionEntry, pass: count, fail: count, skip: count })),
+  rows: z.array(z.number().int()),
+  outcomes: z.array(outcome),
+  failedRows: count,
+});
+
 export const calibrationApi = defineWorkerApi('calibration', {
   openRun: {
     request: z.object({ runId }),
@@ -167,6 +183,12 @@ export const calibrationApi = defineWorkerApi('calibration', {
     request: z.object({ a: sideSpec, b: sideSpec.optional() }),
     progress: z.never(),
     result: compareAnswerSchema,
+  },
+  /** The data set's checks applied to a run: each row's outcome, each check's pass rate. */
+  checkRun: {
+    request: z.object({ runId, assertions: z.array(assertionEntry) }),
+    progress: z.never(),
+    result: runChecksSchema,
   },
   exportRun: {
     request: z.object({

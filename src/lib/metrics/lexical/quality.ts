@@ -42,13 +42,16 @@ export const QUALITY_BACKEND =
 
 const WEIGHTS = weightsJson as QualityWeights;
 
-export type GamingFlagId =
-  | 'too-short'
-  | 'lead-copy'
-  | 'cut-mid-sentence'
-  | 'repeated-sentence'
-  | 'reversed-order'
-  | 'no-final-punctuation';
+/** Every flag the estimate raises: what a `not-flag` check offers (assertions). */
+export const GAMING_FLAG_IDS = [
+  'too-short',
+  'lead-copy',
+  'cut-mid-sentence',
+  'repeated-sentence',
+  'reversed-order',
+  'no-final-punctuation',
+] as const;
+export type GamingFlagId = (typeof GAMING_FLAG_IDS)[number];
 
 /**
  * English words no sentence ends on (articles, prepositions, conjunctions, subject pronouns): a
