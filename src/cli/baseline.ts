@@ -15,7 +15,7 @@ import { qualityFlagsOf } from '../lib/metrics/quality-flags.ts';
 import { DEFAULT_SETTINGS } from '../lib/metrics/settings.ts';
 import type { MetricId, MetricResult, MetricStatus } from '../lib/metrics/types.ts';
 import type { StoredRun, StoredRunResult, TaskRowScore } from '../lib/storage/schema.ts';
-import { reasonOf } from './outputs.ts';
+import { readReasonOf } from './outputs.ts';
 
 export class BaselineError extends Error {}
 
@@ -169,7 +169,7 @@ export function readBaseline(path: string): Side {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new BaselineError(`--baseline ${path}: cannot read it (${reasonOf(error)}).`);
+    throw new BaselineError(`--baseline ${path}: cannot read it (${readReasonOf(error)}).`);
   }
   let whole: unknown;
   try {

@@ -19,7 +19,7 @@ import {
   type AssertionEntry,
 } from '../lib/assertions/assertion.ts';
 import { QUALITY_METRIC_ID } from '../lib/metrics/quality-flags.ts';
-import { reasonOf } from './outputs.ts';
+import { readReasonOf, reasonOf } from './outputs.ts';
 
 /** Looked for in this order in the current folder when --config is not given. */
 export const DEFAULT_CONFIG_FILES = [
@@ -73,7 +73,7 @@ export function readConfig(
   try {
     text = readFileSync(resolve(cwd, file), 'utf8');
   } catch (error) {
-    throw new ConfigError(`--config ${file}: cannot read it (${reasonOf(error)}).`);
+    throw new ConfigError(`--config ${file}: cannot read it (${readReasonOf(error)}).`);
   }
   return configFromValue(file, parseText(file, text), knownMetrics);
 }
