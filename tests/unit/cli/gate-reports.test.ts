@@ -7,7 +7,6 @@ import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { XMLParser } from 'fast-xml-parser';
 import type { Assertion } from '../../../src/lib/assertions/assertion.ts';
 import type { MetricResult } from '../../../src/lib/metrics/types.ts';
 import { AssertionRun } from '../../../src/cli/assertion-run.ts';
@@ -23,6 +22,7 @@ import { CandidateSide, readBaseline } from '../../../src/cli/baseline.ts';
 import { compareWithBaseline, gateOptions, checkGateColumns } from '../../../src/cli/gate.ts';
 import { repoRoot } from '../../helpers/shared.ts';
 import { tempDir } from './_cli.ts';
+import { junitParser } from './_junit.ts';
 
 const XSD = resolve(repoRoot, 'tests/fixtures/junit/junit.xsd');
 const hasXmllint = spawnSync('xmllint', ['--version']).status === 0;
@@ -52,12 +52,6 @@ const floor: Assertion = { kind: 'score', metric: 'support', op: '>=', threshold
 const noLead: Assertion = { kind: 'no-flag', flag: 'lead-copy' };
 /** An id with everything XML and Markdown must escape, and a control character XML cannot hold. */
 const awkwardId = 'a<&"\'>|*_`\u0001b';
-
-export const junitParser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  isArray: (name) => name === 'testsuite' || name === 'testcase',
-});
 
 function sampleRun(): AssertionRun {
   const run = new AssertionRun([floor, noLead], true);
