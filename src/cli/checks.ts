@@ -134,13 +134,16 @@ export class RunChecks {
     this.assertionRun?.addBadRow(row, reason);
   }
 
-  /** After the last row: the tables, the gate, JUnit and the step summary. */
-  finish(report: RunSummary, otherwiseFailed: boolean): Finished {
+  /**
+   * After the last row: the tables, the gate, JUnit and the step summary. `scrub` takes the
+   * provider's key out of all of them, as out of the rows (a metric's error may quote a reply).
+   */
+  finish(report: RunSummary, otherwiseFailed: boolean, scrub: (text: string) => string): Finished {
     const json: Finished['json'] = {};
     let failed = false;
     const run = this.assertionRun;
     if (run) {
-      console.error('\n' + run.format());
+      console.error('\n' + scrub(run.format()));
       failed ||= run.failed;
       json.assertions = {
         failed: run.failed,
@@ -152,7 +155,7 @@ export class RunChecks {
     let baselineMarkdown: string | undefined;
     if (this.baseline && this.candidate && this.options.gate) {
       const compared = compareWithBaseline(this.options.gate, this.baseline, this.candidate.side());
-      console.error('\n' + compared.text);
+      console.error('\n' + scrub(compared.text));
       failed ||= compared.failed;
       json.baseline = compared.json;
       baselineMarkdown = compared.markdown;
@@ -161,13 +164,15 @@ export class RunChecks {
       try {
         replaceFile(
           this.options.junit,
-          junitXml({
-            file: this.file,
-            assertions: run.assertions,
-            rows: run.recorded,
-            seconds: (Date.now() - this.startedAt.getTime()) / 1000,
-            startedAt: this.startedAt,
-          }),
+          scrub(
+            junitXml({
+              file: this.file,
+              assertions: run.assertions,
+              rows: run.recorded,
+              seconds: (Date.now() - this.startedAt.getTime()) / 1000,
+              startedAt: this.startedAt,
+            }),
+          ),
         );
         console.error(`JUnit: ${this.options.junit}`);
       } catch (error) {
@@ -187,7 +192,7 @@ export class RunChecks {
         ...(baselineMarkdown ? { baseline: baselineMarkdown } : {}),
       });
       try {
-        const warning = appendStepSummary(stepSummary, markdown);
+        const warning = appendStepSummary(stepSummary, scrub(markdown));
         if (warning) console.error(`warning: ${warning}`);
       } catch (error) {
         // The summary is a courtesy on GitHub's page: the verdict is the exit status.

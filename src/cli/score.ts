@@ -768,7 +768,7 @@ async function main(argv: string[]): Promise<number> {
   );
   console.error('\n' + scrub(formatSummary(report)));
   const incomplete = acc.rows === 0 || acc.badRows > 0 || acc.rowsWithErrors > 0 || unwritten;
-  const checked = checks.finish(report, incomplete);
+  const checked = checks.finish(report, incomplete, scrub);
   if (options.summaryJson) {
     try {
       const summaryJson = { ...report, ...checked.json };
