@@ -37,6 +37,11 @@ export function reasonOf(error: unknown): string {
   return (e.code && REASONS[e.code]) ?? e.message;
 }
 
+/** Why a file could not be read: a missing file is not a missing folder, as for a write. */
+export function readReasonOf(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : reasonOf(error);
+}
+
 /**
  * Throws an OutputPathError unless `path` can be replaced by a file written beside it. Tried for
  * real rather than asked of access(): root, read-only mounts and ACLs then answer as the write at

@@ -113,7 +113,8 @@ export function pyFloat(x: number): string {
   return Number.isInteger(x) ? x.toFixed(1) : String(x);
 }
 
-function table(header: string[], rows: string[][]): string {
+/** Columns padded to their widest cell, the first left-aligned, the rest right-aligned. */
+export function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) =>
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');

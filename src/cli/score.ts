@@ -70,6 +70,9 @@ import {
 } from './disk-cache.ts';
 import { checkWritable, OutputPathError, reasonOf, replaceFile, ResultFile } from './outputs.ts';
 import { RunStop } from './stop.ts';
+import { checkOptions, RunChecks, type CheckOptions } from './checks.ts';
+import { unscoredAssertion } from './config.ts';
+import { flagsOfResult } from './baseline.ts';
 import { BATCH_KINDS, isBatchKind, type BatchKind } from '../lib/llm/batch/kinds.ts';
 import type { BatchEvent } from '../lib/llm/batch/engine.ts';
 import type { ResponseCache } from '../lib/llm/cache.ts';
@@ -124,14 +127,25 @@ const USAGE = `usage: npm run score -- FILE [options]     (FILE: .jsonl, .json o
   --no-cache            keep the judge's answers in memory only: a rerun asks everything again
   --poll-interval S     seconds between polls of a batch job (default 30)
   --batch-max-requests N  at most N requests per batch job (default: the provider's limit)
+  --config FILE         metrics and assertions (YAML or JSON; default: sumlens.config.yaml, .yml or
+                        .json in the current folder when there is one); see docs/ci.md
+  --assert CHECK        one more assertion (repeatable): METRIC:MIN, not-METRIC:MAX or not-flag=FLAG
+  --junit FILE          the assertions as JUnit XML: one testsuite per assertion, one testcase per row
+  --baseline RUN        compare with an earlier run: the page's run export (.json) or an --out file
+  --fail-on-regression ID,ID  fail when the paired 95% interval of (this run − baseline) is wholly
+                        below −margin on a metric (needs --baseline)
+  --margin X            the drop --fail-on-regression tolerates, on the metric's scale (default 0)
+
+With GITHUB_STEP_SUMMARY set (GitHub Actions), a Markdown summary is appended to that file.
 
 --out and --summary-json are checked before anything is scored, and replaced only by a run that
 went through every row: until then the rows go to FILE.partial beside FILE.
 
 Exit status:
-  ${EXIT.ok}    every row was read and scored
+  ${EXIT.ok}    every row was read and scored, and passed its assertions and the regression gate
   ${EXIT.failed}    a row could not be read or scored (a {row, error} line, or a metric in error), no
-       row could be read at all, or a result file could not be written at the end
+       row could be read at all, a result file could not be written at the end, an assertion
+       failed on a row, or a metric regressed against --baseline
   ${EXIT.stopped}    a usage or setup error (nothing scored), or stopped by a provider error every row
        would meet: a bad key, no access, no quota or credit left, an unknown model
   130  interrupted by Ctrl-C (143: SIGTERM); the same command, run again, resumes`;
@@ -153,6 +167,7 @@ interface Options {
   cache?: string;
   pollIntervalMs: number;
   batchMaxRequests?: number;
+  checks: CheckOptions;
 }
 
 const EMBEDDINGS = ['use-lite', 'glove'] as const;
@@ -180,18 +195,25 @@ function parseOptions(argv: string[]): Options | 'help' {
       'no-cache': { type: 'boolean', default: false },
       'poll-interval': { type: 'string', default: '30' },
       'batch-max-requests': { type: 'string' },
+      config: { type: 'string' },
+      assert: { type: 'string', multiple: true },
+      junit: { type: 'string' },
+      baseline: { type: 'string' },
+      'fail-on-regression': { type: 'string' },
+      margin: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
   if (values.help) return 'help';
   if (positionals.length !== 1) throw new UsageError(USAGE);
+  const checks = checkOptions({ ...values, failOn: values['fail-on-regression'] });
   const known = new Set<string>([...OFFLINE_METRIC_IDS, ...JUDGE_METRIC_IDS]);
   const requested = values.metrics
     ?.split(',')
     .map((s) => s.trim())
     .filter(Boolean);
   const metrics: string[] = [];
-  for (const id of requested ?? ['offline']) {
+  for (const id of requested ?? checks.config?.metrics ?? ['offline']) {
     if (id === 'offline') metrics.push(...OFFLINE_METRIC_IDS);
     else if (id === 'judge') metrics.push(...JUDGE_METRIC_IDS.filter((j) => j !== 'geval-custom'));
     else metrics.push(id);
@@ -202,6 +224,8 @@ function parseOptions(argv: string[]): Options | 'help' {
       `Unknown metric id(s): ${unknown.join(', ')}. Known: ${[...known].join(', ')} (or the groups offline, judge)`,
     );
   }
+  const unscored = unscoredAssertion(checks.assertions, metrics);
+  if (unscored) throw new UsageError(unscored);
   if (values.format && !(FILE_FORMATS as readonly string[]).includes(values.format)) {
     throw new UsageError(`--format ${values.format}: use ${FILE_FORMATS.join(', ')}.`);
   }
@@ -256,6 +280,7 @@ function parseOptions(argv: string[]): Options | 'help' {
     ...(values['no-cache'] ? {} : { cache: values.cache ?? DEFAULT_CACHE_FILE }),
     pollIntervalMs: pollSeconds * 1000,
     ...(maxRequests ? { batchMaxRequests: maxRequests } : {}),
+    checks,
   };
 }
 
@@ -270,6 +295,7 @@ function metricEntry(r: MetricResult): object {
     status: r.status,
     backend: r.backend,
     ...(r.reason ? { reason: r.reason } : {}),
+    ...(flagsOfResult(r).length ? { flags: flagsOfResult(r) } : {}),
   };
 }
 
@@ -293,9 +319,17 @@ async function main(argv: string[]): Promise<number> {
   try {
     if (options.out) checkWritable('--out', options.out);
     if (options.summaryJson) checkWritable('--summary-json', options.summaryJson);
+    if (options.checks.junit) checkWritable('--junit', options.checks.junit);
   } catch (error) {
     if (!(error instanceof OutputPathError)) throw error;
     console.error(error.message);
+    return EXIT.stopped;
+  }
+  let checks: RunChecks;
+  try {
+    checks = RunChecks.prepare(options.checks, file, options.metrics);
+  } catch (error) {
+    console.error(`${messageOf(error)} Nothing was scored.`);
     return EXIT.stopped;
   }
   const offlineIds = options.metrics.filter((id): id is OfflineMetricId => !isJudgeMetric(id));
@@ -418,6 +452,11 @@ async function main(argv: string[]): Promise<number> {
     written++;
     return out.write(scrub(JSON.stringify(record)) + '\n');
   };
+  const writeBadRow = (row: number, error: string) => {
+    acc.badRows++;
+    checks.badRow(row, error);
+    write({ row, error });
+  };
   // A reader slower than the scoring (a pipe into `less`, a slow disk) would otherwise leave every
   // line queued in memory: 10⁵ rows of results are hundreds of MB. Wait for it between rows.
   const drained = async () => {
@@ -466,8 +505,7 @@ async function main(argv: string[]): Promise<number> {
     if (isCaseRow(row)) return;
     if (!task) throw new DatasetParseError(`Prediction rows need a task: --task NAME.`);
     if (row.input.needsPrediction) {
-      acc.badRows++;
-      write({ row: row.row, error: missingPredictionMessage(row.row) });
+      writeBadRow(row.row, missingPredictionMessage(row.row));
       return;
     }
     if (needsWordSegmenter(task)) segmenter ??= loadJiebaNode();
@@ -486,6 +524,7 @@ async function main(argv: string[]): Promise<number> {
       score,
       perAnswer,
       ...(Object.keys(row.human).length ? { human: row.human } : {}),
+      ...checks.taskRow(row, task.id, score),
     });
   };
 
@@ -537,10 +576,10 @@ async function main(argv: string[]): Promise<number> {
     if (!isCaseRow(row)) return;
     const blocking = validateCase(row.input).filter((p) => p.blocking);
     if (blocking.length > 0) {
-      acc.badRows++;
-      write({ row: row.row, error: `row ${row.row}: ${blocking.map((p) => p.message).join(' ')}` });
+      writeBadRow(row.row, `row ${row.row}: ${blocking.map((p) => p.message).join(' ')}`);
       return;
     }
+    const started = performance.now();
     const results: MetricResult[] = [];
     if (offlineIds.length > 0) {
       await computeMetrics(offlineIds, row.input, settings, backends, (r) => results.push(r));
@@ -567,6 +606,7 @@ async function main(argv: string[]): Promise<number> {
       ...(row.system ? { system: row.system } : {}),
       metrics,
       ...(Object.keys(row.human).length ? { human: row.human } : {}),
+      ...checks.caseRow(row, results, (performance.now() - started) / 1000),
     });
   };
 
@@ -575,8 +615,7 @@ async function main(argv: string[]): Promise<number> {
       // The row is scored; only the cell was left out.
       console.error(scrub(item.reason));
     } else if ('reason' in item) {
-      acc.badRows++;
-      write({ row: item.row, error: item.reason });
+      writeBadRow(item.row, item.reason);
     } else if (isCaseRow(item)) {
       acc.rows++;
       await scoreCase(item);
@@ -728,9 +767,12 @@ async function main(argv: string[]): Promise<number> {
     segmenter,
   );
   console.error('\n' + scrub(formatSummary(report)));
+  const incomplete = acc.rows === 0 || acc.badRows > 0 || acc.rowsWithErrors > 0 || unwritten;
+  const checked = checks.finish(report, incomplete, scrub);
   if (options.summaryJson) {
     try {
-      replaceFile(options.summaryJson, scrub(JSON.stringify(report, null, 2)) + '\n');
+      const summaryJson = { ...report, ...checked.json };
+      replaceFile(options.summaryJson, scrub(JSON.stringify(summaryJson, null, 2)) + '\n');
     } catch (error) {
       unwritten = true;
       console.error(
@@ -743,9 +785,7 @@ async function main(argv: string[]): Promise<number> {
       `No row could be read from ${file}${acc.badRows ? ` (${acc.badRows} bad row(s), listed in the output)` : ''}: check its format, or map its columns with --map.`,
     );
   }
-  return acc.rows === 0 || acc.badRows > 0 || acc.rowsWithErrors > 0 || unwritten
-    ? EXIT.failed
-    : EXIT.ok;
+  return incomplete || unwritten || checked.failed ? EXIT.failed : EXIT.ok;
 }
 
 /** A provider error's words when every later row would meet it too (RUN_WIDE). */

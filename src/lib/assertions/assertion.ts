@@ -15,6 +15,7 @@
  * Every score is "higher is better" (metrics/types.ts), so `>=` is the usual check.
  */
 import { z } from 'zod';
+import { KNOWN_FLAG_IDS } from './flags.ts';
 
 /** A check of one metric's score against a threshold. */
 export interface ScoreAssertion {
@@ -54,6 +55,7 @@ export function assertionFromEntry(
   entry: AssertionEntry,
   knownMetrics: readonly string[],
   where = 'assertion',
+  knownFlags: readonly string[] = KNOWN_FLAG_IDS,
 ): Assertion {
   if (entry.type === 'not-flag' || entry.type === 'flag') {
     if (entry.type === 'flag') {
@@ -64,13 +66,33 @@ export function assertionFromEntry(
     if (typeof entry.value !== 'string' || entry.value === '') {
       throw new AssertionError(`${where}: "type: not-flag" needs "value: FLAG" (e.g. lead-copy).`);
     }
+    if (!knownFlags.includes(entry.value)) {
+      throw new AssertionError(
+        `${where}: unknown flag "${entry.value}". Use one of ${knownFlags.join(', ')}.`,
+      );
+    }
+    if (entry.threshold !== undefined) {
+      throw new AssertionError(
+        `${where}: "type: not-flag" takes no threshold (a flag is raised or not); remove "threshold".`,
+      );
+    }
     return { kind: 'no-flag', flag: entry.value };
+  }
+  if (typeof entry.value === 'string') {
+    throw new AssertionError(
+      `${where}: "value: ${entry.value}" belongs to "type: not-flag"; a metric takes "threshold: NUMBER".`,
+    );
   }
   const negated = entry.type.startsWith('not-') && !knownMetrics.includes(entry.type);
   const metric = negated ? entry.type.slice(4) : entry.type;
   if (!knownMetrics.includes(metric)) {
     throw new AssertionError(
       `${where}: unknown type "${entry.type}". Use a metric id (${knownMetrics.join(', ')}), not-METRIC for a ceiling, or not-flag.`,
+    );
+  }
+  if (entry.threshold !== undefined && entry.value !== undefined) {
+    throw new AssertionError(
+      `${where}: give "threshold" alone (promptfoo's "value" is read only when there is no threshold).`,
     );
   }
   const threshold = entry.threshold ?? (typeof entry.value === 'number' ? entry.value : undefined);

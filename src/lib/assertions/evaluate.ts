@@ -4,7 +4,7 @@
  */
 import type { MetricResult } from '../metrics/types.ts';
 import { describeAssertion, type Assertion } from './assertion.ts';
-import { flagIdsIn } from './flags.ts';
+import { flagIdsIn, flagMetric } from './flags.ts';
 
 export type Outcome = 'pass' | 'fail' | 'skip';
 
@@ -21,26 +21,28 @@ export function evaluateAssertion(
   assertion: Assertion,
   results: readonly MetricResult[],
 ): AssertionOutcome {
-  if (assertion.kind === 'no-flag') {
+  // A flag is raised by one metric: without its result nobody looked, which is no pass.
+  const metric = assertion.kind === 'no-flag' ? flagMetric(assertion.flag) : assertion.metric;
+  const result = results.find((r) => r.id === metric);
+  if (assertion.kind === 'no-flag' && result?.status === 'ok') {
     const raised = flagIdsIn(results).includes(assertion.flag);
     return raised
       ? { assertion, outcome: 'fail', reason: `the ${assertion.flag} flag is raised` }
       : { assertion, outcome: 'pass' };
   }
-  const result = results.find((r) => r.id === assertion.metric);
-  if (!result) return { assertion, outcome: 'skip', reason: `${assertion.metric} was not scored` };
+  if (!result) return { assertion, outcome: 'skip', reason: `${metric} was not scored` };
   if (result.status === 'error') {
     return {
       assertion,
       outcome: 'fail',
-      reason: `${assertion.metric} failed: ${result.reason ?? result.explanation}`,
+      reason: `${metric} failed: ${result.reason ?? result.explanation}`,
     };
   }
-  if (result.status !== 'ok' || result.score === null) {
+  if (assertion.kind === 'no-flag' || result.status !== 'ok' || result.score === null) {
     return {
       assertion,
       outcome: 'skip',
-      reason: `${assertion.metric} has no score: ${result.reason ?? result.explanation}`,
+      reason: `${metric} has no score: ${result.reason ?? result.explanation}`,
     };
   }
   const score = result.score;

@@ -62,11 +62,13 @@ export function describeGateCheck(check: GateCheck, margin: number): string {
     check.low === null || check.high === null
       ? ''
       : ` (Δ ${fmt(check.meanDiff)}, 95% CI [${fmt(check.low)}, ${fmt(check.high)}], n = ${check.n})`;
+  // "−0" reads as a typo: with no margin the floor is plain 0.
+  const floor = margin === 0 ? '0' : `−${margin}`;
   switch (check.verdict) {
     case 'regressed':
-      return `${check.column}: regressed${interval}: the whole interval is below −${margin}.`;
+      return `${check.column}: regressed${interval}: the whole interval is below ${floor}.`;
     case 'held':
-      return `${check.column}: no regression${interval}: the interval reaches −${margin} or above.`;
+      return `${check.column}: no regression${interval}: the interval reaches ${floor} or above.`;
     case 'not-comparable':
       return `${check.column}: not comparable: the two runs scored it with different backends.`;
     case 'no-pairs':

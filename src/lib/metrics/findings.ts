@@ -25,6 +25,17 @@ export const FINDING_IDS = [
 ] as const;
 export type FindingId = (typeof FINDING_IDS)[number];
 
+/** The metric whose result holds each finding (and whose card explains it). */
+export const FINDING_METRICS: Record<FindingId, MetricId> = {
+  'fact-not-in-source': 'fact-check',
+  'contradicted-claim': 'alignment',
+  'unsupported-claim': 'alignment',
+  'unsupported-sentence': 'support',
+  'vague-sentence': 'vagueness',
+  'repeated-phrase': 'repetition-offline',
+  'repeated-item': 'repetitiveness',
+};
+
 /**
  * 'problem': the summary says something the source does not, or is not a summary at all (a
  * degenerate flag caps the quality estimate); 'check': a risk a person should look at.
