@@ -10,6 +10,8 @@
  * mean, else the only column. Pure, for the page, the worker and the tests.
  */
 import { QUALITY_METRIC_ID } from '../metrics/quality-flags.ts';
+import { humanColumnLabel } from './column-labels.ts';
+import { englishWords, type Words } from './export/words.ts';
 
 /** A rating a view can read per row: a column, or the mean of several. */
 export interface HumanRef {
@@ -52,6 +54,14 @@ export function humanRefs(humanColumns: readonly string[]): HumanRef[] {
     refs.push({ key: `mean:${prefix}`, columns, group: prefix.replace(/[_.-]$/u, '') });
   }
   return refs;
+}
+
+/** What a person reads for a reference: the column's label, or which dimensions' mean it is. */
+export function humanRefLabel(ref: HumanRef, w: Words = englishWords): string {
+  if (ref.group === undefined) return humanColumnLabel(ref.columns[0] ?? '', w);
+  return ref.group === ''
+    ? w('views.human.meanAll', { count: ref.columns.length })
+    : w('views.human.mean', { group: ref.group, count: ref.columns.length });
 }
 
 /** The reference that answers "how good did people find it": see the module comment. */
@@ -102,11 +112,17 @@ export function ratingValues(
   return out;
 }
 
-/** A chart's axis: a score column (`metric:<column>`) or a human reference's key. */
+/**
+ * A chart's axis: a score column as the run names it (a metric id, `task:…`, `geval-custom:…`,
+ * never starting `human:` or `mean:`) or a human reference's key.
+ */
 export type AxisKey = string;
 
-export function metricAxis(column: string): AxisKey {
-  return `metric:${column}`;
+/** The human reference an axis names, if it names one. */
+export function axisRef(key: AxisKey, humanColumns: readonly string[]): HumanRef | undefined {
+  const best = bestHumanRef(humanColumns);
+  if (best?.key === key) return best;
+  return humanRefs(humanColumns).find((r) => r.key === key);
 }
 
 export interface DefaultAxes {
@@ -134,16 +150,14 @@ export function defaultAxes(
       : columns.includes(QUALITY_METRIC_ID)
         ? QUALITY_METRIC_ID
         : columns[0]!;
-  const offered = (key: AxisKey) =>
-    refs.some((r) => r.key === key) ||
-    (key.startsWith('metric:') && columns.includes(key.slice('metric:'.length)));
+  const offered = (key: AxisKey) => refs.some((r) => r.key === key) || columns.includes(key);
   if (chosen.against !== undefined && offered(chosen.against)) {
     return { metric, against: chosen.against };
   }
   const best = bestHumanRef(humanColumns);
   if (best) return { metric, against: best.key };
   const other = columns.find((c) => c !== metric) ?? metric;
-  return { metric, against: metricAxis(other) };
+  return { metric, against: other };
 }
 
 /**

@@ -69,11 +69,11 @@ describe('what the views open on', () => {
   it('without ratings, the quality estimate against the next column; else the first column', () => {
     expect(defaultAxes(columns, [])).toEqual({
       metric: 'quality-offline',
-      against: 'metric:entity-density',
+      against: 'entity-density',
     });
     expect(defaultAxes(['rouge-l', 'bleu'], [])).toEqual({
       metric: 'rouge-l',
-      against: 'metric:bleu',
+      against: 'bleu',
     });
     expect(defaultAxes([], SUMMEVAL)).toBeUndefined();
   });
@@ -82,11 +82,12 @@ describe('what the views open on', () => {
     expect(
       defaultAxes(columns, SUMMEVAL, { metric: 'rouge-l', against: 'human:expert_fluency' }),
     ).toEqual({ metric: 'rouge-l', against: 'human:expert_fluency' });
-    expect(defaultAxes(columns, SUMMEVAL, { metric: 'bleu', against: 'metric:coherence' })).toEqual(
-      { metric: 'quality-offline', against: 'metric:coherence' },
-    );
+    expect(defaultAxes(columns, SUMMEVAL, { metric: 'bleu', against: 'coherence' })).toEqual({
+      metric: 'quality-offline',
+      against: 'coherence',
+    });
     expect(defaultAxes(columns, [], { against: 'human:expert_fluency' })?.against).toBe(
-      'metric:entity-density',
+      'entity-density',
     );
   });
 

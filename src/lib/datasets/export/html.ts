@@ -15,6 +15,7 @@ import { fixed as num, formatP, signed } from './format.ts';
 import { englishWords, type Words } from './words.ts';
 import { escapeHtml } from './escape.ts';
 import { forestPlot, sharedForestPlot } from './forest-plot.ts';
+import { humanRefLabel } from '../human-ratings.ts';
 import {
   flagLabel,
   flagTallyText,
@@ -106,10 +107,15 @@ function leaderboardHtml(board: Leaderboard, column: string, w: Words): string {
   const col = board.columns.find((c) => c.column === column) ?? board.columns[0];
   if (!col) return '';
   const flagged = col.entries.some((e) => (e.flags?.flags.length ?? 0) > 0);
+  // People's mean beside the metric's, for the reference that matches best (human-ratings.ts).
+  const human = board.human;
+  const humanIndex = human ? human.refs.findIndex((r) => r.key === human.best) : -1;
+  const humanRef = human?.refs[humanIndex];
+  const humanMeans = new Map(human?.means.map((m) => [m.system, m.values[humanIndex]]) ?? []);
   const rows = col.entries
     .map(
       (e) =>
-        `<tr><td class="n">${e.rank ?? '—'}</td><td>${escapeHtml(e.system)}</td><td class="n">${num(e.mean)}</td><td class="n">[${num(e.low)}, ${num(e.high)}]</td><td class="n">${e.n}</td>${flagged ? `<td>${flagsCell(e.flags, w, 'share')}</td>` : ''}</tr>`,
+        `<tr><td class="n">${e.rank ?? '—'}</td><td>${escapeHtml(e.system)}</td><td class="n">${num(e.mean)}</td><td class="n">[${num(e.low)}, ${num(e.high)}]</td><td class="n">${e.n}</td>${humanRef ? `<td class="n">${num(humanMeans.get(e.system), 2)}</td>` : ''}${flagged ? `<td>${flagsCell(e.flags, w, 'share')}</td>` : ''}</tr>`,
     )
     .join('');
   const items = col.entries
@@ -121,7 +127,20 @@ function leaderboardHtml(board: Leaderboard, column: string, w: Words): string {
     sources: board.sharedSources,
   });
   const mixed = col.mixedBackends ? ` ${w('exports.html.mixedBackends')}` : '';
-  return `<section><h2>${escapeHtml(title)}</h2><p class="muted">${escapeHtml(note + mixed)}</p>${sharedForestPlot(items, title)}<table data-table="leaderboard"><thead><tr><th>#</th><th>${w('exports.col.system')}</th><th>${w('exports.col.mean')}</th><th>${w('exports.col.interval')}</th><th>n</th>${flagged ? `<th>${escapeHtml(w('card.flags.column'))}</th>` : ''}</tr></thead><tbody>${rows}</tbody></table></section>`;
+  const agreement = human?.agreement.find((a) => a.column === col.column && a.human === human.best);
+  const tauLine =
+    humanRef && agreement
+      ? `<p data-tau="${agreement.tau ?? ''}">${escapeHtml(
+          w('views.board.tauLine', {
+            metric: metricLabel(col.column, w),
+            human: humanRefLabel(humanRef, w),
+            tau: signed(agreement.tau, 2),
+            n: agreement.n,
+          }),
+        )}</p>`
+      : '';
+  const humanHead = humanRef ? `<th>${escapeHtml(humanRefLabel(humanRef, w))}</th>` : '';
+  return `<section><h2>${escapeHtml(title)}</h2><p class="muted">${escapeHtml(note + mixed)}</p>${tauLine}${sharedForestPlot(items, title)}<table data-table="leaderboard"><thead><tr><th>#</th><th>${w('exports.col.system')}</th><th>${w('exports.col.mean')}</th><th>${w('exports.col.interval')}</th><th>n</th>${humanHead}${flagged ? `<th>${escapeHtml(w('card.flags.column'))}</th>` : ''}</tr></thead><tbody>${rows}</tbody></table></section>`;
 }
 
 function metricRow(m: MetricComparison, w: Words): string {
@@ -188,7 +207,7 @@ export function comparisonToHtml(report: ComparisonReport, w: Words = englishWor
   const body = `<section><h1>${escapeHtml(report.title)}</h1>
 <p>${side(w('exports.side.a'), report.a.label)}</p><p>${side(w('exports.side.b'), report.b.label)}</p>
 <p class="muted">${escapeHtml(pairsNote)}</p></section>
-<section><h2>${w('exports.html.perMetric')}</h2><p class="muted">${escapeHtml(perMetricNote)}</p>
+<section><h2>${w('exports.html.perMetric')}</h2><p class="muted">${escapeHtml(perMetricNote)}</p>${plotted.length > 0 ? `<p class="muted">${escapeHtml(w('views.export.ownAxis'))}</p>` : ''}
 ${forestPlot(plotted, w('exports.html.diffChart'))}
 <table data-table="metrics"><thead><tr><th>${w('exports.col.metric')}</th><th>A</th><th>B</th><th>${w('exports.col.deltaInterval')}</th><th>p</th><th>W/T/L</th><th>n</th></tr></thead><tbody>${c.metrics.map((m) => metricRow(m, w)).join('')}</tbody></table>${flagLines}</section>
 ${report.leaderboard ? leaderboardHtml(report.leaderboard, report.metric ?? '', w) : ''}
