@@ -10,6 +10,7 @@ import { flagLabel, flagMessage } from '../metrics/quality-flags.ts';
 import { humanColumnLabel, scoreColumnLabel } from './column-labels.ts';
 import type { Words } from './export/words.ts';
 import type { RunView } from './run-view.ts';
+import { bestHumanRef } from './human-ratings.ts';
 
 /** A chip in a badges cell (a quality flag, an assertion's outcome). */
 export interface Badge {
@@ -176,4 +177,22 @@ export function rowSystems(view: RunView): string[] {
 /** The order a header click starts with: text and row numbers A→Z, scores highest first. */
 export function firstDirection(column: RowColumn): 'ascending' | 'descending' {
   return column.kind === 'text' || column.key === 'row' ? 'ascending' : 'descending';
+}
+
+/** Human columns shown at first: more than this, and only the best reference's are. */
+export const SHOWN_HUMAN_COLUMNS = 4;
+
+/**
+ * The columns hidden when a run opens: with many human columns (SummEval's experts and turkers),
+ * those outside the best reference's group (human-ratings.ts), so that the table fits a laptop's
+ * width; the user shows them again from the column list.
+ */
+export function initiallyHidden(
+  columns: readonly RowColumn[],
+  humanColumns: readonly string[],
+): Set<string> {
+  const human = columns.filter((c) => c.key.startsWith('human:'));
+  if (human.length <= SHOWN_HUMAN_COLUMNS) return new Set();
+  const best = new Set(bestHumanRef(humanColumns)?.columns.map((c) => `human:${c}`) ?? []);
+  return new Set(human.filter((c) => !best.has(c.key)).map((c) => c.key));
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  initiallyHidden,
   filterRows,
   firstDirection,
   rowColumns,
@@ -95,6 +96,22 @@ describe('the row table as data', () => {
     expect(filterRows(v, { flagged: true })).toEqual([2]);
     expect(filterRows(v, { system: 'M2', flagged: true, text: 'doc' })).toEqual([2]);
     expect(rowSystems(v)).toEqual(['M1', 'M2', 'M10']);
+  });
+
+  it("hides, at first, human columns outside the best reference's group when there are many", () => {
+    const summeval = ['coherence', 'consistency', 'fluency', 'relevance'].flatMap((d) => [
+      `expert_${d}`,
+      `turker_${d}`,
+    ]);
+    const ratings = new Map(summeval.map((c) => [c, Float64Array.from([1, 2, 3, 4, 5])]));
+    const wide = rowColumns({ ...v, ratings }, summeval);
+    expect([...initiallyHidden(wide, summeval)].sort()).toEqual(
+      summeval
+        .filter((c) => c.startsWith('turker_'))
+        .map((c) => `human:${c}`)
+        .sort(),
+    );
+    expect(initiallyHidden(columns, ['expert_coherence'])).toEqual(new Set());
   });
 
   it('keeps 100,000 rows quick to filter and sort', () => {
