@@ -381,7 +381,7 @@ async function rowsSorted(page: Page, sort: 'regression' | 'row'): Promise<void>
       const rows = [...document.querySelectorAll('[data-testid="compare-row"]')];
       const keys = rows.map((r) =>
         by === 'row'
-          ? Number(r.querySelector('td:nth-child(2)')?.textContent)
+          ? Number(r.getAttribute('data-row-a'))
           : Number(r.getAttribute('data-delta') || Infinity),
       );
       return keys.length > 1 && keys.every((k, i) => i === 0 || keys[i - 1]! <= k);

@@ -1,20 +1,15 @@
 /**
  * Reads the sides of a comparison from IndexedDB (in the calibration worker) and builds what the
  * compare view shows: the comparison when both sides are named, and the leaderboard of side A's
- * run when its rows hold several systems per source. Rows are read without their texts; the view
+ * run when its rows hold several systems per source (with the systems' human means where the rows
+ * are rated). Rows are read without their texts; the view
  * reads the two summaries of one pair when it shows their diff.
  */
 import { iterateDatasetRows } from '../storage/datasets.ts';
 import { iterateRunResults } from '../storage/runs.ts';
 import type { StoredRunResult } from '../storage/schema.ts';
-import {
-  compareSides,
-  systemsOf,
-  type Comparison,
-  type CompareRow,
-  type SideSpec,
-} from './compare.ts';
-import { leaderboard, type Leaderboard } from './leaderboard.ts';
+import { compareSides, systemsOf, type Comparison, type SideSpec } from './compare.ts';
+import { leaderboard, type Leaderboard, type LeaderboardRow } from './leaderboard.ts';
 import { runLabel } from './names.ts';
 import { loadRunRecords, RUN_READ_BATCH } from './run-data.ts';
 import { scoreColumns } from './run-view.ts';
@@ -43,7 +38,8 @@ export interface CompareAnswer {
 
 async function loadSide(runId: string, signal?: AbortSignal) {
   const { run, dataset } = await loadRunRecords(runId);
-  const rows: CompareRow[] = [];
+  // Ratings ride along for the leaderboard's human means (numbers only, no texts).
+  const rows: LeaderboardRow[] = [];
   for await (const row of iterateDatasetRows(dataset.id, RUN_READ_BATCH)) {
     signal?.throwIfAborted();
     rows.push({
@@ -51,6 +47,7 @@ async function loadSide(runId: string, signal?: AbortSignal) {
       ...(row.id === undefined ? {} : { id: row.id }),
       ...(row.group === undefined ? {} : { group: row.group }),
       ...(row.system === undefined ? {} : { system: row.system }),
+      ...(Object.keys(row.human).length > 0 ? { human: row.human } : {}),
     });
   }
   const results: StoredRunResult[] = [];
@@ -89,6 +86,11 @@ export async function loadComparison(
     sides: b && b !== a ? [info(a), info(b)] : [info(a)],
     comparison:
       b && request.b ? compareSides(sideData(a, request.a), sideData(b, request.b)) : null,
-    leaderboard: leaderboard(a.rows, a.results, scoreColumns(a.run, a.results)),
+    leaderboard: leaderboard(
+      a.rows,
+      a.results,
+      scoreColumns(a.run, a.results),
+      a.dataset.humanColumns,
+    ),
   };
 }

@@ -22,6 +22,8 @@ export interface CompareState {
   max?: number;
   /** The pair whose two summaries are shown with their word diff. */
   pair?: string;
+  /** The regression gate's margin (regression-gate.ts); 0 when unset, as in the CLI. */
+  margin?: number;
 }
 
 const PREFIX = '#compare?';
@@ -54,6 +56,7 @@ export function parseCompareHash(hash: string): CompareState | null {
   const sort = params.get('sort');
   const metric = params.get('m');
   const pair = params.get('pair');
+  const margin = numberParam(params, 'gm');
   const min = numberParam(params, 'min');
   const max = numberParam(params, 'max');
   return {
@@ -68,6 +71,7 @@ export function parseCompareHash(hash: string): CompareState | null {
     ...(min === undefined ? {} : { min }),
     ...(max === undefined ? {} : { max }),
     ...(pair ? { pair } : {}),
+    ...(margin !== undefined && margin > 0 ? { margin } : {}),
   };
 }
 
@@ -86,6 +90,7 @@ export function formatCompareHash(state: CompareState): string {
   if (state.min !== undefined) params.set('min', String(state.min));
   if (state.max !== undefined) params.set('max', String(state.max));
   if (state.pair) params.set('pair', state.pair);
+  if (state.margin !== undefined && state.margin > 0) params.set('gm', String(state.margin));
   return PREFIX + params.toString();
 }
 

@@ -16,7 +16,8 @@ export interface RunData {
 }
 
 /** A data-set row without its texts: what the run view and calibration read of it. */
-export type RatedRow = Pick<DatasetRow, 'row' | 'group' | 'human'>;
+export type RatedRow = Pick<DatasetRow, 'row' | 'group' | 'human'> &
+  Partial<Pick<DatasetRow, 'id' | 'system'>>;
 
 /** A run's numbers: its records, its results and its rows without their texts. */
 export interface RunScores {
@@ -69,6 +70,8 @@ export async function loadRunScores(runId: string): Promise<RunScores> {
     rows.push({
       row: row.row,
       ...(row.group === undefined ? {} : { group: row.group }),
+      ...(row.id === undefined ? {} : { id: row.id }),
+      ...(row.system === undefined ? {} : { system: row.system }),
       human: row.human,
     });
   }

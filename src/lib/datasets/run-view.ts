@@ -193,13 +193,16 @@ export function valuePairs(table: ScoreTable, x: string, y: string): { x: number
 }
 
 /**
- * What the run view shows, without a text: the score table, and per human column the rating of
- * each result's row (NaN where the row has none, or is not in the data set), index i being the
- * table's. Typed arrays, so that posting it from the worker is a copy of memory.
+ * What the run view shows, without a text: the score table, per human column the rating of each
+ * result's row (NaN where the row has none, or is not in the data set), and each result's row id
+ * and system ('' where it has none), index i being the table's. Typed arrays, so that posting it
+ * from the worker is a copy of memory.
  */
 export interface RunView {
   table: ScoreTable;
   ratings: Map<string, Float64Array<ArrayBuffer>>;
+  ids: string[];
+  systems: string[];
 }
 
 export function runView(
@@ -210,9 +213,13 @@ export function runView(
   const table = scoreTable(run, results);
   const indexOf = new Map(table.rows.map((row, i) => [row, i]));
   const ratings = new Map<string, Float64Array<ArrayBuffer>>();
+  const ids = new Array<string>(table.rows.length).fill('');
+  const systems = new Array<string>(table.rows.length).fill('');
   for (const row of rows) {
     const i = indexOf.get(row.row);
     if (i === undefined) continue;
+    if (row.id !== undefined) ids[i] = row.id;
+    if (row.system !== undefined) systems[i] = row.system;
     for (const [column, rating] of Object.entries(row.human)) {
       let values = ratings.get(column);
       if (!values) {
@@ -222,7 +229,7 @@ export function runView(
       values[i] = rating;
     }
   }
-  return { table, ratings };
+  return { table, ratings, ids, systems };
 }
 
 /** The results with a finite score and rating, as points (the metric-against-human scatter). */

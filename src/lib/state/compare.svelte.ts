@@ -21,6 +21,7 @@ import {
   type ComparisonReport,
   type ComparisonSide,
 } from '../datasets/export/comparison-report.ts';
+import { defaultCompareColumn } from '../datasets/human-ratings.ts';
 import { isCaseRow, type DatasetRow } from '../rows/formats.ts';
 import { getDatasetRow } from '../storage/datasets.ts';
 import { formatTime } from '../ui/locale-format.ts';
@@ -201,7 +202,8 @@ export class CompareSession {
     const a = side(loaded.a);
     const b = side(loaded.b);
     if (!a || !b) return undefined;
-    const metric = this.state?.metric;
+    // The column the view shows: the one chosen, else the view's default (the quality estimate).
+    const metric = defaultCompareColumn(answer.comparison.metrics, this.state?.metric);
     return {
       title: comparisonTitle(a.label, b.label, t),
       a,

@@ -77,6 +77,8 @@ export const runViewSchema = z.object({
     flagTally: flagTally.optional(),
   }),
   ratings: columnValues,
+  ids: z.array(z.string()),
+  systems: z.array(z.string()),
 });
 
 const runId = z.string().min(1);
@@ -150,6 +152,22 @@ export const compareAnswerSchema = z.object({
           ),
         }),
       ),
+      human: z
+        .object({
+          refs: z.array(
+            z.object({
+              key: z.string(),
+              columns: z.array(z.string()),
+              group: z.string().optional(),
+            }),
+          ),
+          best: z.string(),
+          means: z.array(z.object({ system: z.string(), values: z.array(nullableNumber) })),
+          agreement: z.array(
+            z.object({ column: z.string(), human: z.string(), tau: nullableNumber, n: count }),
+          ),
+        })
+        .optional(),
     })
     .nullable(),
 });

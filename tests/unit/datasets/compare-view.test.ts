@@ -19,6 +19,7 @@ describe('compare hash', () => {
       min: 0.25,
       max: 0.75,
       pair: 'dm-test-1',
+      margin: 0.02,
     };
     expect(parseCompareHash(formatCompareHash(state))).toEqual(state);
   });

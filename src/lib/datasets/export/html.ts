@@ -13,6 +13,9 @@ import { pairScores, type ComparisonReport } from './comparison-report.ts';
 import { COMPARE_BOOTSTRAP } from '../compare.ts';
 import { fixed as num, formatP, signed } from './format.ts';
 import { englishWords, type Words } from './words.ts';
+import { escapeHtml } from './escape.ts';
+import { forestPlot, sharedForestPlot } from './forest-plot.ts';
+import { humanRefLabel } from '../human-ratings.ts';
 import {
   flagLabel,
   flagTallyText,
@@ -20,14 +23,7 @@ import {
   type QualityFlag,
 } from '../../metrics/quality-flags.ts';
 
-export function escapeHtml(text: string): string {
-  return text
-    .replace(/&/gu, '&amp;')
-    .replace(/</gu, '&lt;')
-    .replace(/>/gu, '&gt;')
-    .replace(/"/gu, '&quot;')
-    .replace(/'/gu, '&#39;');
-}
+export { escapeHtml };
 
 const STYLE = `
 :root { color-scheme: light dark; --bg:#f6f7f9; --panel:#fff; --ink:#1c2430; --muted:#5b6675;
@@ -49,6 +45,7 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowra
 svg { max-width: 100%; height: auto; } svg text { fill: var(--ink); font-size: 11px; }
 svg .axis { stroke: var(--muted); } svg .bar { fill: var(--accent); } svg .ci { stroke: var(--accent); stroke-width: 2; }
 svg .dot { fill: var(--accent); }
+.forest { display: flex; flex-wrap: wrap; gap: .5rem 1.5rem; margin: .25rem 0 .75rem; }
 `;
 
 function documentOf(title: string, body: string, w: Words): string {
@@ -69,35 +66,6 @@ ${body}
 </body>
 </html>
 `;
-}
-
-interface IntervalItem {
-  label: string;
-  mean: number;
-  low: number;
-  high: number;
-}
-
-/** A forest plot: one line per item, its interval as a bar and its mean as a dot, zero marked. */
-export function intervalSvg(items: readonly IntervalItem[], title: string): string {
-  if (items.length === 0) return '';
-  const width = 640;
-  const labelWidth = 190;
-  const row = 22;
-  const height = items.length * row + 30;
-  let lo = Math.min(0, ...items.map((i) => i.low));
-  let hi = Math.max(0, ...items.map((i) => i.high));
-  if (hi - lo < 1e-9) [lo, hi] = [lo - 0.5, hi + 0.5];
-  const pad = (hi - lo) * 0.05;
-  lo -= pad;
-  hi += pad;
-  const x = (v: number) => labelWidth + ((v - lo) / (hi - lo)) * (width - labelWidth - 10);
-  const lines = items.map((item, i) => {
-    const y = 10 + i * row + row / 2;
-    return `<text x="${labelWidth - 6}" y="${y + 4}" text-anchor="end">${escapeHtml(item.label)}</text><line class="ci" x1="${x(item.low).toFixed(1)}" x2="${x(item.high).toFixed(1)}" y1="${y}" y2="${y}"/><circle class="dot" cx="${x(item.mean).toFixed(1)}" cy="${y}" r="4"/>`;
-  });
-  const bottom = 10 + items.length * row;
-  return `<svg role="img" aria-label="${escapeHtml(title)}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" xmlns="http://www.w3.org/2000/svg" data-chart="intervals"><title>${escapeHtml(title)}</title><line class="axis" x1="${x(0).toFixed(1)}" x2="${x(0).toFixed(1)}" y1="6" y2="${bottom}" stroke-dasharray="3 3"/>${lines.join('')}<line class="axis" x1="${labelWidth}" x2="${width - 10}" y1="${bottom}" y2="${bottom}"/><text x="${labelWidth}" y="${bottom + 15}">${num(lo + pad)}</text><text x="${width - 10}" y="${bottom + 15}" text-anchor="end">${num(hi - pad)}</text><text x="${x(0).toFixed(1)}" y="${bottom + 15}" text-anchor="middle">0</text></svg>`;
 }
 
 /** A histogram of values on [min, max] in `bins` equal bins. */
@@ -139,10 +107,15 @@ function leaderboardHtml(board: Leaderboard, column: string, w: Words): string {
   const col = board.columns.find((c) => c.column === column) ?? board.columns[0];
   if (!col) return '';
   const flagged = col.entries.some((e) => (e.flags?.flags.length ?? 0) > 0);
+  // People's mean beside the metric's, for the reference that matches best (human-ratings.ts).
+  const human = board.human;
+  const humanIndex = human ? human.refs.findIndex((r) => r.key === human.best) : -1;
+  const humanRef = human?.refs[humanIndex];
+  const humanMeans = new Map(human?.means.map((m) => [m.system, m.values[humanIndex]]) ?? []);
   const rows = col.entries
     .map(
       (e) =>
-        `<tr><td class="n">${e.rank ?? '—'}</td><td>${escapeHtml(e.system)}</td><td class="n">${num(e.mean)}</td><td class="n">[${num(e.low)}, ${num(e.high)}]</td><td class="n">${e.n}</td>${flagged ? `<td>${flagsCell(e.flags, w, 'share')}</td>` : ''}</tr>`,
+        `<tr><td class="n">${e.rank ?? '—'}</td><td>${escapeHtml(e.system)}</td><td class="n">${num(e.mean)}</td><td class="n">[${num(e.low)}, ${num(e.high)}]</td><td class="n">${e.n}</td>${humanRef ? `<td class="n">${num(humanMeans.get(e.system), 2)}</td>` : ''}${flagged ? `<td>${flagsCell(e.flags, w, 'share')}</td>` : ''}</tr>`,
     )
     .join('');
   const items = col.entries
@@ -154,7 +127,20 @@ function leaderboardHtml(board: Leaderboard, column: string, w: Words): string {
     sources: board.sharedSources,
   });
   const mixed = col.mixedBackends ? ` ${w('exports.html.mixedBackends')}` : '';
-  return `<section><h2>${escapeHtml(title)}</h2><p class="muted">${escapeHtml(note + mixed)}</p>${intervalSvg(items, title)}<table data-table="leaderboard"><thead><tr><th>#</th><th>${w('exports.col.system')}</th><th>${w('exports.col.mean')}</th><th>${w('exports.col.interval')}</th><th>n</th>${flagged ? `<th>${escapeHtml(w('card.flags.column'))}</th>` : ''}</tr></thead><tbody>${rows}</tbody></table></section>`;
+  const agreement = human?.agreement.find((a) => a.column === col.column && a.human === human.best);
+  const tauLine =
+    humanRef && agreement
+      ? `<p data-tau="${agreement.tau ?? ''}">${escapeHtml(
+          w('views.board.tauLine', {
+            metric: metricLabel(col.column, w),
+            human: humanRefLabel(humanRef, w),
+            tau: signed(agreement.tau, 2),
+            n: agreement.n,
+          }),
+        )}</p>`
+      : '';
+  const humanHead = humanRef ? `<th>${escapeHtml(humanRefLabel(humanRef, w))}</th>` : '';
+  return `<section><h2>${escapeHtml(title)}</h2><p class="muted">${escapeHtml(note + mixed)}</p>${tauLine}${sharedForestPlot(items, title)}<table data-table="leaderboard"><thead><tr><th>#</th><th>${w('exports.col.system')}</th><th>${w('exports.col.mean')}</th><th>${w('exports.col.interval')}</th><th>n</th>${humanHead}${flagged ? `<th>${escapeHtml(w('card.flags.column'))}</th>` : ''}</tr></thead><tbody>${rows}</tbody></table></section>`;
 }
 
 function metricRow(m: MetricComparison, w: Words): string {
@@ -221,8 +207,8 @@ export function comparisonToHtml(report: ComparisonReport, w: Words = englishWor
   const body = `<section><h1>${escapeHtml(report.title)}</h1>
 <p>${side(w('exports.side.a'), report.a.label)}</p><p>${side(w('exports.side.b'), report.b.label)}</p>
 <p class="muted">${escapeHtml(pairsNote)}</p></section>
-<section><h2>${w('exports.html.perMetric')}</h2><p class="muted">${escapeHtml(perMetricNote)}</p>
-${intervalSvg(plotted, w('exports.html.diffChart'))}
+<section><h2>${w('exports.html.perMetric')}</h2><p class="muted">${escapeHtml(perMetricNote)}</p>${plotted.length > 0 ? `<p class="muted">${escapeHtml(w('views.export.ownAxis'))}</p>` : ''}
+${forestPlot(plotted, w('exports.html.diffChart'))}
 <table data-table="metrics"><thead><tr><th>${w('exports.col.metric')}</th><th>A</th><th>B</th><th>${w('exports.col.deltaInterval')}</th><th>p</th><th>W/T/L</th><th>n</th></tr></thead><tbody>${c.metrics.map((m) => metricRow(m, w)).join('')}</tbody></table>${flagLines}</section>
 ${report.leaderboard ? leaderboardHtml(report.leaderboard, report.metric ?? '', w) : ''}
 <section><h2>${w('exports.html.rows')}</h2><table data-table="rows"><thead><tr><th>${w('exports.col.pair')}</th><th>${w('exports.col.rowA')}</th><th>${w('exports.col.rowB')}</th>${head}</tr></thead><tbody>
