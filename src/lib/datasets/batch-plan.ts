@@ -207,13 +207,17 @@ function metricLines(
   metrics: readonly JudgeMetricId[],
   price: (tokens: { input: number; output: number }) => number | undefined,
 ): MetricPlanLine[] {
-  const perRun = (metric: JudgeMetricId) =>
-    plan.rounds
-      .flatMap((r) => r.calls)
-      .filter((c) => c.serves.includes(metric) && SHARED_CALL.test(c.purpose))
-      .reduce((sum, c) => sum + c.httpCalls, 0);
+  // Calls once per run (G-Eval steps) are the per-row figures' share that only the first row pays.
+  const sharedOnly: JudgePlan = {
+    ...plan,
+    rounds: plan.rounds.map((r) => ({
+      ...r,
+      calls: r.calls.filter((c) => SHARED_CALL.test(c.purpose)),
+    })),
+  };
+  const perRun = new Map(callsPerMetric(sharedOnly, metrics).map((l) => [l.metric, l.requests]));
   return callsPerMetric(plan, metrics).map((line) => {
-    const shared = perRun(line.metric);
+    const shared = perRun.get(line.metric) ?? 0;
     return {
       metric: line.metric,
       requestsPerRow: line.requests - shared,

@@ -173,7 +173,11 @@ export function pageRowScorer(options: PageRowScorerOptions): RowScorer {
     if (ceiling) {
       // Not stored: Resume scores the row again, and the judge's cache answers what was paid.
       const reason = englishRef(ceiling);
-      return { results, judge: judged.usage, failure: { effect: 'stop', reason, reasonRef: ceiling } };
+      return {
+        results,
+        judge: judged.usage,
+        failure: { effect: 'stop', reason, reasonRef: ceiling },
+      };
     }
     const failure = rowFailure(judged.failures, options.isOffline?.() ?? false);
     return { results, judge: judged.usage, ...(failure ? { failure } : {}) };

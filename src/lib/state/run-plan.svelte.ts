@@ -70,7 +70,8 @@ export class RunPlanner {
     source: CapabilitySource;
     problem?: MessageRef | string;
   }> {
-    if (!judge.ready) return { capabilities: null, source: 'worst-case', problem: ref('plan.probe.noKey') };
+    if (!judge.ready)
+      return { capabilities: null, source: 'worst-case', problem: ref('plan.probe.noKey') };
     try {
       const capabilities = await judge.probe();
       return { capabilities, source: capabilities.source === 'probe' ? 'probe' : 'table' };
@@ -78,7 +79,8 @@ export class RunPlanner {
       return {
         capabilities: null,
         source: 'worst-case',
-        problem: error instanceof LlmError && error.messageRef ? error.messageRef : messageOf(error),
+        problem:
+          error instanceof LlmError && error.messageRef ? error.messageRef : messageOf(error),
       };
     }
   }

@@ -191,8 +191,20 @@ export interface MetricCalls {
 }
 
 /**
- * Requests and tokens per case of each planned metric, in the order asked. A call serving
- * several metrics counts for each of them, and `sharesWith` says so: the plan's totals count it
+ * Whether `metric` needs this call: the call is for a metric whose pipelines are all among
+ * `metric`'s own (the summarization card needs alignment's claims and coverage's questions,
+ * though a stage names only the metric it was built for).
+ */
+function needsCall(metric: JudgeMetricId, call: PlannedCall): boolean {
+  const mine = new Set(judgeRecord(metric).pipelines);
+  return [call.metric, ...call.serves].some((other) =>
+    judgeRecord(other).pipelines.every((builder) => mine.has(builder)),
+  );
+}
+
+/**
+ * Requests and tokens per case of each planned metric, in the order asked. A call several
+ * metrics need counts for each of them, and `sharesWith` says so: the plan's totals count it
  * once.
  */
 export function callsPerMetric(plan: JudgePlan, metrics: readonly JudgeMetricId[]): MetricCalls[] {
@@ -206,12 +218,12 @@ export function callsPerMetric(plan: JudgePlan, metrics: readonly JudgeMetricId[
     };
     for (const { calls } of plan.rounds) {
       for (const call of calls) {
-        if (!call.serves.includes(metric)) continue;
+        if (!needsCall(metric, call)) continue;
         row.requests += call.httpCalls;
         row.estimatedInputTokens += call.estimatedInputTokens;
         row.estimatedOutputTokens += call.estimatedOutputTokens;
-        for (const other of call.serves) {
-          if (other !== metric && metrics.includes(other) && !row.sharesWith.includes(other)) {
+        for (const other of metrics) {
+          if (other !== metric && !row.sharesWith.includes(other) && needsCall(other, call)) {
             row.sharesWith.push(other);
           }
         }
