@@ -93,6 +93,9 @@ export interface BatchPlan {
   /** HTTP requests to the judge, at most (cache hits make fewer; retries of failed requests
    * are not in it). */
   llmCalls: number;
+  /** `llmCalls` is rows × these plus the calls made once per run (G-Eval's steps). */
+  requestsPerRow: number;
+  requestsPerRun: number;
   /** Per chosen judge metric, its requests and cost per row. */
   perMetric: MetricPlanLine[];
   /** How the model's capabilities were known when planning; undefined without judge metrics. */
@@ -131,6 +134,8 @@ export function planBatch(
   const notes: string[] = [];
   const perMetric: MetricPlanLine[] = [];
   let llmCalls = 0;
+  let requestsPerRow = 0;
+  let requestsPerRun = 0;
   let input = 0;
   let output = 0;
   let estimatedCost: number | undefined;
@@ -142,7 +147,10 @@ export function planBatch(
     } else {
       for (const round of perRowJudgePlan.plan.rounds) {
         for (const call of round.calls) {
-          const times = SHARED_CALL.test(call.purpose) ? 1 : rowCount;
+          const shared = SHARED_CALL.test(call.purpose);
+          const times = shared ? 1 : rowCount;
+          if (shared) requestsPerRun += call.httpCalls;
+          else requestsPerRow += call.httpCalls;
           llmCalls += call.httpCalls * times;
           input += call.estimatedInputTokens * times;
           output += call.estimatedOutputTokens * times;
@@ -176,6 +184,8 @@ export function planBatch(
     offlineMetrics,
     judgeMetrics,
     llmCalls,
+    requestsPerRow,
+    requestsPerRun,
     perMetric,
     ...(perRowJudgePlan?.capabilities ? { capabilities: perRowJudgePlan.capabilities } : {}),
     ...(perRowJudgePlan?.probeProblem ? { probeProblem: perRowJudgePlan.probeProblem } : {}),

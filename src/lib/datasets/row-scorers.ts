@@ -115,10 +115,14 @@ export interface PageRowScorerOptions {
    * the run instead of failing rows. */
   isOffline?(): boolean;
   /**
-   * Why the run's ceiling refused a request (run-ceiling.ts `SpendGate`), once it has: the row's
-   * failures are then the refusal's, and the run pauses with this reason instead.
+   * The run's ceiling (run-ceiling.ts `SpendGate`): once it has refused a request, the row's
+   * failures are the refusal's, and the run pauses with its reason instead.
    */
-  ceilingReached?(): MessageRef | undefined;
+  ceiling?: {
+    reached(): MessageRef | undefined;
+    /** Refused requests the row's usage counts as sent, taken back (at most `max`). */
+    takeUnsent(max: number): number;
+  };
 }
 
 /** Results of a failed row worth keeping when it is scored again: its offline metrics that
@@ -169,13 +173,14 @@ export function pageRowScorer(options: PageRowScorerOptions): RowScorer {
     if (!judge) return { results };
     const judged = await judge;
     // A row whose calls all went through before the ceiling is complete: it is stored.
-    const ceiling = judged.failures.length > 0 ? options.ceilingReached?.() : undefined;
+    const ceiling = judged.failures.length > 0 ? options.ceiling?.reached() : undefined;
     if (ceiling) {
       // Not stored: Resume scores the row again, and the judge's cache answers what was paid.
       const reason = englishRef(ceiling);
+      const unsent = options.ceiling?.takeUnsent(judged.usage.httpCalls) ?? 0;
       return {
         results,
-        judge: judged.usage,
+        judge: { ...judged.usage, httpCalls: judged.usage.httpCalls - unsent },
         failure: { effect: 'stop', reason, reasonRef: ceiling },
       };
     }

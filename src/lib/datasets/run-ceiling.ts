@@ -38,7 +38,27 @@ export function ceilingFor(plan: BatchPlan, budget: RunBudget = {}): RunCeiling 
     ...(costUsd !== undefined ? { costUsd } : {}),
     plannedRequests: plan.llmCalls,
     ...(plannedCost !== undefined ? { plannedCostUsd: plannedCost } : {}),
+    plannedPerRow: plan.requestsPerRow,
+    plannedPerRun: plan.requestsPerRun,
+    ...(budget.requests !== undefined ? { requestsSet: true } : {}),
   };
+}
+
+/**
+ * The ceiling of one drive of a run: the stored one, but a request ceiling taken from the plan is
+ * never below what the rows left need at the plan's rate. A pause drops the rows in flight, and
+ * scoring them again may ask again what their dropped requests had asked; a budget the user set
+ * stays as set.
+ */
+export function driveCeiling(
+  ceiling: RunCeiling | undefined,
+  sentBefore: number,
+  rowsLeft: number,
+): RunCeiling | undefined {
+  if (!ceiling || ceiling.requestsSet || ceiling.requests === undefined) return ceiling;
+  if (ceiling.plannedPerRow === undefined) return ceiling;
+  const rest = sentBefore + ceiling.plannedPerRow * rowsLeft + (ceiling.plannedPerRun ?? 0);
+  return { ...ceiling, requests: Math.max(ceiling.requests, rest) };
 }
 
 /** The usage a provider reports in a success body, by wire format. */
@@ -71,6 +91,8 @@ export class SpendGate {
   #requests: number;
   #cost: number | undefined;
   #reached: CeilingReached | undefined;
+  /** Refused requests the transport counted as sent (it counts an attempt before its fetch). */
+  #unsent = 0;
 
   constructor(
     ceiling: RunCeiling | undefined,
@@ -136,6 +158,7 @@ export class SpendGate {
   fetch(kind: ProviderKind, base: typeof fetch = (i, init) => globalThis.fetch(i, init)) {
     const gated: typeof fetch = async (input, init) => {
       if (!this.admit()) {
+        this.#unsent++;
         return new Response(
           JSON.stringify({ error: { message: englishRef(this.pauseReason()), type: 'budget' } }),
           { status: REFUSED_STATUS, headers: { 'content-type': 'application/json' } },
@@ -153,6 +176,16 @@ export class SpendGate {
       return response;
     };
     return gated;
+  }
+
+  /**
+   * Takes back, up to `max`, the refused requests a row's usage counts as sent: they never left
+   * the page. (Only the first refusals reach the fetch: the transport then stops sending.)
+   */
+  takeUnsent(max: number): number {
+    const taken = Math.min(this.#unsent, Math.max(0, max));
+    this.#unsent -= taken;
+    return taken;
   }
 
   /** Why the run paused, for its line in the list; a generic line before any refusal. */

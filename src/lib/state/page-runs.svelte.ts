@@ -21,7 +21,7 @@ import {
   type BatchProgress,
 } from '../datasets/batch.ts';
 import { exclusively } from '../datasets/lanes.ts';
-import { SpendGate } from '../datasets/run-ceiling.ts';
+import { driveCeiling, SpendGate } from '../datasets/run-ceiling.ts';
 import { estimateCost, type PriceTable } from '../llm/prices.ts';
 import { runLabel } from '../datasets/names.ts';
 import { updateRun } from '../storage/runs.ts';
@@ -164,7 +164,14 @@ export class PageRuns {
         }
         // Counted from what the run had spent before this drive; every request goes through it.
         const prices = $state.snapshot(scoring.judge.prices) as PriceTable;
-        const spendGate = new SpendGate(run.settings.ceiling, run.judgeUsage, (usage) =>
+        // (the rows left include the failed ones: a resume scores them again)
+        const rowsLeft = run.counts.total - run.counts.done + run.counts.failed;
+        const ceiling = driveCeiling(
+          run.settings.ceiling,
+          run.judgeUsage?.httpCalls ?? 0,
+          rowsLeft,
+        );
+        const spendGate = new SpendGate(ceiling, run.judgeUsage, (usage) =>
           estimateCost(usage, now.kind, now.model.trim(), prices),
         );
         gate = spendGate;
@@ -215,7 +222,14 @@ export class PageRuns {
         providerEmbeddingMetrics(() => scoring.judge.config(), ids, input, settings, signal),
       ...(judge ? { judge } : {}),
       isOffline: browserOffline,
-      ceilingReached: () => (gate?.reached ? gate.pauseReason() : undefined),
+      ...(gate
+        ? {
+            ceiling: {
+              reached: () => (gate?.reached ? gate.pauseReason() : undefined),
+              takeUnsent: (max: number) => gate?.takeUnsent(max) ?? 0,
+            },
+          }
+        : {}),
     });
     const handle: PageRun = {
       cancel: new AbortController(),

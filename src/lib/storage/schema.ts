@@ -190,6 +190,12 @@ export interface RunCeiling {
   /** The plan's figures when the run started, for the words of the pause. */
   plannedRequests: number;
   plannedCostUsd?: number;
+  /** The plan's requests per row and once per run: a drive's request ceiling is never below
+   * what the rows left need (rows a pause dropped are scored again). */
+  plannedPerRow?: number;
+  plannedPerRun?: number;
+  /** The user set `requests` (else it is the plan's, and follows the rows left). */
+  requestsSet?: boolean;
 }
 
 /** A provider batch job a run submitted and has not yet read into the judge cache. */

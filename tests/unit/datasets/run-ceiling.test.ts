@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   ceilingFor,
+  driveCeiling,
   pausedAtCeiling,
   SpendGate,
   type RunCeiling,
@@ -110,10 +111,27 @@ describe('SpendGate', () => {
       costUsd: plan.estimatedCost,
       plannedRequests: plan.llmCalls,
       plannedCostUsd: plan.estimatedCost,
+      plannedPerRow: plan.requestsPerRow,
+      plannedPerRun: plan.requestsPerRun,
     });
+    expect(plan.llmCalls).toBe(4 * plan.requestsPerRow + plan.requestsPerRun);
     expect(ceilingFor(plan, { usd: 0.5 })).toMatchObject({ costUsd: 0.5, requests: plan.llmCalls });
-    expect(ceilingFor(plan, { requests: 2 })).toMatchObject({ requests: 2 });
+    expect(ceilingFor(plan, { requests: 2 })).toMatchObject({ requests: 2, requestsSet: true });
     expect(ceilingFor(planBatch(4, ['rouge-l']))).toBeUndefined();
+  });
+
+  it("a drive's request ceiling covers the rows left at the plan's rate, unless the user set it", () => {
+    const planned: RunCeiling = {
+      requests: 85,
+      plannedRequests: 85,
+      plannedPerRow: 21,
+      plannedPerRun: 1,
+    };
+    expect(driveCeiling(planned, 0, 4)?.requests).toBe(85);
+    // Paused after 5 requests with no row stored: the four rows again, at most 85 more.
+    expect(driveCeiling(planned, 5, 4)?.requests).toBe(5 + 84 + 1);
+    expect(driveCeiling({ ...planned, requestsSet: true }, 5, 4)?.requests).toBe(85);
+    expect(driveCeiling(undefined, 5, 4)).toBeUndefined();
   });
 
   it('knows a run paused at its ceiling', () => {
@@ -135,6 +153,17 @@ const ROWS: CaseRow[] = Array.from({ length: 6 }, (_, i) => ({
 
 class MemoryStore implements BatchStore {
   readonly results = new Map<number, StoredRunResult>();
+  /** Requests of rows paused unsaved: still sent, still counted. */
+  unstoredRequests = 0;
+  async addUsage(_id: string, usage: { httpCalls: number }): Promise<void> {
+    this.unstoredRequests += usage.httpCalls;
+  }
+  /** Requests the run's usage counts, as the run list shows them. */
+  requests(): number {
+    let sum = this.unstoredRequests;
+    for (const r of this.results.values()) sum += r.judge?.httpCalls ?? 0;
+    return sum;
+  }
   status: [RunStatus, string | null | undefined, MessageRef | undefined] | undefined;
   async putResult(result: StoredRunResult): Promise<boolean> {
     if (this.results.has(result.row)) return false;
@@ -195,7 +224,10 @@ describe('a run against the fake provider pauses at its ceiling', () => {
         metrics: ['vagueness'],
         settings: DEFAULT_SETTINGS,
         judge: { judge, settings: DEFAULT_JUDGE_SETTINGS },
-        ceilingReached: () => (gate.reached ? gate.pauseReason() : undefined),
+        ceiling: {
+          reached: () => (gate.reached ? gate.pauseReason() : undefined),
+          takeUnsent: (max) => gate.takeUnsent(max),
+        },
       }),
     });
     return { outcome, gate };
@@ -212,6 +244,8 @@ describe('a run against the fake provider pauses at its ceiling', () => {
     expect(judged()).toBe(3);
     expect(gate.requests).toBe(3);
     expect(store.results.size).toBe(3);
+    // The refused request never left the page, and the run's usage does not count it.
+    expect(store.requests()).toBe(3);
     expect(store.status?.[0]).toBe('paused');
     expect(store.status?.[2]?.key).toBe('plan.paused.requests');
 
@@ -220,5 +254,6 @@ describe('a run against the fake provider pauses at its ceiling', () => {
     expect(again.outcome.status).toBe('done');
     expect(store.results.size).toBe(6);
     expect(judged()).toBe(6);
+    expect(store.requests()).toBe(6);
   });
 });
