@@ -145,6 +145,7 @@ describe('SpendGate', () => {
 const ROWS: CaseRow[] = Array.from({ length: 6 }, (_, i) => ({
   row: i + 1,
   kind: 'case',
+  human: {},
   input: {
     source: `Report ${i + 1}. The council of Arden closed the old bridge on Monday. Repairs would cost ${i + 2} million euros.`,
     summary: `Arden closed its bridge; repairs cost ${i + 2} million euros. It was a thing that happened somewhere.`,
