@@ -14,7 +14,7 @@ import type { Page } from 'playwright-core';
 import { fillCase, openApp, openCard, waitForScores, type App } from './support/browser.ts';
 import { auditBothSchemes } from './support/axe.ts';
 import { importDataset, startedRun } from './support/datasets.ts';
-import { configureProvider } from './support/llm.ts';
+import { configureProvider, tickJudgeMetrics } from './support/llm.ts';
 import { startFakeLlm, type FakeLlm } from '../helpers/fake-llm.ts';
 import { oracleHandler } from '../helpers/judge-oracle.ts';
 import { JUDGE_METRIC_IDS, OFFLINE_METRIC_IDS } from '../../src/lib/metrics/types.ts';
@@ -78,6 +78,7 @@ describe('axe finds no serious or critical violation on any view, light or dark'
       await page.getByTestId('judge-enabled').check();
     }
     await page.getByTestId('judge-samples').fill('1');
+    await tickJudgeMetrics(page, LLM_IDS);
     await page.getByTestId('score-button').click();
     await page.waitForFunction(
       (ids) =>

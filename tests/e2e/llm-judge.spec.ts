@@ -13,7 +13,7 @@ import {
   waitForScores,
   type AppPage,
 } from './support/browser.ts';
-import { configureProvider, type ProviderChoice } from './support/llm.ts';
+import { configureProvider, tickJudgeMetrics, type ProviderChoice } from './support/llm.ts';
 import { latestResults } from './support/stored-results.ts';
 import { fakeError, startFakeLlm, textReply } from '../helpers/fake-llm.ts';
 import type { FakeLlm } from '../helpers/fake-llm.ts';
@@ -59,6 +59,7 @@ async function configure(page: Page, fake: FakeLlm, provider: ProviderChoice): P
     await page.getByTestId('judge-enabled').check();
   }
   await page.getByTestId('judge-samples').fill('3');
+  await tickJudgeMetrics(page, LLM_IDS);
 }
 
 async function fillCase(page: Page): Promise<void> {

@@ -4,7 +4,8 @@
  * embeddings) in the page; the plan counts rows × metrics and, for the judge, calls, tokens and
  * cost. Split from batch.ts (the runner), which re-exports it.
  */
-import type { JudgePlan } from '../metrics/judge/plan.ts';
+import { callsPerMetric, type JudgePlan } from '../metrics/judge/plan.ts';
+import type { MessageRef } from '../i18n/message.ts';
 import { metricInfo } from '../metrics/registry.ts';
 import type { MetricSettings } from '../metrics/settings.ts';
 import { JUDGE_METRIC_IDS, type JudgeMetricId, type MetricId } from '../metrics/types.ts';
@@ -52,12 +53,34 @@ export function runExecutor(
 
 // ---- The plan ----
 
+/** Where the plan's picture of the model came from: a probe of it (logprobs or not…), the static
+ * table (no key to probe with, or a provider never probed), or nothing (the probe failed: the
+ * costliest fallback is assumed). */
+export type CapabilitySource = 'probe' | 'table' | 'worst-case';
+
 /** A judge plan for one sample row, priced for the judge that will run it. */
 export interface PerRowJudgePlan {
   plan: JudgePlan;
   provider: ProviderKind;
   model: string;
   prices?: PriceTable;
+  capabilities?: CapabilitySource;
+  /** Why the probe did not answer, when `capabilities` is 'worst-case'. */
+  probeProblem?: MessageRef | string;
+}
+
+/** One judge metric's line of the plan: its requests per row (shared calls counted for each
+ * metric using them) and, once per run, the calls every row shares (G-Eval's steps). */
+export interface MetricPlanLine {
+  metric: JudgeMetricId;
+  requestsPerRow: number;
+  /** Requests made once for the whole run (answers every row reuses). */
+  requestsPerRun: number;
+  tokensPerRow: number;
+  /** USD per row; undefined when the model has no price. */
+  costPerRow: number | undefined;
+  /** Other chosen metrics answered by some of the same requests (sent once for all). */
+  sharesWith: JudgeMetricId[];
 }
 
 export interface BatchPlan {
@@ -67,8 +90,19 @@ export interface BatchPlan {
   scores: number;
   offlineMetrics: MetricId[];
   judgeMetrics: JudgeMetricId[];
-  /** HTTP requests to the judge, at most (cache hits make fewer). */
+  /** HTTP requests to the judge, at most (cache hits make fewer; retries of failed requests
+   * are not in it). */
   llmCalls: number;
+  /** `llmCalls` is rows × these plus the calls made once per run (G-Eval's steps). */
+  requestsPerRow: number;
+  requestsPerRun: number;
+  /** Per chosen judge metric, its requests and cost per row. */
+  perMetric: MetricPlanLine[];
+  /** How the model's capabilities were known when planning; undefined without judge metrics. */
+  capabilities?: CapabilitySource;
+  probeProblem?: MessageRef | string;
+  /** How G-Eval forms will be filled, and with how many samples; null without G-Eval. */
+  gevalMethod?: { method: string; samples: number } | null;
   estimatedTokens: { input: number; output: number; total: number };
   /** USD; undefined when there are no LLM metrics' prices (unknown model) — never 0 for unknown. */
   estimatedCost: number | undefined;
@@ -98,7 +132,10 @@ export function planBatch(
   const judgeMetrics = metrics.filter(isJudgeMetric);
   const offlineMetrics = metrics.filter((m) => !isJudgeMetric(m));
   const notes: string[] = [];
+  const perMetric: MetricPlanLine[] = [];
   let llmCalls = 0;
+  let requestsPerRow = 0;
+  let requestsPerRun = 0;
   let input = 0;
   let output = 0;
   let estimatedCost: number | undefined;
@@ -110,18 +147,24 @@ export function planBatch(
     } else {
       for (const round of perRowJudgePlan.plan.rounds) {
         for (const call of round.calls) {
-          const times = SHARED_CALL.test(call.purpose) ? 1 : rowCount;
+          const shared = SHARED_CALL.test(call.purpose);
+          const times = shared ? 1 : rowCount;
+          if (shared) requestsPerRun += call.httpCalls;
+          else requestsPerRow += call.httpCalls;
           llmCalls += call.httpCalls * times;
           input += call.estimatedInputTokens * times;
           output += call.estimatedOutputTokens * times;
         }
       }
-      estimatedCost = estimateCost(
-        { input, output },
-        perRowJudgePlan.provider,
-        perRowJudgePlan.model,
-        perRowJudgePlan.prices,
-      );
+      const price = (tokens: { input: number; output: number }) =>
+        estimateCost(
+          tokens,
+          perRowJudgePlan.provider,
+          perRowJudgePlan.model,
+          perRowJudgePlan.prices,
+        );
+      estimatedCost = price({ input, output });
+      perMetric.push(...metricLines(perRowJudgePlan.plan, judgeMetrics, price));
       costKnown = estimatedCost !== undefined;
       if (!costKnown) {
         notes.push(
@@ -141,6 +184,21 @@ export function planBatch(
     offlineMetrics,
     judgeMetrics,
     llmCalls,
+    requestsPerRow,
+    requestsPerRun,
+    perMetric,
+    ...(perRowJudgePlan?.capabilities ? { capabilities: perRowJudgePlan.capabilities } : {}),
+    ...(perRowJudgePlan?.probeProblem ? { probeProblem: perRowJudgePlan.probeProblem } : {}),
+    ...(perRowJudgePlan
+      ? {
+          gevalMethod: perRowJudgePlan.plan.gevalMethod
+            ? {
+                method: perRowJudgePlan.plan.gevalMethod.method,
+                samples: perRowJudgePlan.plan.gevalMethod.n,
+              }
+            : null,
+        }
+      : {}),
     estimatedTokens: { input, output, total: input + output },
     estimatedCost: judgeMetrics.length > 0 ? estimatedCost : 0,
     costKnown,
@@ -151,4 +209,32 @@ export function planBatch(
         : 'worker',
     notes,
   };
+}
+
+/** Each chosen metric's requests per row and per run (shared G-Eval steps), with its cost. */
+function metricLines(
+  plan: JudgePlan,
+  metrics: readonly JudgeMetricId[],
+  price: (tokens: { input: number; output: number }) => number | undefined,
+): MetricPlanLine[] {
+  // Calls once per run (G-Eval steps) are the per-row figures' share that only the first row pays.
+  const sharedOnly: JudgePlan = {
+    ...plan,
+    rounds: plan.rounds.map((r) => ({
+      ...r,
+      calls: r.calls.filter((c) => SHARED_CALL.test(c.purpose)),
+    })),
+  };
+  const perRun = new Map(callsPerMetric(sharedOnly, metrics).map((l) => [l.metric, l.requests]));
+  return callsPerMetric(plan, metrics).map((line) => {
+    const shared = perRun.get(line.metric) ?? 0;
+    return {
+      metric: line.metric,
+      requestsPerRow: line.requests - shared,
+      requestsPerRun: shared,
+      tokensPerRow: line.estimatedInputTokens + line.estimatedOutputTokens,
+      costPerRow: price({ input: line.estimatedInputTokens, output: line.estimatedOutputTokens }),
+      sharesWith: line.sharesWith,
+    };
+  });
 }

@@ -89,6 +89,8 @@ export { PauseController, RATE_WINDOW_MS, type PauseSignal } from './lanes.ts';
 export interface RowFailure {
   effect: 'row' | 'stop' | 'offline';
   reason: string;
+  /** `reason` as a message of SumLens's own, for the page to word (the run's ceiling). */
+  reasonRef?: MessageRef;
   /** The provider itself failed (5xx, rate limit, network, timeout) rather than one answer:
    * `OUTAGE_ROWS` such rows in a row pause the run. */
   outage?: boolean;
@@ -243,14 +245,17 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
   const emit = (progress: BatchProgress) => callListener(() => options.onProgress?.(progress));
   const report = () => {
     if (!options.onProgress) return;
+    const now = state();
+    // A paused run has no time left to tell: nothing moves until someone resumes it.
+    const moving = now === 'running';
     emit({
       done,
       total,
       failed,
       inFlight,
-      ratePerSec: meter.rate(),
-      etaSec: meter.eta(Math.max(0, total - done)),
-      state: state(),
+      ratePerSec: moving ? meter.rate() : null,
+      etaSec: moving ? meter.eta(Math.max(0, total - done)) : null,
+      state: now,
     });
   };
   const setStatus = async (status: RunStatus, message?: string | null, messageRef?: MessageRef) => {
@@ -316,7 +321,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
         inFlight--;
         await addUsage(outcome.judge);
         halt(
-          failure.reason,
+          failure.reasonRef ?? failure.reason,
           new Error(failure.reason),
           failure.effect === 'offline' ? 'offline' : 'provider',
         );
@@ -398,34 +403,29 @@ export async function runBatch(options: BatchOptions): Promise<BatchOutcome> {
   abort.release();
 
   const stop = abort.stop;
-  let status: BatchOutcome['status'];
-  if (stop) {
-    status = 'paused';
-    await setStatus('paused', stop.message, stop.messageRef);
-  } else if (abort.cancelled) {
-    status = 'cancelled';
-    await setStatus('cancelled');
-  } else {
-    status = 'done';
-    await setStatus('done', null);
-  }
-  const outcome: BatchOutcome = { status, done, failed, total, scored };
-  if (stop) {
-    outcome.message = stop.message;
-    if (stop.messageRef) outcome.messageRef = stop.messageRef;
-    outcome.error = stop.error;
-    outcome.stoppedBy = stop.cause;
-  }
+  const status: BatchOutcome['status'] = stop ? 'paused' : abort.cancelled ? 'cancelled' : 'done';
+  // The final state goes to the page before the status write: between the two, a run that has
+  // ended must not show Pause and Cancel (nor a time left).
   if (options.onProgress) {
     emit({
       done,
       total,
       failed,
       inFlight: 0,
-      ratePerSec: meter.rate(),
+      ratePerSec: null,
       etaSec: status === 'done' ? 0 : null,
       state: status === 'paused' ? 'stopped' : status,
     });
+  }
+  if (stop) await setStatus('paused', stop.message, stop.messageRef);
+  else if (abort.cancelled) await setStatus('cancelled');
+  else await setStatus('done', null);
+  const outcome: BatchOutcome = { status, done, failed, total, scored };
+  if (stop) {
+    outcome.message = stop.message;
+    if (stop.messageRef) outcome.messageRef = stop.messageRef;
+    outcome.error = stop.error;
+    outcome.stoppedBy = stop.cause;
   }
   return outcome;
 }

@@ -4,6 +4,7 @@
  * the judge), and how a judge failure becomes a row failure or a run-stopping cause. Split from
  * batch.ts (the runner), which re-exports it.
  */
+import { englishRef, type MessageRef } from '../i18n/message.ts';
 import type { JudgeSettings } from '../metrics/judge/settings.ts';
 import { computeMetrics } from '../metrics/offline.ts';
 import type { OfflineBackends } from '../metrics/offline.ts';
@@ -113,6 +114,15 @@ export interface PageRowScorerOptions {
   /** Whether the browser is offline now (navigator.onLine false): network failures then pause
    * the run instead of failing rows. */
   isOffline?(): boolean;
+  /**
+   * The run's ceiling (run-ceiling.ts `SpendGate`): once it has refused a request, the row's
+   * failures are the refusal's, and the run pauses with its reason instead.
+   */
+  ceiling?: {
+    reached(): MessageRef | undefined;
+    /** Refused requests the row's usage counts as sent, taken back (at most `max`). */
+    takeUnsent(max: number): number;
+  };
 }
 
 /** Results of a failed row worth keeping when it is scored again: its offline metrics that
@@ -162,6 +172,18 @@ export function pageRowScorer(options: PageRowScorerOptions): RowScorer {
     const results = (await Promise.all(jobs)).flat();
     if (!judge) return { results };
     const judged = await judge;
+    // A row whose calls all went through before the ceiling is complete: it is stored.
+    const ceiling = judged.failures.length > 0 ? options.ceiling?.reached() : undefined;
+    if (ceiling) {
+      // Not stored: Resume scores the row again, and the judge's cache answers what was paid.
+      const reason = englishRef(ceiling);
+      const unsent = options.ceiling?.takeUnsent(judged.usage.httpCalls) ?? 0;
+      return {
+        results,
+        judge: { ...judged.usage, httpCalls: judged.usage.httpCalls - unsent },
+        failure: { effect: 'stop', reason, reasonRef: ceiling },
+      };
+    }
     const failure = rowFailure(judged.failures, options.isOffline?.() ?? false);
     return { results, judge: judged.usage, ...(failure ? { failure } : {}) };
   };

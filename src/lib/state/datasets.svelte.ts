@@ -46,7 +46,7 @@ import {
 } from '../storage/datasets.ts';
 import { deleteRun, getRun, listRuns, updateRun } from '../storage/runs.ts';
 import { runLabel } from '../datasets/names.ts';
-import type { StoredDataset, StoredRun } from '../storage/schema.ts';
+import type { RunCeiling, StoredDataset, StoredRun } from '../storage/schema.ts';
 import { importRunExport, parseRunExport, type ExportFormat } from '../datasets/export.ts';
 import type { Calibration } from '../datasets/calibration.ts';
 import { BatchWorkerClient } from '../workers/batch-api.ts';
@@ -82,6 +82,8 @@ export interface RunChoice {
   task?: string;
   /** Send the judge's calls as provider batch jobs, polled every `pollSec` seconds. */
   providerBatch?: { pollSec: number };
+  /** Where the run pauses: its plan, or the budget set (../datasets/run-ceiling.ts). */
+  ceiling?: RunCeiling;
 }
 
 /** How often a page checks who drives the runs it shows as running, in ms. */
@@ -548,6 +550,7 @@ export class DatasetSession {
             ...(judgeSettings ? { judge: judgeSettings } : {}),
             ...(task ? { task } : {}),
             ...(concurrency ? { concurrency } : {}),
+            ...(judge && choice.ceiling ? { ceiling: choice.ceiling } : {}),
             ...(judge && choice.providerBatch && pageCanBatch(judge.provider)
               ? { providerBatch: { pollSec: Math.max(1, choice.providerBatch.pollSec) } }
               : {}),
@@ -574,6 +577,24 @@ export class DatasetSession {
     await this.#drive(runId, models ? ($state.snapshot(models) as ModelSource) : undefined, {
       retryFailed: true,
     });
+  }
+
+  /**
+   * Goes on with a run paused at its ceiling: under a raised one, or (null) with none, which the
+   * user chose explicitly. Stored first, so that a reload goes on under the same choice.
+   */
+  async resumePastCeiling(
+    runId: string,
+    ceiling: RunCeiling | null,
+    models?: ModelSource,
+  ): Promise<void> {
+    try {
+      await updateRun(runId, { ceiling });
+    } catch (error) {
+      this.#error = said(error);
+      return;
+    }
+    await this.resume(runId, models);
   }
 
   /**
@@ -653,6 +674,8 @@ export class DatasetSession {
               retryFailed,
               (p) => {
                 this.progress = { ...this.progress, [run.id]: p };
+                // A model still loading is news only while the run moves.
+                if (p.state !== 'running') this.loadingStage = undefined;
               },
               (batchState) => {
                 this.runs = this.runs.map((r) => (r.id === run.id ? { ...r, batchState } : r));
@@ -662,7 +685,10 @@ export class DatasetSession {
               runId,
               { ...(models ? { models } : {}), ...(retryFailed ? { retryFailed } : {}) },
               {
-                onProgress: (p) => (this.progress = { ...this.progress, [runId]: p }),
+                onProgress: (p) => {
+                  this.progress = { ...this.progress, [runId]: p };
+                  if (p.state !== 'running') this.loadingStage = undefined;
+                },
                 onLoading: (l) =>
                   (this.loadingStage = `${localized(l.stage, l.stageRef)}${l.file ? ` · ${l.file}` : ''}`),
               },

@@ -34,3 +34,32 @@ export const DEFAULT_JUDGE_PROVIDER: JudgeProviderPrefs = {
   concurrency: 4,
   timeoutSec: 120,
 };
+
+/** Where the run setup's budget is remembered, on this device only. */
+export const RUN_BUDGET_KEY = 'sumlens.run-budget.v1';
+
+const runBudgetSchema = z.object({
+  usd: z.number().positive().optional(),
+  requests: z.number().int().positive().optional(),
+});
+
+export type StoredRunBudget = z.infer<typeof runBudgetSchema>;
+
+/** The budget last set in a run setup; empty (the plan is the ceiling) when none or unreadable. */
+export function loadRunBudget(): StoredRunBudget {
+  try {
+    const raw: unknown = JSON.parse(globalThis.localStorage?.getItem(RUN_BUDGET_KEY) ?? '{}');
+    const parsed = runBudgetSchema.safeParse(raw);
+    return parsed.success ? parsed.data : {};
+  } catch {
+    return {};
+  }
+}
+
+export function saveRunBudget(budget: StoredRunBudget): void {
+  try {
+    globalThis.localStorage?.setItem(RUN_BUDGET_KEY, JSON.stringify(runBudgetSchema.parse(budget)));
+  } catch {
+    // storage refused (quota, privacy mode), or a value out of range: not remembered
+  }
+}

@@ -10,7 +10,7 @@ import { englishRef, ref, type MessageKey, type MessageRef } from '../i18n/messa
 import { createJudge, testConnection } from '../llm/client.ts';
 import type { ConnectionResult } from '../llm/client.ts';
 import type { Capabilities, Judge, ProviderConfig } from '../llm/types.ts';
-import { contextWindow, staticCapabilities } from '../llm/capabilities.ts';
+import { capabilitiesFromTraits, contextWindow, currentTraits } from '../llm/capabilities.ts';
 import { DEFAULT_PRICE_TABLE, estimateCost, priceTableSchema } from '../llm/prices.ts';
 import { providerRecord } from '../llm/providers/registry.ts';
 import type { PriceTable } from '../llm/prices.ts';
@@ -168,15 +168,24 @@ export class JudgeSession {
     return [...this.problemRefs().filter((p) => p.key !== 'judge.problem.noMetric'), ...blocking];
   }
 
-  /** The calls and estimated cost of judging this case, before running it. */
+  /**
+   * The calls and estimated cost of judging this case, before running it. `capabilities`: what a
+   * probe found (`probe()`), or null when it failed (the costliest fallback is planned); the
+   * static table when not given.
+   */
   plan(
     input: CaseInput,
     metrics: readonly JudgeMetricId[] = this.metrics,
+    probed?: Capabilities | null,
   ): { plan: JudgePlan; cost: number | undefined } | undefined {
     if (metrics.length === 0) return undefined;
     let capabilities: Capabilities | undefined;
     try {
-      capabilities = staticCapabilities(this.config());
+      // The table, corrected by a probe made earlier in this session (a run, a data-set plan).
+      capabilities =
+        probed === null
+          ? undefined
+          : (probed ?? capabilitiesFromTraits(currentTraits(this.config())));
     } catch {
       capabilities = undefined;
     }
@@ -207,7 +216,11 @@ export class JudgeSession {
    * settings clamped to the model's window, and the price table, all snapshotted so that a change
    * in the panel mid-run does not mix two judges in one run.
    */
-  batchJudge(): { judge: Judge; settings: JudgeSettings; prices: PriceTable } {
+  batchJudge(options: { fetch?: typeof fetch } = {}): {
+    judge: Judge;
+    settings: JudgeSettings;
+    prices: PriceTable;
+  } {
     const problems = this.runProblemRefs().map(englishRef);
     if (problems.length > 0) throw new Error(problems.join(' '));
     const config = this.config();
@@ -218,10 +231,24 @@ export class JudgeSession {
         secrets: () => this.keys.held(),
         // A dead key or an exhausted quota stops the run's other calls before they are sent.
         stopOnFatal: true,
+        // (the run's spend ceiling: data-set runs pass their gate, run-ceiling.ts)
+        ...(options.fetch ? { fetch: options.fetch } : {}),
       }),
       settings: this.#runSettings(config),
       prices: $state.snapshot(this.prices),
     };
+  }
+
+  /**
+   * What the model accepts (logprobs, n, JSON…), asked once per provider and model (one tiny
+   * request, then cached on this device): what a plan needs to count G-Eval's fallback. Without a
+   * key the static table answers; a failure throws.
+   */
+  probe(signal?: AbortSignal): Promise<Capabilities> {
+    return createJudge(this.config(), {
+      capabilityStore: capabilityStore<Capabilities>(),
+      secrets: () => this.keys.held(),
+    }).capabilities(signal);
   }
 
   testConnection(): Promise<ConnectionResult> {

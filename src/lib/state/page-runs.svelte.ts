@@ -21,6 +21,8 @@ import {
   type BatchProgress,
 } from '../datasets/batch.ts';
 import { exclusively } from '../datasets/lanes.ts';
+import { driveCeiling, SpendGate } from '../datasets/run-ceiling.ts';
+import { estimateCost, type PriceTable } from '../llm/prices.ts';
 import { runLabel } from '../datasets/names.ts';
 import { updateRun } from '../storage/runs.ts';
 import type { StoredRun } from '../storage/schema.ts';
@@ -146,6 +148,7 @@ export class PageRuns {
     const scoring = this.#scoring;
     if (!scoring) throw new Error('LLM metrics cannot run here: no judge is attached.');
     let judge: ReturnType<JudgeSession['batchJudge']> | undefined;
+    let gate: SpendGate | undefined;
     try {
       if (run.metrics.some(isJudgeMetric)) {
         const wanted = run.backends.judge;
@@ -159,7 +162,22 @@ export class PageRuns {
             }),
           );
         }
-        const fresh = scoring.judge.batchJudge();
+        // Counted from what the run had spent before this drive; every request goes through it.
+        const prices = $state.snapshot(scoring.judge.prices) as PriceTable;
+        // (the rows left include the failed ones: a resume scores them again)
+        const rowsLeft = run.counts.total - run.counts.done + run.counts.failed;
+        const ceiling = driveCeiling(
+          run.settings.ceiling,
+          run.judgeUsage?.httpCalls ?? 0,
+          rowsLeft,
+        );
+        const spendGate = new SpendGate(ceiling, run.judgeUsage, (usage) =>
+          estimateCost(usage, now.kind, now.model.trim(), prices),
+        );
+        gate = spendGate;
+        const fresh = scoring.judge.batchJudge(
+          run.settings.providerBatch ? {} : { fetch: spendGate.fetch(now.kind) },
+        );
         const started = run.settings.judge ?? fresh.settings;
         // The run's settings, except a context lowered since: the way out of "the prompt is
         // longer than the model's context window" (only fewer tokens, never another judgement).
@@ -204,6 +222,14 @@ export class PageRuns {
         providerEmbeddingMetrics(() => scoring.judge.config(), ids, input, settings, signal),
       ...(judge ? { judge } : {}),
       isOffline: browserOffline,
+      ...(gate
+        ? {
+            ceiling: {
+              reached: () => (gate?.reached ? gate.pauseReason() : undefined),
+              takeUnsent: (max: number) => gate?.takeUnsent(max) ?? 0,
+            },
+          }
+        : {}),
     });
     const handle: PageRun = {
       cancel: new AbortController(),

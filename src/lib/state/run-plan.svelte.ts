@@ -1,9 +1,19 @@
 /**
  * What a run will do before it starts (the run setup shows it on every choice): rows × metrics,
- * where it executes, and for LLM metrics the judge calls, tokens and cost, estimated on one row of
- * median length read once per data set.
+ * where it executes, and for LLM metrics the judge calls per row and metric, tokens and cost,
+ * estimated on one row of median length read once per data set, after asking the provider what
+ * the model accepts (G-Eval without logprobs falls back to n samples: n requests per form).
  */
-import { isJudgeMetric, planBatch, type BatchPlan } from '../datasets/batch.ts';
+import {
+  isJudgeMetric,
+  planBatch,
+  type BatchPlan,
+  type CapabilitySource,
+} from '../datasets/batch.ts';
+import { messageOf } from '../errors.ts';
+import { ref, type MessageRef } from '../i18n/message.ts';
+import { LlmError, type Capabilities } from '../llm/types.ts';
+import type { JudgeSession } from './judge.svelte.ts';
 import { isCaseRow, type CaseRow } from '../rows/formats.ts';
 import { getDatasetRows } from '../storage/datasets.ts';
 import type { StoredDataset } from '../storage/schema.ts';
@@ -31,9 +41,9 @@ export class RunPlanner {
     const chosen = predictions ? [] : [...metrics];
     const judgeIds = chosen.filter(isJudgeMetric);
     if (judgeIds.length === 0 || !this.#scoring) return planBatch(dataset.rowCount, chosen);
-    const median = await this.#sample(dataset.id);
     const judge = this.#scoring.judge;
-    const planned = median ? judge.plan(median.input, judgeIds) : undefined;
+    const [median, probed] = await Promise.all([this.#sample(dataset.id), this.#probe(judge)]);
+    const planned = median ? judge.plan(median.input, judgeIds, probed.capabilities) : undefined;
     return planBatch(
       dataset.rowCount,
       chosen,
@@ -43,9 +53,36 @@ export class RunPlanner {
             provider: judge.provider.kind,
             model: judge.provider.model.trim(),
             prices: $state.snapshot(judge.prices),
+            capabilities: probed.source,
+            ...(probed.problem ? { probeProblem: probed.problem } : {}),
           }
         : undefined,
     );
+  }
+
+  /**
+   * The model's capabilities before the plan counts G-Eval's calls: probed (one tiny request per
+   * provider and model, cached), the table where nothing can be probed (no key yet), or none
+   * (the probe failed: the plan then assumes the costliest fallback, and says why).
+   */
+  async #probe(judge: JudgeSession): Promise<{
+    capabilities: Capabilities | null;
+    source: CapabilitySource;
+    problem?: MessageRef | string;
+  }> {
+    if (!judge.ready)
+      return { capabilities: null, source: 'worst-case', problem: ref('plan.probe.noKey') };
+    try {
+      const capabilities = await judge.probe();
+      return { capabilities, source: capabilities.source === 'probe' ? 'probe' : 'table' };
+    } catch (error) {
+      return {
+        capabilities: null,
+        source: 'worst-case',
+        problem:
+          error instanceof LlmError && error.messageRef ? error.messageRef : messageOf(error),
+      };
+    }
   }
 
   /**

@@ -15,6 +15,7 @@ import { iterateDatasetRows, ROW_BATCH_SIZE } from './datasets.ts';
 import type {
   JudgeUsage,
   ProviderBatchState,
+  RunCeiling,
   RunStatus,
   StoredBatchJob,
   StoredRun,
@@ -278,6 +279,8 @@ export interface RunUpdate {
   /** Judge settings or backends learnt after the start. */
   backends?: StoredRun['backends'];
   total?: number;
+  /** A raised budget (or null: no ceiling, the user chose to go on past it). */
+  ceiling?: RunCeiling | null;
 }
 
 /**
@@ -326,6 +329,8 @@ function applyUpdate(run: StoredRun, update: RunUpdate): void {
   if (update.backends) run.backends = update.backends;
   if (update.batchState) run.batchState = update.batchState;
   if (update.total !== undefined) run.counts = { ...run.counts, total: update.total };
+  if (update.ceiling === null) delete run.settings.ceiling;
+  else if (update.ceiling) run.settings.ceiling = update.ceiling;
   run.updatedAt = now;
 }
 

@@ -174,6 +174,28 @@ export interface RunSettings {
    * day), polled every `pollSec` seconds; the rows are then scored from the answers.
    */
   providerBatch?: { pollSec: number };
+  /** Where the run pauses (src/lib/datasets/run-ceiling.ts); absent: it never pauses for spend. */
+  ceiling?: RunCeiling;
+}
+
+/**
+ * The most a run with LLM metrics may spend before it pauses: its plan, or the budget set in the
+ * run setup. Counted over the whole run, every HTTP request included (retries, a probe).
+ */
+export interface RunCeiling {
+  /** Requests at most. */
+  requests?: number;
+  /** USD at most, priced from the usage the provider reports. */
+  costUsd?: number;
+  /** The plan's figures when the run started, for the words of the pause. */
+  plannedRequests: number;
+  plannedCostUsd?: number;
+  /** The plan's requests per row and once per run: a drive's request ceiling is never below
+   * what the rows left need (rows a pause dropped are scored again). */
+  plannedPerRow?: number;
+  plannedPerRun?: number;
+  /** The user set `requests` (else it is the plan's, and follows the rows left). */
+  requestsSet?: boolean;
 }
 
 /** A provider batch job a run submitted and has not yet read into the judge cache. */

@@ -41,3 +41,11 @@ export async function configureProvider(
     await page.getByTestId('provider-key-save').click();
   }
 }
+
+/**
+ * Ticks these judge metrics in the judge panel (open, with the judge on): a new user starts with
+ * the small default set, and the tests that look at every LLM card ask for all of them.
+ */
+export async function tickJudgeMetrics(page: Page, ids: readonly string[]): Promise<void> {
+  for (const id of ids) await page.getByTestId(`judge-metric-${id}`).check();
+}

@@ -49,7 +49,7 @@ const STOP_REASONS: FinishWords = [
   ['refusal', ['refusal']],
 ];
 
-function usage(raw: unknown): TokenUsage {
+export function anthropicUsage(raw: unknown): TokenUsage {
   if (!isRecord(raw)) return { input: 0, output: 0 };
   // `input_tokens` excludes cache reads and writes (§5.5): all three are input we paid for.
   const cacheRead = num(raw.cache_read_input_tokens);
@@ -129,7 +129,7 @@ export const anthropicAdapter: ProviderAdapter = {
       text,
       finishReason: finishReasonOf(STOP_REASONS, body.stop_reason),
     };
-    return { choices: [choice], usage: usage(body.usage), model: str(body.model) };
+    return { choices: [choice], usage: anthropicUsage(body.usage), model: str(body.model) };
   },
 
   classifyError: errorClassifier(anthropicErrorDetails),

@@ -77,7 +77,7 @@ function readLogprobs(raw: unknown): TokenLogprob[] | undefined {
   });
 }
 
-function usage(raw: unknown): TokenUsage {
+export function geminiUsage(raw: unknown): TokenUsage {
   if (!isRecord(raw)) return { input: 0, output: 0 };
   // Thinking tokens are billed as output (§6.5).
   const out: TokenUsage = {
@@ -192,7 +192,7 @@ export const geminiAdapter: ProviderAdapter = {
         if (logprobs) choice.logprobs = logprobs;
         return choice;
       });
-    return { choices, usage: usage(body.usageMetadata), model: str(body.modelVersion) };
+    return { choices, usage: geminiUsage(body.usageMetadata), model: str(body.modelVersion) };
   },
 
   classifyError: errorClassifier(geminiErrorDetails),

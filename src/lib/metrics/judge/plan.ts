@@ -47,9 +47,24 @@ export function buildPipelines(metrics: readonly JudgeMetricId[], env: RunEnv): 
   return built;
 }
 
-/** The judge metrics a default run selects (each record says whether it is one), in registry order. */
+/**
+ * What a new user (no saved choice) is judged with: the summarization F1 with its alignment and
+ * coverage, which share every call, and one G-Eval dimension (consistency: the one that reads
+ * the source). Every judge metric ticked by default cost 111 requests for one short summary.
+ */
+export const SMALL_DEFAULT_JUDGE_METRICS: readonly JudgeMetricId[] = [
+  'summarization',
+  'alignment',
+  'coverage',
+  'geval-consistency',
+];
+
+/** The judge metrics a default run selects, in registry order: the small set, where each record
+ * says it may be in a default run (a G-Eval criterion switched off in the settings is not). */
 export function defaultJudgeMetrics(settings: JudgeSettings): JudgeMetricId[] {
-  return JUDGE_METRIC_IDS.filter((id) => judgeRecord(id).inDefaultRun(settings));
+  return JUDGE_METRIC_IDS.filter(
+    (id) => SMALL_DEFAULT_JUDGE_METRICS.includes(id) && judgeRecord(id).inDefaultRun(settings),
+  );
 }
 
 /** The environment of one case: the source fitted to the context once, shared by every call. */
@@ -96,6 +111,10 @@ export interface JudgePlan {
  * The calls a run of these metrics on this case will make, per round, with token estimates.
  * `capabilities` undefined (not probed yet) plans G-Eval with the costlier sampling path. A
  * metric a bad setting stops makes no call (run.ts), so it plans none.
+ *
+ * Request counts are upper bounds: n samples are counted as n requests even where the provider
+ * takes `n`, because a provider that returns fewer choices than asked is topped up one request
+ * per missing sample (sampling.ts), and that is only known once it answers.
  */
 export function planJudgeRun(
   requested: readonly JudgeMetricId[],
@@ -118,7 +137,7 @@ export function planJudgeRun(
     for (const p of built.pipelines) {
       for (const s of p.stages) {
         if (s.round !== round) continue;
-        const e = s.estimate(capabilities);
+        const e = s.estimate(capabilities ? { ...capabilities, n: false } : undefined);
         calls.push({
           metric: s.metric,
           serves: s.serves,
@@ -142,6 +161,9 @@ export function planJudgeRun(
     noteRefs.push(ref('judgeMetrics.plan.notProbed'));
   }
   if (gevalMethod?.note) noteRefs.push(gevalMethod.note);
+  if (gevalMethod?.method === 'sampling' && capabilities?.n) {
+    noteRefs.push(ref('plan.note.samplesUpperBound', { samples: gevalMethod.n }));
+  }
   if (env.context.cut) {
     noteRefs.push(ref('judgeMetrics.plan.cut', { removed: env.context.removedChars }));
   }
@@ -155,4 +177,58 @@ export function planJudgeRun(
     notes: noteRefs.map(englishRef),
     noteRefs,
   };
+}
+
+/** One judge metric's share of a case's plan: the requests it needs, shared ones included. */
+export interface MetricCalls {
+  metric: JudgeMetricId;
+  /** HTTP requests per case (at most), counting the calls it shares with other metrics. */
+  requests: number;
+  estimatedInputTokens: number;
+  estimatedOutputTokens: number;
+  /** The other planned metrics that use some of the same calls (their requests are sent once). */
+  sharesWith: JudgeMetricId[];
+}
+
+/**
+ * Whether `metric` needs this call: the call is for a metric whose pipelines are all among
+ * `metric`'s own (the summarization card needs alignment's claims and coverage's questions,
+ * though a stage names only the metric it was built for).
+ */
+function needsCall(metric: JudgeMetricId, call: PlannedCall): boolean {
+  const mine = new Set(judgeRecord(metric).pipelines);
+  return [call.metric, ...call.serves].some((other) =>
+    judgeRecord(other).pipelines.every((builder) => mine.has(builder)),
+  );
+}
+
+/**
+ * Requests and tokens per case of each planned metric, in the order asked. A call several
+ * metrics need counts for each of them, and `sharesWith` says so: the plan's totals count it
+ * once.
+ */
+export function callsPerMetric(plan: JudgePlan, metrics: readonly JudgeMetricId[]): MetricCalls[] {
+  return metrics.map((metric) => {
+    const row: MetricCalls = {
+      metric,
+      requests: 0,
+      estimatedInputTokens: 0,
+      estimatedOutputTokens: 0,
+      sharesWith: [],
+    };
+    for (const { calls } of plan.rounds) {
+      for (const call of calls) {
+        if (!needsCall(metric, call)) continue;
+        row.requests += call.httpCalls;
+        row.estimatedInputTokens += call.estimatedInputTokens;
+        row.estimatedOutputTokens += call.estimatedOutputTokens;
+        for (const other of metrics) {
+          if (other !== metric && !row.sharesWith.includes(other) && needsCall(other, call)) {
+            row.sharesWith.push(other);
+          }
+        }
+      }
+    }
+    return row;
+  });
 }
