@@ -137,5 +137,12 @@ describe('the verdict above the cards', () => {
     expect(await tally.getAttribute('data-pass')).toBe('2');
     expect(await tally.getAttribute('data-fail')).toBe('1');
     expect(await page.getByTestId('run-checks-line').innerText()).toBe('1 of 3 rows fail a check.');
+    // The row table's checks column marks that row, and only it.
+    const failing = page.locator(
+      '[data-testid="run-row"]:has(td[data-column="checks"] [data-badge="fail"])',
+    );
+    await expect.poll(() => failing.count()).toBe(1);
+    expect(await failing.locator('td[data-column="id"]').innerText()).toBe('bad');
+    expect(await page.locator('td[data-column="checks"] [data-badge="pass"]').count()).toBe(2);
   });
 });

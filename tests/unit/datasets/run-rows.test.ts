@@ -137,3 +137,28 @@ describe('the row table as data', () => {
     expect(performance.now() - started).toBeLessThan(1000);
   });
 });
+
+describe('the checks column', () => {
+  it('comes after system when the data set has checks, with a chip per row and failures first', () => {
+    const v = view();
+    const checks = new Map([
+      [1, 'pass'],
+      [2, 'fail'],
+      [3, 'skip'],
+      [4, 'pass'],
+    ] as const);
+    const columns = rowColumns(v, [], checks);
+    expect(columns.map((c) => c.key).slice(0, 4)).toEqual(['row', 'id', 'system', 'checks']);
+    const c = column(columns, 'checks');
+    expect([0, 1, 2, 3, 4].map((i) => c.badges!(i, englishWords).map((b) => b.tone))).toEqual([
+      ['pass'],
+      ['fail'],
+      [],
+      ['pass'],
+      [],
+    ]);
+    // Ascending: the failing row first; rows no check could read (skipped, not scored) last.
+    expect(sortRows([0, 1, 2, 3, 4], c, false)).toEqual([1, 0, 3, 2, 4]);
+    expect(rowColumns(v, [], new Map()).some((col) => col.key === 'checks')).toBe(false);
+  });
+});
