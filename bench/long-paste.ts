@@ -18,12 +18,17 @@
  *            the page shows one, `data-words` on the source box's counter).
  *   reload   once the draft holds the whole text, the page reloaded: the time from navigation
  *            until the source box holds the draft and Score is enabled, until a key typed into
- *            the summary box is on screen ("usable"), and the longest task until idle.
+ *            the summary box is on screen ("usable"), and the longest task until idle; beside
+ *            it, the first visit's time until the empty form is shown (the page's own start).
  *
  * Times are read on the page's clock in animation frames, so a blocked page cannot report early.
- * It measures; it never asserts a time (the machine is shared and noisy). `--words N` (default
- * 300000), `--json FILE` (default bench/results/long-paste.json), `--before FILE` (an earlier
- * run's JSON: the table prints both columns), `--label TEXT` (stored in the JSON).
+ * A long task is wall time: on a busy machine a task needing 50 ms of CPU lasts 300 ms while the
+ * page's thread waits for a core, so a light Chrome trace gives each phase's longest task's CPU
+ * time too. It measures; it never asserts a time (the machine is shared and noisy).
+ * `--words N` (default 300000), `--json FILE` (default bench/results/long-paste.json),
+ * `--before FILE` (an earlier run's JSON: the table prints both columns), `--label TEXT` (stored
+ * in the JSON), `--dist DIR` (another build, e.g. of an earlier commit, to measure it the same
+ * way back to back with this one on the same load).
  */
 import { createServer, type AddressInfo } from 'node:net';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -64,6 +69,7 @@ const { values: args } = parseArgs({
     json: { type: 'string', default: resolve(repoRoot, 'bench/results/long-paste.json') },
     before: { type: 'string' },
     label: { type: 'string', default: '' },
+    dist: { type: 'string', default: 'dist' },
   },
 });
 const WORDS = Number(args.words);
@@ -172,12 +178,65 @@ const storedDraftLength = (page: Page, summary: string) =>
     summary,
   );
 
+// ---- CPU time per task, from a light Chrome trace (as bench/responsive.ts reads it) ----
+
+/** Tasks and User Timing marks only: cheap enough not to change what is measured. */
+const TRACE_CATEGORIES = ['toplevel', 'blink.user_timing', '__metadata'];
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  tdur?: number;
+  args?: { data?: { startTime?: number } };
+}
+
+function traceEvents(trace: Buffer): TraceEvent[] {
+  const parsed = JSON.parse(trace.toString('utf8')) as TraceEvent[] | { traceEvents: TraceEvent[] };
+  return Array.isArray(parsed) ? parsed : parsed.traceEvents;
+}
+
+/** A document's main thread, and its clock: trace ms = page ms + offset. */
+interface PageClock {
+  pid: number;
+  tid: number;
+  offset: number;
+}
+
+function clockOf(events: readonly TraceEvent[], mark: string): PageClock {
+  const event = events.find((e) => e.name === mark && e.args?.data?.startTime !== undefined);
+  if (!event) throw new Error(`The trace has no ${mark} mark.`);
+  return { pid: event.pid, tid: event.tid, offset: event.ts / 1000 - event.args!.data!.startTime! };
+}
+
+/**
+ * The CPU (thread) time of the longest task on a document's main thread that started within
+ * [from, to) on the trace's clock: what the page asks of the machine, whatever else runs on it (a
+ * task needing 80 ms of CPU lasts 300 ms of wall time while the machine's cores are busy).
+ */
+function longestCpu(events: readonly TraceEvent[], clock: PageClock, from: number, to: number) {
+  const name = events.some((e) => e.name === 'ThreadControllerImpl::RunTask')
+    ? 'ThreadControllerImpl::RunTask'
+    : 'RunTask';
+  return events
+    .filter((e) => e.pid === clock.pid && e.tid === clock.tid && e.ph === 'X' && e.name === name)
+    .filter((e) => e.ts / 1000 >= from && e.ts / 1000 < to)
+    .reduce((m, e) => Math.max(m, (e.tdur ?? 0) / 1000), 0);
+}
+
 // ---- The report ----
 
 interface PhaseResult {
   longestTaskMs: number;
   longTasks: number;
   blockingMs: number;
+  /** The main-thread CPU time of the phase's longest task (a Chrome trace's thread time). */
+  longestCpuMs?: number;
+  /** Every long task: start (ms from the phase's start) and duration. */
+  tasks?: LongTask[];
 }
 
 interface BenchResult {
@@ -196,6 +255,8 @@ interface BenchResult {
     /** Paste start → idle (no long task for IDLE_MS), less the idle wait. */
     busyMs: number;
   };
+  /** Navigation → the empty form shown and Score enabled, on the first visit (no draft). */
+  emptyFormShownMs?: number;
   reload: PhaseResult & {
     /** Navigation → the source box holds the draft and Score is enabled. */
     draftShownMs: number;
@@ -204,8 +265,13 @@ interface BenchResult {
   };
 }
 
-function phase(tasks: readonly LongTask[]): PhaseResult {
+function phase(tasks: readonly LongTask[], from: number, longestCpuMs: number): PhaseResult {
   return {
+    longestCpuMs: Math.round(longestCpuMs),
+    tasks: tasks.map((t) => ({
+      start: Math.round(t.start - from),
+      duration: Math.round(t.duration),
+    })),
     longestTaskMs: Math.round(tasks.reduce((m, t) => Math.max(m, t.duration), 0)),
     longTasks: tasks.length,
     blockingMs: Math.round(tasks.reduce((s, t) => s + Math.max(0, t.duration - LONG_TASK_MS), 0)),
@@ -214,15 +280,18 @@ function phase(tasks: readonly LongTask[]): PhaseResult {
 
 const ROWS: [string, (r: BenchResult) => number | null][] = [
   ['paste: longest task (ms)', (r) => r.paste.longestTaskMs],
+  ['paste: longest task, CPU (ms)', (r) => r.paste.longestCpuMs ?? null],
   ['paste: blocking time (ms)', (r) => r.paste.blockingMs],
   ['paste: long tasks', (r) => r.paste.longTasks],
   ['paste: Ctrl+V handled (ms)', (r) => r.paste.pasteKeyMs],
   ['paste: typing in summary echoed (ms)', (r) => r.paste.typingEchoMs],
   ['paste: word count shown (ms)', (r) => r.paste.wordCountMs],
   ['paste: busy until idle (ms)', (r) => r.paste.busyMs],
+  ['first visit: empty form shown (ms)', (r) => r.emptyFormShownMs ?? null],
   ['reload: draft shown, Score enabled (ms)', (r) => r.reload.draftShownMs],
   ['reload: usable, typing echoed (ms)', (r) => r.reload.usableMs],
   ['reload: longest task (ms)', (r) => r.reload.longestTaskMs],
+  ['reload: longest task, CPU (ms)', (r) => r.reload.longestCpuMs ?? null],
   ['reload: blocking time (ms)', (r) => r.reload.blockingMs],
 ];
 
@@ -262,6 +331,7 @@ async function main(): Promise<void> {
     root: repoRoot,
     logLevel: 'warn',
     preview: { port: PORT, strictPort: true, host: '127.0.0.1' },
+    build: { outDir: args.dist },
   });
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
@@ -277,6 +347,8 @@ async function main(): Promise<void> {
     await page.goto(ORIGIN);
     const source = page.getByTestId('source-input');
     const summary = page.getByTestId('summary-input');
+    // The page's own start with an empty form, for comparison with the reload below.
+    const emptyShownAt = await frameWhen(page, draftShown, 0);
     await source.waitFor();
     await untilIdle(page, 0);
 
@@ -290,6 +362,8 @@ async function main(): Promise<void> {
     }, String(words));
     await page.evaluate((text) => navigator.clipboard.writeText(text), text);
     await source.focus();
+    await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+    await page.evaluate(() => performance.mark('bench:clock-1'));
     const pasteAt = await page.evaluate(() => performance.now());
     const pressed = Date.now();
     await page.keyboard.press('ControlOrMeta+V');
@@ -325,6 +399,13 @@ async function main(): Promise<void> {
     await page.keyboard.type('y');
     const usableAt = await frameWhen(page, summaryHolds, 'xy');
     const reloaded = await untilIdle(page, 0);
+    await page.evaluate(() => performance.mark('bench:clock-2'));
+    const events = traceEvents(await browser.stopTracing());
+    const pasteClock = clockOf(events, 'bench:clock-1');
+    const reloadClock = clockOf(events, 'bench:clock-2');
+    const reloadStart = reloadClock.offset; // the new document's time 0, on the trace's clock
+    const pasteCpu = longestCpu(events, pasteClock, pasteAt + pasteClock.offset, reloadStart);
+    const reloadCpu = longestCpu(events, reloadClock, reloadStart, Infinity);
 
     const result: BenchResult = {
       label: args.label,
@@ -333,14 +414,15 @@ async function main(): Promise<void> {
       words,
       chars: text.length,
       paste: {
-        ...phase(pasted.tasks),
+        ...phase(pasted.tasks, pasteAt, pasteCpu),
         pasteKeyMs,
         typingEchoMs: Math.round(echoAt - pasteAt),
         wordCountMs: counted.shownAt === null ? null : Math.round(counted.shownAt - pasteAt),
         busyMs: Math.round(Math.max(pasted.idleAt, echoAt) - pasteAt),
       },
+      emptyFormShownMs: Math.round(emptyShownAt),
       reload: {
-        ...phase(reloaded.tasks),
+        ...phase(reloaded.tasks, 0, reloadCpu),
         draftShownMs: Math.round(draftShownAt),
         usableMs: Math.round(usableAt),
       },
