@@ -142,6 +142,9 @@ export class ScoringSession {
     startLanguageWorker();
     try {
       const draft = await loadDraft();
+      // Reading a long draft back is a task of its own (1.7 M characters: ~100 ms); showing it is
+      // another, not the same one.
+      await new Promise((next) => setTimeout(next, 0));
       if (draft && !this.input.source && !this.input.summary) {
         this.input = { ...draft.input, reference: draft.input.reference ?? '' };
       }
