@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 /**
- * Detects the language of a case's texts, or of a chunk of a run's rows (methods:
- * src/lib/workers/language-api.ts). cld3's module (its wasm inline, ~1 MB) lives in this worker
+ * Detects the language of a case's texts, or of a chunk of a run's rows, and counts the words of
+ * the form's text boxes (methods: src/lib/workers/language-api.ts). cld3's module (its wasm inline, ~1 MB) lives in this worker
  * only, so neither the page nor the metric workers carry it. It starts loading as the worker
  * starts: the page starts this worker while the user pastes, and Score waits for the language.
  */
@@ -13,6 +13,7 @@ import {
   detectLanguages,
   loadLanguageIdentifier,
 } from '../src/lib/metrics/text/language.ts';
+import { wordSegments } from '../src/lib/metrics/text/tokenize.ts';
 import { languageApi } from '../src/lib/workers/language-api.ts';
 import { serve } from '../src/lib/workers/rpc.ts';
 
@@ -28,6 +29,13 @@ serve(
     },
     async detectMany({ texts }) {
       return detectLanguages(texts, await loadLanguageIdentifier());
+    },
+    // countWords' count without keeping every segment (and without its cache of recent texts):
+    // a 300,000-word text would hold tens of megabytes of them.
+    countWords({ text }) {
+      let words = 0;
+      for (const part of wordSegments(text)) if (part.isWordLike) words++;
+      return words;
     },
   },
   self,

@@ -8,6 +8,14 @@ import { validateCase } from '../input/validate-case.ts';
 import type { CaseInput, CaseTexts, SummarySection } from '../metrics/types.ts';
 import type { MessageRef } from '../i18n/message.ts';
 
+/**
+ * The texts as plain strings, for storing or posting. Not `$state.snapshot`: it structured-clones
+ * every string it meets, which took 130 ms for a 1.7 M-character source on each draft save.
+ */
+export function textsOf(input: CaseTexts): CaseTexts {
+  return { source: input.source, summary: input.summary, reference: input.reference };
+}
+
 /** The case the metrics get: an empty reference and empty instructions are left out. */
 export function caseInputOf(texts: CaseTexts, sections: readonly SummarySection[]): CaseInput {
   return {

@@ -4,9 +4,27 @@
  * case (`languageChosen`) and restored when it is reopened. A worker that fails falls back to the
  * script of the texts, so scoring never waits on it.
  */
+import { spreadSample } from '../input/long-text.ts';
 import { languageSample, type LanguageBasis, type TextLanguage } from '../metrics/text/language.ts';
 import type { CaseInput } from '../metrics/types.ts';
 import { detectInWorker } from '../workers/language-client.ts';
+
+/** Characters of each stretch of a long text that detection reads. */
+const SAMPLE_WINDOW_CHARS = 4_000;
+
+/**
+ * What the case's language is detected on: the source's start, middle and end (4,000 characters
+ * each) and the summary's start. cld3 is as sure of a language after about a thousand characters
+ * as after the whole text (its cost grows with the text: a 1.8 M-character source kept Score
+ * waiting for seconds); three stretches spread over the source still see a text whose start is in
+ * another language than its body (a preface, a quoted abstract), which its start alone would not.
+ */
+export function caseLanguageSample(texts: { source: string; summary: string }): string {
+  return languageSample({
+    source: spreadSample(texts.source, SAMPLE_WINDOW_CHARS, 3),
+    summary: spreadSample(texts.summary, SAMPLE_WINDOW_CHARS, 1),
+  });
+}
 
 /** 'auto' or a BCP-47 primary subtag. */
 export type LanguageChoice = 'auto' | (string & {});
@@ -31,7 +49,7 @@ export class CaseLanguage {
     if (this.choice !== 'auto') return { language: this.choice, languageChosen: true };
     this.detecting = true;
     try {
-      this.detected = await detectInWorker(languageSample(texts));
+      this.detected = await detectInWorker(caseLanguageSample(texts));
     } finally {
       this.detecting = false;
     }

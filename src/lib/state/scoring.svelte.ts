@@ -30,7 +30,7 @@ import type { ModelSource } from '../models/source.ts';
 import { parseInstructions } from '../input/instructions.ts';
 import { loadPreferences, savePreferences } from './preferences.ts';
 import { JudgeSession } from './judge.svelte.ts';
-import { caseInputOf, caseProblems, instructionsTextOf } from './case-input.ts';
+import { caseInputOf, caseProblems, instructionsTextOf, textsOf } from './case-input.ts';
 import { CaseLanguage } from './case-language.svelte.ts';
 import type { TextLanguage } from '../metrics/text/language.ts';
 import { DraftSaver } from './draft-saver.ts';
@@ -142,6 +142,9 @@ export class ScoringSession {
     startLanguageWorker();
     try {
       const draft = await loadDraft();
+      // Reading a long draft back is a task of its own (1.7 M characters: ~100 ms); showing it is
+      // another, not the same one.
+      await new Promise((next) => setTimeout(next, 0));
       if (draft && !this.input.source && !this.input.summary) {
         this.input = { ...draft.input, reference: draft.input.reference ?? '' };
       }
@@ -197,7 +200,7 @@ export class ScoringSession {
   /** Keeps what was typed across a reload or a crash, without writing on every keystroke. */
   inputChanged(): void {
     this.problems = this.problems.filter((p) => !p.blocking);
-    this.#draft.schedule(() => $state.snapshot(this.input));
+    this.#draft.schedule(() => textsOf(this.input));
     this.#schedulePreEmbed();
   }
 
@@ -236,13 +239,13 @@ export class ScoringSession {
 
   /** Writes the draft at once (before a reload into a new version), instead of after the pause. */
   async saveDraftNow(): Promise<void> {
-    await this.#draft.saveNow($state.snapshot(this.input));
+    await this.#draft.saveNow(textsOf(this.input));
   }
 
   async score(): Promise<void> {
     const workers = this.#workers;
     if (!workers) return;
-    const input = $state.snapshot(this.input);
+    const input = textsOf(this.input);
     const settings = $state.snapshot(this.settings);
     const models = $state.snapshot(this.models);
     const instructions = parseInstructions(this.instructionsText);

@@ -37,6 +37,18 @@ export async function detectInWorker(text: string): Promise<TextLanguage> {
   }
 }
 
+/**
+ * The words of a text box, counted in the worker; undefined when the worker cannot answer (the
+ * page never counts a long text on its own thread).
+ */
+export async function countWordsInWorker(text: string): Promise<number | undefined> {
+  try {
+    return await languageWorker().call('countWords', { text });
+  } catch {
+    return undefined;
+  }
+}
+
 /** The language of each text, in one message to the worker (a chunk of a run's rows). */
 export async function detectManyInWorker(texts: string[]): Promise<TextLanguage[]> {
   try {
