@@ -30,7 +30,7 @@ export function serveCalibration(scope: RpcScope): void {
         return loadComparison(request, signal);
       },
       async checkRun({ runId, assertions }, { signal }) {
-        const { checkRun } = await import('../src/lib/assertions/run-checks.ts');
+        const { checkRun } = await import('../src/lib/datasets/run-checks.ts');
         return checkRun(runId, assertions, signal);
       },
       async exportRun({ runId, format, calibration, locale }) {

@@ -118,7 +118,7 @@ export function rowColumns(
 }
 
 /**
- * The data set's checks per row (assertions/run-checks.ts): a pass or fail chip, sorting failed
+ * The data set's checks per row (datasets/run-checks.ts): a pass or fail chip, sorting failed
  * rows first (ascending) and rows no check could read last.
  */
 function checksColumn(view: RunView, checks: ReadonlyMap<number, Outcome>): RowColumn {

@@ -252,7 +252,7 @@ export class DatasetSession {
     return this.#viewer.rowCase(rowNumber);
   }
 
-  /** The open run's rows checked against its data set's checks (assertions/run-checks.ts). */
+  /** The open run's rows checked against its data set's checks (datasets/run-checks.ts). */
   checkRun(runId: string, assertions: AssertionEntry[], signal?: AbortSignal) {
     return this.#viewer.checkRun(runId, assertions, signal);
   }

@@ -180,7 +180,7 @@ const assertionEntry = z.object({
 });
 const outcome = z.enum(['pass', 'fail', 'skip']);
 
-/** `RunChecks` (src/lib/assertions/run-checks.ts). */
+/** `RunChecks` (src/lib/datasets/run-checks.ts). */
 export const runChecksSchema = z.object({
   tallies: z.array(z.object({ entry: assertionEntry, pass: count, fail: count, skip: count })),
   rows: z.array(z.number().int()),

@@ -4,11 +4,11 @@
  * IndexedDB, as for the run view.
  */
 import { iterateRunResults } from '../storage/runs.ts';
-import { RUN_READ_BATCH } from '../datasets/run-data.ts';
+import { RUN_READ_BATCH } from './run-data.ts';
 import { METRIC_IDS } from '../metrics/types.ts';
-import { AssertionTallies, rowOutcome, type Outcome } from './evaluate.ts';
-import { assertionsFromEntries } from './stored.ts';
-import { entryOf, type AssertionEntry } from './assertion.ts';
+import { AssertionTallies, rowOutcome, type Outcome } from '../assertions/evaluate.ts';
+import { assertionsFromEntries } from '../assertions/stored.ts';
+import { entryOf, type AssertionEntry } from '../assertions/assertion.ts';
 
 export interface RunCheckTally {
   entry: AssertionEntry;
