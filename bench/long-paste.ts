@@ -39,6 +39,13 @@ import { chromium, type Page } from 'playwright-core';
 import { preview } from 'vite';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../src/lib/node/chromium.ts';
 import { longText } from './long-paste-text.ts';
+import {
+  clockOf,
+  LIGHT_TRACE,
+  traceEvents,
+  type PageClock,
+  type TraceEvent,
+} from './support/trace.ts';
 
 const repoRoot = resolve(import.meta.dirname, '..');
 /** SUMLENS_BENCH_PORT, else a port nobody listens on (other checkouts run their own servers). */
@@ -179,38 +186,6 @@ const storedDraftLength = (page: Page, summary: string) =>
   );
 
 // ---- CPU time per task, from a light Chrome trace (as bench/responsive.ts reads it) ----
-
-/** Tasks and User Timing marks only: cheap enough not to change what is measured. */
-const TRACE_CATEGORIES = ['toplevel', 'blink.user_timing', '__metadata'];
-
-interface TraceEvent {
-  name: string;
-  ph: string;
-  pid: number;
-  tid: number;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  args?: { data?: { startTime?: number } };
-}
-
-function traceEvents(trace: Buffer): TraceEvent[] {
-  const parsed = JSON.parse(trace.toString('utf8')) as TraceEvent[] | { traceEvents: TraceEvent[] };
-  return Array.isArray(parsed) ? parsed : parsed.traceEvents;
-}
-
-/** A document's main thread, and its clock: trace ms = page ms + offset. */
-interface PageClock {
-  pid: number;
-  tid: number;
-  offset: number;
-}
-
-function clockOf(events: readonly TraceEvent[], mark: string): PageClock {
-  const event = events.find((e) => e.name === mark && e.args?.data?.startTime !== undefined);
-  if (!event) throw new Error(`The trace has no ${mark} mark.`);
-  return { pid: event.pid, tid: event.tid, offset: event.ts / 1000 - event.args!.data!.startTime! };
-}
 
 /**
  * The CPU (thread) time of the longest task on a document's main thread that started within
@@ -362,7 +337,7 @@ async function main(): Promise<void> {
     }, String(words));
     await page.evaluate((text) => navigator.clipboard.writeText(text), text);
     await source.focus();
-    await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+    await browser.startTracing(page, { categories: LIGHT_TRACE });
     await page.evaluate(() => performance.mark('bench:clock-1'));
     const pasteAt = await page.evaluate(() => performance.now());
     const pressed = Date.now();

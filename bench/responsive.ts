@@ -53,6 +53,13 @@ import { chromium, type Page } from 'playwright-core';
 import { preview } from 'vite';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../src/lib/node/chromium.ts';
 import { readDevRows, type DevRow } from '../src/lib/node/validity/summeval.ts';
+import {
+  clockOf,
+  LIGHT_TRACE,
+  traceEvents,
+  type PageClock,
+  type TraceEvent,
+} from './support/trace.ts';
 
 const repoRoot = resolve(import.meta.dirname, '..');
 const PORT = Number(process.env.SUMLENS_BENCH_PORT ?? 4174);
@@ -255,7 +262,6 @@ function report(
 // ---- CPU time per task, from a Chrome trace ----
 
 /** Tasks and User Timing marks only: cheap enough not to change what is measured. */
-const LIGHT_TRACE = ['toplevel', 'blink.user_timing', '__metadata'];
 const FULL_TRACE = [
   ...LIGHT_TRACE,
   'devtools.timeline',
@@ -267,39 +273,6 @@ const FULL_TRACE = [
 interface CpuTask extends LongTask {
   /** Thread (CPU) time of the task, ms. */
   cpu: number;
-}
-
-interface TraceEvent {
-  name: string;
-  ph: string;
-  pid: number;
-  tid: number;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  args?: { data?: { startTime?: number } };
-}
-
-function traceEvents(trace: Buffer): TraceEvent[] {
-  const parsed = JSON.parse(trace.toString('utf8')) as TraceEvent[] | { traceEvents: TraceEvent[] };
-  return Array.isArray(parsed) ? parsed : parsed.traceEvents;
-}
-
-/** A document's main thread in the trace, and its clock: trace ms = page ms + offset. */
-interface PageClock {
-  pid: number;
-  tid: number;
-  offset: number;
-}
-
-/**
- * The bench marks each document it loads (`bench:clock-N`, set from the page): the mark's trace
- * event carries both the trace timestamp (µs) and `performance.now()` (ms), and names the thread.
- */
-function clockOf(events: readonly TraceEvent[], mark: string): PageClock {
-  const event = events.find((e) => e.name === mark && e.args?.data?.startTime !== undefined);
-  if (!event) throw new Error(`The trace has no ${mark} mark.`);
-  return { pid: event.pid, tid: event.tid, offset: event.ts / 1000 - event.args!.data!.startTime! };
 }
 
 /**
