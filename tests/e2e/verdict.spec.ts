@@ -144,5 +144,11 @@ describe('the verdict above the cards', () => {
     await expect.poll(() => failing.count()).toBe(1);
     expect(await failing.locator('td[data-column="id"]').innerText()).toBe('bad');
     expect(await page.locator('td[data-column="checks"] [data-badge="pass"]').count()).toBe(2);
+    if (SHOTS) {
+      expect(await shootViews(page, SHOTS, 'run-checks', () => checks)).toEqual([]);
+      expect(await shootViews(page, SHOTS, 'run-rows', () => page.getByTestId('run-rows'))).toEqual(
+        [],
+      );
+    }
   });
 });
