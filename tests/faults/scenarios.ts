@@ -348,7 +348,9 @@ export async function batchRandom(
     } else if (tried.size > 0) {
       r.notes.push(fail(`no "Retry failed rows" on the run (${tried.size} rows to retry)`));
     }
-    const sentOnRun = env.fault.log.length;
+    // The plan's capability probe (a request with no prompt id) is asked before the run starts and
+    // is the plan's, not the run's: the run's counter holds every request of its rows.
+    const sentOnRun = env.fault.log.filter((e) => e.sig !== '').length;
     const counter = usageRequests(await runView(page, runId));
     if (counter !== sentOnRun) {
       r.notes.push(

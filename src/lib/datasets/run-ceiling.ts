@@ -93,6 +93,8 @@ export class SpendGate {
   #reached: CeilingReached | undefined;
   /** Refused requests the transport counted as sent (it counts an attempt before its fetch). */
   #unsent = 0;
+  /** Requests admitted and not yet answered. */
+  #inFlight = 0;
 
   constructor(
     ceiling: RunCeiling | undefined,
@@ -106,8 +108,9 @@ export class SpendGate {
     this.#cost = spent && spent.httpCalls > 0 ? spent.cost : 0;
   }
 
+  /** Requests answered, and those still in flight. */
   get requests(): number {
-    return this.#requests;
+    return this.#requests + this.#inFlight;
   }
 
   get costUsd(): number | undefined {
@@ -120,28 +123,38 @@ export class SpendGate {
   }
 
   /**
-   * Whether one more request may go. A request is refused once the requests sent reach the
-   * ceiling, or the spend (of answers received so far) reaches the budget: requests already in
-   * flight finish, so the spend may pass the budget by their answers, never by a new request.
+   * Whether one more request may go. A request is refused once the requests answered and in
+   * flight reach the ceiling, or the spend (of answers received so far) reaches the budget:
+   * requests already in flight finish, so the spend may pass the budget by their answers, never
+   * by a new request. A request the provider failed (a 429, a 5xx, a dropped connection) is not
+   * counted once it has failed: nothing was billed for it, and the plan counts answers, so a run
+   * under transient faults retries within its ceiling instead of pausing on them.
    */
   admit(): boolean {
     if (this.#reached) return false;
     const c = this.#ceiling;
     if (!c) {
-      this.#requests++;
+      this.#inFlight++;
       return true;
     }
     let limit: CeilingReached['limit'] | undefined;
-    if (c.requests !== undefined && this.#requests >= c.requests) limit = 'requests';
-    else if (c.costUsd !== undefined && this.#cost !== undefined && this.#cost >= c.costUsd) {
+    if (c.requests !== undefined && this.#requests + this.#inFlight >= c.requests) {
+      limit = 'requests';
+    } else if (c.costUsd !== undefined && this.#cost !== undefined && this.#cost >= c.costUsd) {
       limit = 'cost';
     }
     if (limit) {
-      this.#reached = { limit, requests: this.#requests, costUsd: this.#cost, ceiling: c };
+      this.#reached = { limit, requests: this.requests, costUsd: this.#cost, ceiling: c };
       return false;
     }
-    this.#requests++;
+    this.#inFlight++;
     return true;
+  }
+
+  /** A request admitted has its answer: counted when the provider answered it. */
+  settle(answered: boolean): void {
+    this.#inFlight = Math.max(0, this.#inFlight - 1);
+    if (answered) this.#requests++;
   }
 
   /** Adds an answer's reported usage to the spend. */
@@ -164,7 +177,14 @@ export class SpendGate {
           { status: REFUSED_STATUS, headers: { 'content-type': 'application/json' } },
         );
       }
-      const response = await base(input, init);
+      let response: Response;
+      try {
+        response = await base(input, init);
+      } catch (error) {
+        this.settle(false);
+        throw error;
+      }
+      this.settle(response.ok);
       if (response.ok) {
         try {
           const text = await response.clone().text();

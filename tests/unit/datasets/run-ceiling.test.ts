@@ -36,6 +36,22 @@ import { oracleHandler, promptOfWire } from '../../helpers/judge-oracle.ts';
 const perRequest = (usage: TokenUsage) => usage.input * 0.001 + usage.output * 0.002;
 
 describe('SpendGate', () => {
+  it('does not count a request the provider failed: a retry under faults stays within the plan', async () => {
+    const gate = new SpendGate({ requests: 2, plannedRequests: 2 }, undefined, perRequest);
+    const answers = [503, 429, 200, 200, 200];
+    const fetch = gate.fetch('openai', async () => {
+      const status = answers.shift()!;
+      return new Response(JSON.stringify({ usage: { prompt_tokens: 1, completion_tokens: 1 } }), {
+        status,
+      });
+    });
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await fetch('http://127.0.0.1/x')).status);
+    // Two failures, two answers, then the ceiling of two answered requests refuses the fifth.
+    expect(statuses).toEqual([503, 429, 200, 200, 402]);
+    expect(gate.reached).toMatchObject({ limit: 'requests', requests: 2 });
+  });
+
   const ceiling: RunCeiling = { requests: 3, plannedRequests: 3 };
 
   it('admits the planned requests, refuses the next and says which limit', () => {
