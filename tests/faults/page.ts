@@ -770,6 +770,9 @@ export async function runView(page: Page, runId: string): Promise<RunView> {
 /** Done or cancelled, or paused with nothing scoring (a Resume on offer, no Pause). */
 export function settled(v: RunView): boolean {
   const s = v.stored?.status;
+  // A run that ends with failed rows offers "Retry failed rows" once the list has its counts:
+  // the page learns "done" before the stored counts reach the list, so wait for the button too.
+  if (s === 'done' && (v.stored?.counts.failed ?? 0) > 0) return !v.running && v.canRetry;
   if (s === 'done' || s === 'cancelled') return !v.running;
   return s === 'paused' && !v.running && v.canResume;
 }
