@@ -82,6 +82,8 @@ export interface UseLiteRequest {
   threads: number;
   /** The TF.js graph instead of ONNX Runtime (route (a); the parity test compares them). */
   runtime?: 'tfjs';
+  /** The app's default is int8; fp32 is the exact model the parity checks hold to 1e-4. */
+  precision: 'int8' | 'fp32';
   sentences: string[];
   batchSizes: number[];
   budgetMs: number;

@@ -15,6 +15,7 @@ async function run(request: UseLiteRequest): Promise<UseLiteResult> {
   const loadStart = performance.now();
   const loaded = await loadUseLite(request.device, () => {}, {
     threads: request.threads,
+    precision: request.precision,
     ...(request.runtime ? { runtime: request.runtime } : {}),
   });
   const loadMs = performance.now() - loadStart;

@@ -1,6 +1,7 @@
 /** Messages between the USE-lite browser bench driver (run.ts), its page and the worker. */
 
-export type UseRoute = 'onnx' | 'tfjs';
+/** onnx: the fp32 graph; onnx-int8: the int8 model (the app's default). */
+export type UseRoute = 'onnx' | 'onnx-int8' | 'tfjs';
 
 export interface UseRowConfig {
   route: UseRoute;

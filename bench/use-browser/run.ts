@@ -32,6 +32,7 @@ import { loadUseOnnxEmbedder, USE_ONNX_MODEL_PATH } from '../../src/lib/node/loa
 import { devSourceOfWords, devSourceSentences } from '../../src/lib/node/summeval-sentences.ts';
 import { splitSentences, splitWords } from '../../src/lib/metrics/text/tokenize.ts';
 import { benchTexts } from '../texts.ts';
+import { cosine } from '../../src/lib/metrics/semantic/coherence.ts';
 import type { UseBenchPageApi, UseRowConfig, UseRowResult } from './protocol.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -62,6 +63,8 @@ const ROWS: { label: string; route: UseRowConfig['route']; threads: number }[] =
   { label: 'TF.js WASM (1 thread)', route: 'tfjs', threads: 1 },
   { label: 'onnxruntime-web WASM, 1 thread', route: 'onnx', threads: 1 },
   { label: 'onnxruntime-web WASM, 2 threads', route: 'onnx', threads: 2 },
+  { label: 'int8, onnxruntime-web WASM, 1 thread', route: 'onnx-int8', threads: 1 },
+  { label: 'int8, onnxruntime-web WASM, 2 threads', route: 'onnx-int8', threads: 2 },
 ];
 
 async function main(): Promise<void> {
@@ -98,7 +101,11 @@ async function main(): Promise<void> {
   const server = await startServer(PORT, [
     { prefix: '/vendor/ort/', dirs: [ORT_DIR] },
     { prefix: '/vendor/tfjs/', dirs: [TFJS_WASM_DIR] },
-    { prefix: '/models/use-lite/', dirs: [USE_MODEL_DIR] },
+    // the int8 files as `npm run assets` serves them to the app
+    {
+      prefix: '/models/use-lite/',
+      dirs: [USE_MODEL_DIR, resolve(repoRoot, 'public/models/use-lite')],
+    },
     { prefix: '/models/use-lite-onnx/', dirs: [dirname(USE_ONNX_MODEL_PATH)] },
     { prefix: '/', dirs: [BUILD_DIR] },
   ]);
@@ -157,22 +164,47 @@ async function main(): Promise<void> {
   console.log(
     `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}; load average after the run: ${load}`,
   );
+  // ratios side by side in this run: int8 against fp32 at the same thread count
+  const fp32Summary = new Map(
+    results
+      .filter((r) => r.result && ROWS.find((row) => row.label === r.label)?.route === 'onnx')
+      .map((r) => [ROWS.find((row) => row.label === r.label)!.threads, r.result!.summaryMs]),
+  );
   const base = results[0]?.result;
   console.log(
-    `${'route'.padEnd(34)} ${'load ms'.padStart(8)} ${BATCH_SIZES.map((b) => `b${b} sent/s`.padStart(11)).join(' ')} ${'source ms'.padStart(10)} ${'summary ms'.padStart(11)} ${'x TF.js'.padStart(8)} ${'max |Δ| vs ORT-node'.padStart(20)} COI`,
+    `${'route'.padEnd(40)} ${'load ms'.padStart(8)} ${BATCH_SIZES.map((b) => `b${b} sent/s`.padStart(11)).join(' ')} ${'source ms'.padStart(10)} ${'summary ms'.padStart(11)} ${'x TF.js'.padStart(8)} ${'max |Δ| vs ORT-node'.padStart(20)} ${'min cos'.padStart(8)} COI`,
   );
   for (const { label, result, error } of results) {
     if (!result) {
-      console.log(`${label.padEnd(34)} failed: ${error}`);
+      console.log(`${label.padEnd(40)} failed: ${error}`);
       continue;
     }
     let maxDiff = 0;
-    result.vectors.forEach((v, i) =>
-      v.forEach((x, d) => (maxDiff = Math.max(maxDiff, Math.abs(x - reference[i][d])))),
-    );
+    let minCosine = 1;
+    result.vectors.forEach((v, i) => {
+      v.forEach((x, d) => (maxDiff = Math.max(maxDiff, Math.abs(x - reference[i][d]))));
+      minCosine = Math.min(minCosine, cosine(Float32Array.from(v), reference[i]) ?? 0);
+    });
     console.log(
-      `${label.padEnd(34)} ${result.loadMs.toFixed(0).padStart(8)} ${result.perSecond.map((x) => x.toFixed(1).padStart(11)).join(' ')} ${result.sourceMs.toFixed(0).padStart(10)} ${result.summaryMs.toFixed(0).padStart(11)} ${(base ? base.sourceMs / result.sourceMs : NaN).toFixed(2).padStart(8)} ${maxDiff.toExponential(1).padStart(20)} ${result.crossOriginIsolated}`,
+      `${label.padEnd(40)} ${result.loadMs.toFixed(0).padStart(8)} ${result.perSecond.map((x) => x.toFixed(1).padStart(11)).join(' ')} ${result.sourceMs.toFixed(0).padStart(10)} ${result.summaryMs.toFixed(0).padStart(11)} ${(base ? base.sourceMs / result.sourceMs : NaN).toFixed(2).padStart(8)} ${maxDiff.toExponential(1).padStart(20)} ${minCosine.toFixed(4).padStart(8)} ${result.crossOriginIsolated}`,
     );
+  }
+  int8Ratios(results, fp32Summary);
+}
+
+function int8Ratios(
+  results: { label: string; result?: UseRowResult }[],
+  fp32Summary: Map<number, number>,
+): void {
+  for (const { label, result } of results) {
+    const row = ROWS.find((r) => r.label === label);
+    if (!result || row?.route !== 'onnx-int8') continue;
+    const fp32 = fp32Summary.get(row.threads);
+    if (fp32) {
+      console.log(
+        `another summary, ${row.threads} thread(s): fp32 ${fp32.toFixed(0)} ms → int8 ${result.summaryMs.toFixed(0)} ms (${(fp32 / result.summaryMs).toFixed(2)}×; goal ≤ 60 ms)`,
+      );
+    }
   }
 }
 

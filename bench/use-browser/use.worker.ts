@@ -16,6 +16,7 @@ import {
   type UseGraphRunner,
   type UseLiteOptions,
 } from '../../src/lib/metrics/semantic/use-lite.ts';
+import { int8Weights, USE_LITE_INT8_FILES } from '../../src/lib/metrics/semantic/use-lite-int8.ts';
 import type { UseRowConfig, UseRowResult, UseWorkerResponse } from './protocol.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -45,7 +46,7 @@ async function loadTfjsFiles(): Promise<UseModelFiles> {
 }
 
 async function loadRunner(config: UseRowConfig): Promise<UseGraphRunner> {
-  if (config.route === 'onnx') {
+  if (config.route === 'onnx' || config.route === 'onnx-int8') {
     ort.env.wasm.numThreads = config.threads;
     // The build the app's worker runs (workers/use-lite.ts): the plain one, about twice the
     // asyncify and JSEP builds' speed on this graph.
@@ -53,6 +54,18 @@ async function loadRunner(config: UseRowConfig): Promise<UseGraphRunner> {
       mjs: '/vendor/ort/ort-wasm-simd-threaded.mjs',
       wasm: '/vendor/ort/ort-wasm-simd-threaded.wasm',
     };
+    if (config.route === 'onnx-int8') {
+      const [graph, weights] = await Promise.all(
+        [USE_LITE_INT8_FILES.graph, USE_LITE_INT8_FILES.weights].map(
+          async (file) => new Uint8Array(await fetchBytes(`/models/use-lite/${file}`)),
+        ),
+      );
+      return loadUseOnnxGraph(ort, graph, {
+        executionProviders: ['wasm'],
+        graphOptimizationLevel: 'all',
+        ...int8Weights(weights),
+      });
+    }
     const model = new Uint8Array(await fetchBytes('/models/use-lite-onnx/model.onnx'));
     return loadUseOnnxGraph(ort, model, {
       executionProviders: ['wasm'],

@@ -4,7 +4,8 @@
  * encoder run in Node within 1e-4 per dimension on 200+ SummEval sentences; with WebGPU chosen
  * (Chromium's software adapter here; the converted ONNX graph on ONNX Runtime's WebGPU) they equal
  * WASM within 1e-4, with no fallback. The software adapter is slow (~0.15 sentences/s on a busy
- * 2-core machine), so WebGPU gets a smaller set of sentences.
+ * 2-core machine), so WebGPU gets a smaller set of sentences. The int8 model (the app's default)
+ * equals the same model run in Node within 1e-4 and stays within cosine 0.99 of the reference.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server } from 'node:http';
@@ -17,7 +18,8 @@ import { APP_PORT, WEBGPU_ARGS, launchBrowser } from './support/browser.ts';
 import { startServer } from '../../bench/models/server.ts';
 import type { BenchPageApi, UseLiteRequest, UseLiteResult } from '../../bench/models/protocol.ts';
 import { repoRoot } from '../helpers/shared.ts';
-import { USE_MODEL_DIR } from '../../src/lib/node/load-use.ts';
+import { loadUseLiteEmbedder, USE_MODEL_DIR } from '../../src/lib/node/load-use.ts';
+import { cosine } from '../../src/lib/metrics/semantic/coherence.ts';
 import { USE_LITE_WINDOW } from '../../src/lib/metrics/semantic/use-lite.ts';
 import { maxAbsDifference, referenceEncoder, summevalSentences } from '../helpers/use-reference.ts';
 
@@ -80,16 +82,35 @@ describe('USE-lite in a Chromium worker', () => {
 
   it('WASM (ONNX Runtime, two threads): the reference vectors within 1e-4', async () => {
     expect(sentences.length).toBeGreaterThanOrEqual(200);
-    wasm = await embed({ device: 'wasm', threads: 2, sentences });
+    wasm = await embed({ device: 'wasm', threads: 2, precision: 'fp32', sentences });
     expect(wasm.backend).toBe('use-lite · WASM');
     expect([wasm.runtime, wasm.threads]).toEqual(['onnxruntime-web', 2]);
     expect(wasm.notes).toEqual([]);
     expect(maxAbsDifference(toVectors(wasm.vectors), reference)).toBeLessThan(1e-4);
   }, 400_000);
 
+  it('int8 (the default) on WASM, two threads: Node’s int8 vectors within 1e-4, the exact ones within cosine 0.99', async () => {
+    const int8 = await embed({ device: 'wasm', threads: 2, precision: 'int8', sentences });
+    expect(int8.backend).toBe('use-lite int8 · WASM');
+    expect(int8.notes).toEqual([]);
+    const vectors = toVectors(int8.vectors);
+    const node = await loadUseLiteEmbedder({ precision: 'int8' });
+    expect(maxAbsDifference(vectors, await node.embed(sentences))).toBeLessThan(1e-4);
+    const cosines = vectors.map((v, i) => cosine(v, reference[i]) ?? 0);
+    expect(Math.min(...cosines)).toBeGreaterThan(0.99);
+    // and it is the int8 model, not the exact one under another name
+    expect(maxAbsDifference(vectors, reference)).toBeGreaterThan(1e-4);
+  }, 400_000);
+
   it('WASM fallback (TF.js, one thread): the same vectors within 1e-4', async () => {
     const some = sentences.slice(0, 60);
-    const tfjs = await embed({ device: 'wasm', threads: 1, runtime: 'tfjs', sentences: some });
+    const tfjs = await embed({
+      device: 'wasm',
+      threads: 1,
+      runtime: 'tfjs',
+      precision: 'fp32',
+      sentences: some,
+    });
     expect([tfjs.backend, tfjs.runtime, tfjs.threads]).toEqual(['use-lite · WASM', 'tfjs', 1]);
     expect(maxAbsDifference(toVectors(tfjs.vectors), reference.slice(0, 60))).toBeLessThan(1e-4);
   }, 400_000);
@@ -98,7 +119,7 @@ describe('USE-lite in a Chromium worker', () => {
     // Needs `npm run assets` (the committed graph and ORT's JSEP build).
     expect(existsSync(resolve(repoRoot, 'public/models/use-lite/graph.onnx'))).toBe(true);
     const some = sentences.slice(0, WEBGPU_SENTENCES);
-    const gpu = await embed({ device: 'webgpu', threads: 1, sentences: some });
+    const gpu = await embed({ device: 'webgpu', threads: 1, precision: 'fp32', sentences: some });
     console.info(`WebGPU choice ran as: ${gpu.backend}. ${gpu.notes.join(' ')}`);
     expect(gpu.backend).toMatch(/^use-lite · WebGPU( \(software adapter\))?$/u);
     expect(gpu.notes.join(' ')).not.toMatch(/could not run/u);

@@ -1,8 +1,9 @@
 /**
  * USE-lite as the app's default sentence encoder: a case scored with the default settings gets
- * local coherence from "use-lite · …", its files fetched from the app's own origin only; a model
- * file that is missing (a 404 for one shard) costs nothing but the encoder: coherence is scored
- * with GloVe and its note names the file.
+ * local coherence from "use-lite int8 · …", its files (the int8 model, never the 28 MB of fp32
+ * shards) fetched from the app's own origin only. A corrupt int8 file costs the int8 model only:
+ * the exact fp32 model scores and the note names the file. When the fp32 files are missing too,
+ * coherence is scored with GloVe and its note names the file.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
@@ -41,9 +42,12 @@ describe('USE-lite, the default embedding backend', () => {
     await scoreDefaultCase(app);
     const coherence = await cardState(app.page, 'coherence');
     expect(coherence.status).toBe('ok');
-    expect(coherence.backend).toMatch(/^use-lite · (WASM|WebGPU)/u);
+    expect(coherence.backend).toMatch(/^use-lite int8 · (WASM|WebGPU)/u);
     const modelRequests = app.requests.urls.filter((u) => u.includes('/models/use-lite/'));
-    expect(modelRequests.some((u) => u.endsWith('/models/use-lite/group1-shard7of7'))).toBe(true);
+    expect(
+      modelRequests.some((u) => u.endsWith('/models/use-lite/use-lite-int8-weights.bin')),
+    ).toBe(true);
+    expect(modelRequests.filter((u) => /group1-shard|model\.json$/u.test(u))).toEqual([]);
     expect(app.requests.urls.filter((u) => !u.startsWith(APP_ORIGIN))).toEqual([]);
 
     // The score mixes in the order's agreement with each sentence's usual place; the detail
@@ -64,12 +68,35 @@ describe('USE-lite, the default embedding backend', () => {
     }
   }, 300_000);
 
-  it('falls back to GloVe when a shard is missing, and the note names it', async () => {
+  it('falls back to the exact fp32 model when an int8 file is corrupt, and the note names it', async () => {
+    app = await openApp({ visit: false, context: { serviceWorkers: 'block' } });
+    // Same size, one byte changed: only the manifest's SHA-256 can tell.
+    await app.context.route('**/models/use-lite/use-lite-int8-weights.bin', async (route) => {
+      const response = await route.fetch();
+      const body = Buffer.from(await response.body());
+      body[1000] ^= 0xff;
+      await route.fulfill({ response, body });
+    });
+    await app.page.goto(APP_ORIGIN);
+    await scoreDefaultCase(app);
+    const coherence = await cardState(app.page, 'coherence');
+    expect(coherence.status).toBe('ok');
+    expect(coherence.backend).toMatch(/^use-lite · (WASM|WebGPU)/u);
+    await expect
+      .poll(async () => (await latestResults(app!.page))['coherence']?.notes?.join(' ') ?? '')
+      .toMatch(
+        /The int8 encoder could not be used \(use-lite-int8-weights\.bin is corrupt: .*\): using the exact fp32 model\./u,
+      );
+  }, 300_000);
+
+  it('falls back to GloVe when the int8 model and an fp32 shard are missing, and the note names the shard', async () => {
     // No service worker: requests it makes do not pass through the page's routes.
     app = await openApp({ visit: false, context: { serviceWorkers: 'block' } });
-    await app.context.route('**/models/use-lite/group1-shard3of7', (route) =>
-      route.fulfill({ status: 404, body: 'not found' }),
-    );
+    for (const file of ['int8.onnx', 'group1-shard3of7']) {
+      await app.context.route(`**/models/use-lite/${file}`, (route) =>
+        route.fulfill({ status: 404, body: 'not found' }),
+      );
+    }
     await app.page.goto(APP_ORIGIN);
     await scoreDefaultCase(app);
     const coherence = await cardState(app.page, 'coherence');
