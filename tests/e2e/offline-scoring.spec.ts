@@ -109,9 +109,9 @@ describe('offline scoring in Chromium', () => {
     const overlap = await card.getByTestId('repetition-overlap-pair').textContent();
     expect(overlap).toMatch(/sentences 1 and 3 · Jaccard 0\.250/u);
     expect(overlap).toContain('shared: juice, left, french, guiana');
-    // The default encoder, USE-lite.
+    // The default encoder, USE-lite with int8 weights.
     expect(await card.getByTestId('repetition-embedding-backend').textContent()).toMatch(
-      /^use-lite · /u,
+      /^use-lite int8 · /u,
     );
     expect(app.errors).toEqual([]);
   });

@@ -56,6 +56,21 @@ describe('preferences', () => {
     expect(loaded.models).toEqual(DEFAULT_MODEL_SOURCE);
   });
 
+  it('reads a USE-lite choice saved before the int8 model as int8, keeping its device', () => {
+    const old = structuredClone(DEFAULT_SETTINGS) as unknown as {
+      backends: { embedding: Record<string, unknown> };
+    };
+    old.backends.embedding = { kind: 'use-lite', device: 'wasm' };
+    const storage = memoryStorage({
+      [PREFERENCES_KEY]: JSON.stringify({ settings: old, models: DEFAULT_MODEL_SOURCE }),
+    });
+    expect(loadPreferences(storage).settings.backends.embedding).toEqual({
+      kind: 'use-lite',
+      device: 'wasm',
+      precision: 'int8',
+    });
+  });
+
   it('moves a GloVe choice saved before USE-lite became the default to USE-lite, once', () => {
     const old = structuredClone(DEFAULT_SETTINGS);
     old.backends.embedding = { kind: 'glove' };
@@ -63,7 +78,11 @@ describe('preferences', () => {
       [PREFERENCES_KEY]: JSON.stringify({ settings: old, models: DEFAULT_MODEL_SOURCE }),
     });
     const loaded = loadPreferences(storage);
-    expect(loaded.settings.backends.embedding).toEqual({ kind: 'use-lite', device: 'auto' });
+    expect(loaded.settings.backends.embedding).toEqual({
+      kind: 'use-lite',
+      device: 'auto',
+      precision: 'int8',
+    });
     expect(loaded.settings.density).toEqual(old.density);
 
     // GloVe picked again after the migration is saved at the new version and stays.
