@@ -70,6 +70,7 @@ import {
 } from './disk-cache.ts';
 import { checkWritable, OutputPathError, reasonOf, replaceFile, ResultFile } from './outputs.ts';
 import { RunStop } from './stop.ts';
+import { EXIT } from './exit.ts';
 import { checkOptions, RunChecks, type CheckOptions } from './checks.ts';
 import { unscoredAssertion } from './config.ts';
 import { flagsOfResult } from './baseline.ts';
@@ -77,19 +78,6 @@ import { BATCH_KINDS, isBatchKind, type BatchKind } from '../lib/llm/batch/kinds
 import type { BatchEvent } from '../lib/llm/batch/engine.ts';
 import type { ResponseCache } from '../lib/llm/cache.ts';
 import type { JudgeFailure } from '../lib/metrics/judge/run.ts';
-
-/** What the exit status says (README, "Command line"). */
-const EXIT = {
-  /** Every row read and scored, no metric in error. */
-  ok: 0,
-  /** The file was gone through, but a row could not be read or scored, a metric ended in error,
-   * no row at all could be read, or a result file could not be written at the end. */
-  failed: 1,
-  /** Nothing or not everything was scored: a usage or setup error (an option, the file's format
-   * or mapping, a result path that cannot be written, the provider's variables), or a provider
-   * error every later row would meet (a dead key, no access, no quota left, an unknown model). */
-  stopped: 2,
-} as const;
 
 /**
  * The provider errors that say nothing about one row (transport.ts latches the same ones with
