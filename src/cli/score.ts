@@ -71,6 +71,13 @@ import {
 import { checkWritable, OutputPathError, reasonOf, replaceFile, ResultFile } from './outputs.ts';
 import { RunStop } from './stop.ts';
 import { EXIT } from './exit.ts';
+import {
+  InputFingerprint,
+  parseShardOption,
+  shardItems,
+  writeShardRecord,
+  type ShardSpec,
+} from './shard.ts';
 import { checkOptions, RunChecks, type CheckOptions } from './checks.ts';
 import { unscoredAssertion } from './config.ts';
 import { flagsOfResult } from './baseline.ts';
@@ -123,6 +130,8 @@ const USAGE = `usage: npm run score -- FILE [options]     (FILE: .jsonl, .json o
   --fail-on-regression ID,ID  fail when the paired 95% interval of (this run − baseline) is wholly
                         below −margin on a metric (needs --baseline)
   --margin X            the drop --fail-on-regression tolerates, on the metric's scale (default 0)
+  --shard I/N           score the I-th of N slices of the rows (I from 1 to N), chosen by a hash of
+                        each row's id; needs --out, beside which FILE.shard.json records what merge needs
 
 With GITHUB_STEP_SUMMARY set (GitHub Actions), a Markdown summary is appended to that file.
 
@@ -156,6 +165,7 @@ interface Options {
   pollIntervalMs: number;
   batchMaxRequests?: number;
   checks: CheckOptions;
+  shard?: ShardSpec;
 }
 
 const EMBEDDINGS = ['use-lite', 'glove'] as const;
@@ -189,6 +199,7 @@ function parseOptions(argv: string[]): Options | 'help' {
       baseline: { type: 'string' },
       'fail-on-regression': { type: 'string' },
       margin: { type: 'string' },
+      shard: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -269,6 +280,7 @@ function parseOptions(argv: string[]): Options | 'help' {
     pollIntervalMs: pollSeconds * 1000,
     ...(maxRequests ? { batchMaxRequests: maxRequests } : {}),
     checks,
+    ...(values.shard === undefined ? {} : { shard: parseShardOption(values.shard, values.out) }),
   };
 }
 
@@ -479,7 +491,9 @@ async function main(argv: string[]): Promise<number> {
       process.exit(stop.exitCode);
     },
   );
-  const input = file === '-' ? process.stdin : createReadStream(file);
+  const fingerprint = options.shard ? new InputFingerprint() : undefined;
+  const read = file === '-' ? process.stdin : createReadStream(file);
+  const input = fingerprint ? fingerprint.tap(read) : read;
 
   const acc = new RunAccumulator();
   let task = options.task;
@@ -637,9 +651,10 @@ async function main(argv: string[]): Promise<number> {
         );
       }
       // Rows and bad rows in file order.
-      const items: Array<DatasetRow | RowProblem> = [...batch.rows, ...batch.problems].sort(
+      const inFile: Array<DatasetRow | RowProblem> = [...batch.rows, ...batch.problems].sort(
         (a, b) => a.row - b.row,
       );
+      const items = options.shard ? shardItems(inFile, options.shard) : inFile;
       if (options.batch) {
         held.push(...items);
         if (batch.summary) summary = batch.summary;
@@ -754,8 +769,31 @@ async function main(argv: string[]): Promise<number> {
     isPrediction ? task : undefined,
     segmenter,
   );
+  if (options.shard && result && !unwritten) {
+    unwritten = !writeShardRecord(
+      result.path,
+      {
+        shard: options.shard,
+        input: fingerprint!.digest(file),
+        scoring: {
+          metrics: options.metrics,
+          task: task?.id,
+          format: options.format,
+          kind: options.kind,
+          map: options.overrides,
+          settings,
+          judge: provider && { provider: provider.kind, model: provider.model },
+        },
+        lines: written,
+        report,
+      },
+      scrub,
+    );
+  }
   console.error('\n' + scrub(formatSummary(report)));
-  const incomplete = acc.rows === 0 || acc.badRows > 0 || acc.rowsWithErrors > 0 || unwritten;
+  // A shard may own none of the file's rows: the merge judges the whole.
+  const noRows = acc.rows === 0 && !(options.shard && summary.rows > 0);
+  const incomplete = noRows || acc.badRows > 0 || acc.rowsWithErrors > 0 || unwritten;
   const checked = checks.finish(report, incomplete, scrub);
   if (options.summaryJson) {
     try {
@@ -768,7 +806,7 @@ async function main(argv: string[]): Promise<number> {
       );
     }
   }
-  if (acc.rows === 0) {
+  if (noRows) {
     console.error(
       `No row could be read from ${file}${acc.badRows ? ` (${acc.badRows} bad row(s), listed in the output)` : ''}: check its format, or map its columns with --map.`,
     );
