@@ -99,6 +99,9 @@ const RUN_WIDE: ReadonlySet<LlmErrorKind | 'other'> = new Set<LlmErrorKind>([
 ]);
 
 const USAGE = `usage: npm run score -- FILE [options]     (FILE: .jsonl, .json or .csv; - for stdin)
+       npm run score -- merge OUT OUT… [--out FILE] [--summary-json FILE] [--config, --assert,
+                        --junit, --baseline, --fail-on-regression, --margin as below]: join the --out
+                        files of the N shards of a run into that run's output (docs/sharding.md)
 
   --task NAME           TinyEval/LongBench task of prediction rows: ${Object.keys(TINYEVAL_TASKS).join(', ')},
                         or custom:METRIC (longbench-rouge, qa-f1, rouge-l, bleu, …); default: the file name
@@ -300,6 +303,7 @@ function metricEntry(r: MetricResult): object {
 }
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'merge') return (await import('./merge.ts')).runMerge(argv.slice(1));
   let options: Options | 'help';
   try {
     options = parseOptions(argv);
