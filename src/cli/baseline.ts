@@ -56,7 +56,7 @@ export function columnsOf(results: readonly StoredRunResult[]): Set<string> {
 }
 
 /** A metric as the CLI writes it in a row's line (score.ts `metricEntry`). */
-interface LineMetric {
+export interface LineMetric {
   score: number | null;
   status: MetricStatus;
   backend: string;

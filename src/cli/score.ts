@@ -70,6 +70,14 @@ import {
 } from './disk-cache.ts';
 import { checkWritable, OutputPathError, reasonOf, replaceFile, ResultFile } from './outputs.ts';
 import { RunStop } from './stop.ts';
+import { EXIT } from './exit.ts';
+import {
+  InputFingerprint,
+  parseShardOption,
+  shardItems,
+  writeShardRecord,
+  type ShardSpec,
+} from './shard.ts';
 import { checkOptions, RunChecks, type CheckOptions } from './checks.ts';
 import { unscoredAssertion } from './config.ts';
 import { flagsOfResult } from './baseline.ts';
@@ -77,19 +85,6 @@ import { BATCH_KINDS, isBatchKind, type BatchKind } from '../lib/llm/batch/kinds
 import type { BatchEvent } from '../lib/llm/batch/engine.ts';
 import type { ResponseCache } from '../lib/llm/cache.ts';
 import type { JudgeFailure } from '../lib/metrics/judge/run.ts';
-
-/** What the exit status says (README, "Command line"). */
-const EXIT = {
-  /** Every row read and scored, no metric in error. */
-  ok: 0,
-  /** The file was gone through, but a row could not be read or scored, a metric ended in error,
-   * no row at all could be read, or a result file could not be written at the end. */
-  failed: 1,
-  /** Nothing or not everything was scored: a usage or setup error (an option, the file's format
-   * or mapping, a result path that cannot be written, the provider's variables), or a provider
-   * error every later row would meet (a dead key, no access, no quota left, an unknown model). */
-  stopped: 2,
-} as const;
 
 /**
  * The provider errors that say nothing about one row (transport.ts latches the same ones with
@@ -104,6 +99,9 @@ const RUN_WIDE: ReadonlySet<LlmErrorKind | 'other'> = new Set<LlmErrorKind>([
 ]);
 
 const USAGE = `usage: npm run score -- FILE [options]     (FILE: .jsonl, .json or .csv; - for stdin)
+       npm run score -- merge OUT OUT… [--out FILE] [--summary-json FILE] [--config, --assert,
+                        --junit, --baseline, --fail-on-regression, --margin as below]: join the --out
+                        files of the N shards of a run into that run's output (docs/sharding.md)
 
   --task NAME           TinyEval/LongBench task of prediction rows: ${Object.keys(TINYEVAL_TASKS).join(', ')},
                         or custom:METRIC (longbench-rouge, qa-f1, rouge-l, bleu, …); default: the file name
@@ -135,6 +133,8 @@ const USAGE = `usage: npm run score -- FILE [options]     (FILE: .jsonl, .json o
   --fail-on-regression ID,ID  fail when the paired 95% interval of (this run − baseline) is wholly
                         below −margin on a metric (needs --baseline)
   --margin X            the drop --fail-on-regression tolerates, on the metric's scale (default 0)
+  --shard I/N           score the I-th of N slices of the rows (I from 1 to N), chosen by a hash of
+                        each row's id; needs --out, beside which FILE.shard.json records what merge needs
 
 With GITHUB_STEP_SUMMARY set (GitHub Actions), a Markdown summary is appended to that file.
 
@@ -168,6 +168,7 @@ interface Options {
   pollIntervalMs: number;
   batchMaxRequests?: number;
   checks: CheckOptions;
+  shard?: ShardSpec;
 }
 
 const EMBEDDINGS = ['use-lite', 'glove'] as const;
@@ -201,6 +202,7 @@ function parseOptions(argv: string[]): Options | 'help' {
       baseline: { type: 'string' },
       'fail-on-regression': { type: 'string' },
       margin: { type: 'string' },
+      shard: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -281,6 +283,7 @@ function parseOptions(argv: string[]): Options | 'help' {
     pollIntervalMs: pollSeconds * 1000,
     ...(maxRequests ? { batchMaxRequests: maxRequests } : {}),
     checks,
+    ...(values.shard === undefined ? {} : { shard: parseShardOption(values.shard, values.out) }),
   };
 }
 
@@ -300,6 +303,7 @@ function metricEntry(r: MetricResult): object {
 }
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'merge') return (await import('./merge.ts')).runMerge(argv.slice(1));
   let options: Options | 'help';
   try {
     options = parseOptions(argv);
@@ -491,7 +495,9 @@ async function main(argv: string[]): Promise<number> {
       process.exit(stop.exitCode);
     },
   );
-  const input = file === '-' ? process.stdin : createReadStream(file);
+  const fingerprint = options.shard ? new InputFingerprint() : undefined;
+  const read = file === '-' ? process.stdin : createReadStream(file);
+  const input = fingerprint ? fingerprint.tap(read) : read;
 
   const acc = new RunAccumulator();
   let task = options.task;
@@ -649,9 +655,10 @@ async function main(argv: string[]): Promise<number> {
         );
       }
       // Rows and bad rows in file order.
-      const items: Array<DatasetRow | RowProblem> = [...batch.rows, ...batch.problems].sort(
+      const inFile: Array<DatasetRow | RowProblem> = [...batch.rows, ...batch.problems].sort(
         (a, b) => a.row - b.row,
       );
+      const items = options.shard ? shardItems(inFile, options.shard) : inFile;
       if (options.batch) {
         held.push(...items);
         if (batch.summary) summary = batch.summary;
@@ -766,8 +773,31 @@ async function main(argv: string[]): Promise<number> {
     isPrediction ? task : undefined,
     segmenter,
   );
+  if (options.shard && result && !unwritten) {
+    unwritten = !writeShardRecord(
+      result.path,
+      {
+        shard: options.shard,
+        input: fingerprint!.digest(file),
+        scoring: {
+          metrics: options.metrics,
+          task: task?.id,
+          format: options.format,
+          kind: options.kind,
+          map: options.overrides,
+          settings,
+          judge: provider && { provider: provider.kind, model: provider.model },
+        },
+        lines: written,
+        report,
+      },
+      scrub,
+    );
+  }
   console.error('\n' + scrub(formatSummary(report)));
-  const incomplete = acc.rows === 0 || acc.badRows > 0 || acc.rowsWithErrors > 0 || unwritten;
+  // A shard may own none of the file's rows: the merge judges the whole.
+  const noRows = acc.rows === 0 && !(options.shard && summary.rows > 0);
+  const incomplete = noRows || acc.badRows > 0 || acc.rowsWithErrors > 0 || unwritten;
   const checked = checks.finish(report, incomplete, scrub);
   if (options.summaryJson) {
     try {
@@ -780,7 +810,7 @@ async function main(argv: string[]): Promise<number> {
       );
     }
   }
-  if (acc.rows === 0) {
+  if (noRows) {
     console.error(
       `No row could be read from ${file}${acc.badRows ? ` (${acc.badRows} bad row(s), listed in the output)` : ''}: check its format, or map its columns with --map.`,
     );
