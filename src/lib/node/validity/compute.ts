@@ -117,7 +117,7 @@ export function encoderVariant(
   };
 }
 
-/** One row per metric of each variant. */
+/** One row per metric of each variant (npm run int8:agreement also calls it, for two encoders). */
 export async function metricRows(
   dev: readonly DevRow[],
   variants: readonly BackendVariant[],
@@ -244,8 +244,10 @@ async function crossValidatedQualityRow(dev: readonly DevRow[]): Promise<Validit
 export async function computeValidity(options: ValidityOptions = {}): Promise<ValidityReport> {
   const dev = readDevRows(options.articles);
   const glove = loadGloveEmbedder();
-  // The page's default encoder; its vectors are kept on disk, so a second run embeds nothing.
+  // USE-lite, exact (fp32) and int8; the vectors of both are kept on disk, so a second run embeds
+  // nothing.
   const useLite = await loadUseLiteEmbedder({ diskCache: true });
+  const useLiteInt8 = await loadUseLiteEmbedder({ precision: 'int8', diskCache: true });
   const compromise = new CompromiseRecognizer();
   const variants: BackendVariant[] = [
     {
@@ -253,6 +255,9 @@ export async function computeValidity(options: ValidityOptions = {}): Promise<Va
       ids: [...OFFLINE_METRIC_IDS],
       backends: { embedder: async () => useLite, recognizer: async () => compromise },
     },
+    // The page's default model is int8: its cards quote rows measured on it, not the fp32 ones
+    // (npm run int8:agreement compares the two).
+    encoderVariant('use-lite-int8', useLiteInt8, compromise),
     // GloVe, the light fallback, keeps its rows for the embedding metrics.
     encoderVariant('glove', glove, compromise),
     ...(options.modelsDir === null
