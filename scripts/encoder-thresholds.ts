@@ -15,6 +15,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { repoRoot } from '../src/lib/node/external-data.ts';
 import { loadGloveEmbedder } from '../src/lib/node/load-glove.ts';
@@ -43,7 +44,8 @@ function percentile(values: number[], p: number): number {
 
 const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
 
-async function thresholdsOf(embedder: SentenceEmbedder, articles?: number) {
+/** Both thresholds for one encoder (npm run int8:agreement runs it for fp32 and int8 USE-lite). */
+export async function thresholdsOf(embedder: SentenceEmbedder, articles?: number) {
   const rows = readDevRows(articles);
   const best: number[] = [];
   const articlePairs: number[] = [];
@@ -99,7 +101,10 @@ async function main() {
   console.log(JSON.stringify(table, null, 2));
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+// Run as a command, not when int8-agreement imports thresholdsOf.
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

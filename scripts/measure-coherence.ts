@@ -14,6 +14,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { repoRoot } from '../src/lib/node/external-data.ts';
 import { loadGloveEmbedder } from '../src/lib/node/load-glove.ts';
 import { loadUseLiteEmbedder } from '../src/lib/node/load-use.ts';
@@ -24,13 +25,13 @@ import { CachedEmbedder } from './order-model/cached-embedder.ts';
 import { devOpenings, OPENING_SENTENCES, prng, shuffled } from './order-model/data.ts';
 
 const SEED = 20_240_601;
-const SHUFFLES = 5;
+export const SHUFFLES = 5;
 const REPORT = resolve(repoRoot, 'src/lib/metrics/semantic/order-model/shuffle-report.json');
 const README = resolve(repoRoot, 'README.md');
 const MARK = 'coherence-shuffle-table';
 
-type ScoreName = 'order' | 'pairs' | 'adjacent' | 'n2';
-const SCORES: { name: ScoreName; label: string }[] = [
+export type ScoreName = 'order' | 'pairs' | 'adjacent' | 'n2';
+export const SCORES: { name: ScoreName; label: string }[] = [
   { name: 'order', label: 'order model (the score)' },
   { name: 'pairs', label: 'its pairs alone, mean P(next follows)' },
   { name: 'adjacent', label: 'cosine n/n+1' },
@@ -66,7 +67,8 @@ function valuesOf(r: MetricResult<'coherence'>): Record<ScoreName, number | null
 const asSegments = (sentences: string[]) =>
   sentences.map((text) => ({ text, start: 0, end: text.length }));
 
-async function shuffleTest(
+/** The shuffle test of one encoder (npm run int8:agreement runs it for fp32 and int8 USE-lite). */
+export async function shuffleTest(
   encoder: ShuffleRow['encoder'],
   embedder: SentenceEmbedder,
   shuffles: number,
@@ -162,4 +164,7 @@ async function main(argv: string[]): Promise<void> {
   console.log(`\nwrote ${REPORT} and the README table`);
 }
 
-await main(process.argv.slice(2));
+// Run as a command, not when int8-agreement imports the shuffle test.
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await main(process.argv.slice(2));
+}

@@ -1,6 +1,6 @@
 /**
  * The cards say how well their score tracks people, as measured (src/lib/metrics/validity.ts):
- * the coherence card (USE-lite, the default) says its agreement is near zero, the offline repetition card quotes its
+ * the coherence card (USE-lite int8, the default) says its agreement is near zero, the offline repetition card quotes its
  * figure, and each card's link opens its row of the in-page validity table.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,7 +45,8 @@ describe('validity in the cards', () => {
       .getByTestId('metric-coherence')
       .getByRole('link', { name: 'How well this tracks people, and on what data' })
       .click();
-    const row = page.getByTestId('validity-row-coherence-use-lite');
+    // The page's default encoder is USE-lite int8: its card links to the row measured on int8.
+    const row = page.getByTestId('validity-row-coherence-use-lite-int8');
     await expect.poll(() => row.isVisible()).toBe(true);
     await expect.poll(() => row.getAttribute('class')).toMatch(/\btarget\b/u);
     expect(await row.getAttribute('data-agreement')).toBe('near-zero');

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { computeValidity } from '../../../src/lib/node/validity/compute.ts';
+import { computeValidity, ENCODER_METRIC_IDS } from '../../../src/lib/node/validity/compute.ts';
 import { findModels } from '../../../src/lib/node/validity/models.ts';
 import {
   README_FILE,
@@ -164,6 +164,19 @@ describe('matching a result to its row', () => {
     expect(validityRowFor('coherence', 'provider:openai/text-embedding-3-small')).toBeUndefined();
     // ROUGE without the stemmer was not measured: no row claims to describe it.
     expect(validityRowFor('rouge-1', 'rouge_score-0.1.2')).toBeUndefined();
+  });
+
+  it('an int8 USE-lite result quotes the row measured on int8, an fp32 one the fp32 row', () => {
+    // The page's default encoder is int8; its figures differ from fp32's by up to ~0.02
+    // (npm run int8:agreement), so its cards must not quote the fp32 rows.
+    expect(ENCODER_METRIC_IDS).toEqual(['coherence', 'source-order', 'support', 'redundancy']);
+    for (const id of ENCODER_METRIC_IDS) {
+      const int8 = row(`${id}-use-lite-int8`);
+      expect(int8.backend).toBe('use-lite int8 · WASM');
+      expect(validityRowFor(id, 'use-lite int8 · WASM')).toBe(int8);
+      expect(validityRowFor(id, 'use-lite int8 · WebGPU')).toBe(int8);
+      expect(validityRowFor(id, 'use-lite · WASM')).toBe(row(`${id}-use-lite`));
+    }
   });
 
   it('quotes a fit’s held-out row, not its in-sample one, where both were measured', () => {

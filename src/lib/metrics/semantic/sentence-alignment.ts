@@ -172,7 +172,10 @@ export interface EncoderThresholds {
 
 /**
  * The thresholds of the built-in encoders, by the start of their backend name; how they were
- * derived is in the JSON's `derivation` (scripts/encoder-thresholds.ts).
+ * derived is in the JSON's `derivation` (scripts/encoder-thresholds.ts). USE-lite int8
+ * (`use-lite int8 · …`) reads the `use-lite` key, derived on fp32 vectors: `npm run int8:agreement`
+ * validated int8 against it (bench/results/int8-agreement.json: int8's own thresholds, by the same
+ * procedure, are within 0.0015 of fp32's), so int8 has no key of its own.
  */
 export const ENCODER_THRESHOLDS: Readonly<Record<string, EncoderThresholds>> = calibrated.backends;
 

@@ -14,6 +14,7 @@ import { referenceCalculator } from '../../metrics/lexical/records.ts';
 import { QUALITY_BACKEND } from '../../metrics/lexical/quality.ts';
 import { metricInfo, metricRecord } from '../../metrics/registry.ts';
 import { DEFAULT_SETTINGS } from '../../metrics/settings.ts';
+import type { EntityRecognizer, SentenceEmbedder } from '../../metrics/semantic/backends.ts';
 import { CompromiseRecognizer } from '../../metrics/semantic/compromise-ner.ts';
 import { OFFLINE_METRIC_IDS, type MetricId, type MetricResult } from '../../metrics/types.ts';
 import {
@@ -95,7 +96,29 @@ function readsReference(id: MetricId): boolean {
   return record.kind === 'offline' && record.compute === referenceCalculator;
 }
 
-async function metricRows(
+/**
+ * The metrics whose score comes from the sentence encoder: each other encoder gets rows of its own
+ * for them. Repetition embeds only for its detail's most-alike pair; its score is the same row.
+ */
+export const ENCODER_METRIC_IDS: readonly MetricId[] = OFFLINE_METRIC_IDS.filter(
+  (id) => metricInfo(id).needs === 'embedding' && id !== 'repetition-offline',
+);
+
+/** The encoder metrics on one more encoder; `key` ends its rows' keys (`support-glove`). */
+export function encoderVariant(
+  key: string,
+  embedder: SentenceEmbedder,
+  recognizer: EntityRecognizer,
+): BackendVariant {
+  return {
+    key,
+    ids: [...ENCODER_METRIC_IDS],
+    backends: { embedder: async () => embedder, recognizer: async () => recognizer },
+  };
+}
+
+/** One row per metric of each variant (npm run int8:agreement also calls it, for two encoders). */
+export async function metricRows(
   dev: readonly DevRow[],
   variants: readonly BackendVariant[],
   onProgress: ValidityOptions['onProgress'],
@@ -221,8 +244,10 @@ async function crossValidatedQualityRow(dev: readonly DevRow[]): Promise<Validit
 export async function computeValidity(options: ValidityOptions = {}): Promise<ValidityReport> {
   const dev = readDevRows(options.articles);
   const glove = loadGloveEmbedder();
-  // The page's default encoder; its vectors are kept on disk, so a second run embeds nothing.
+  // USE-lite, exact (fp32) and int8; the vectors of both are kept on disk, so a second run embeds
+  // nothing.
   const useLite = await loadUseLiteEmbedder({ diskCache: true });
+  const useLiteInt8 = await loadUseLiteEmbedder({ precision: 'int8', diskCache: true });
   const compromise = new CompromiseRecognizer();
   const variants: BackendVariant[] = [
     {
@@ -230,15 +255,11 @@ export async function computeValidity(options: ValidityOptions = {}): Promise<Va
       ids: [...OFFLINE_METRIC_IDS],
       backends: { embedder: async () => useLite, recognizer: async () => compromise },
     },
+    // The page's default model is int8: its cards quote rows measured on it, not the fp32 ones
+    // (npm run int8:agreement compares the two).
+    encoderVariant('use-lite-int8', useLiteInt8, compromise),
     // GloVe, the light fallback, keeps its rows for the embedding metrics.
-    {
-      key: 'glove',
-      // Repetition embeds only for its detail's most-alike pair; its score is the same row.
-      ids: OFFLINE_METRIC_IDS.filter(
-        (id) => metricInfo(id).needs === 'embedding' && id !== 'repetition-offline',
-      ),
-      backends: { embedder: async () => glove, recognizer: async () => compromise },
-    },
+    encoderVariant('glove', glove, compromise),
     ...(options.modelsDir === null
       ? []
       : await transformerVariants(options.modelsDir ?? DEFAULT_MODELS_DIR)),
