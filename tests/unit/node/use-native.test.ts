@@ -1,8 +1,10 @@
 /**
  * USE-lite on onnxruntime-node, built from the committed graph and the TF.js shards in memory,
- * against the WASM route on the same bytes.
+ * against the WASM route on the same bytes; and the CLI's encoder when the native module does not
+ * load.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { loadCliEncoder } from '../../../src/cli/encoder.ts';
 import {
   loadUseOnnxEmbedder,
   USE_INT8_MODEL_PATH,
@@ -11,6 +13,8 @@ import {
 import { loadUseLiteEmbedder, USE_LITE_NODE_BACKEND } from '../../../src/lib/node/load-use.ts';
 import { devSourceSentences } from '../../../src/lib/node/summeval-sentences.ts';
 import { maxAbsDifference } from '../../helpers/use-reference.ts';
+
+const FP32 = { runtime: 'auto', threads: 1, precision: 'fp32' } as const;
 
 describe('USE-lite on onnxruntime-node', () => {
   let sentences: string[];
@@ -43,5 +47,46 @@ describe('USE-lite on onnxruntime-node', () => {
       loadUseOnnxEmbedder({ precision: 'int8', modelPath: '/nonexistent/int8.onnx' }),
     ).rejects.toThrow('USE-lite int8 model missing: /nonexistent/int8.onnx');
     expect(USE_INT8_MODEL_PATH).toMatch(/public\/models\/use-lite\/int8\.onnx$/u);
+  });
+});
+
+describe('the CLI’s encoder', () => {
+  const brokenNative = () =>
+    Promise.reject(
+      new Error(
+        'libonnxruntime.so.1: cannot open shared object file: No such file or directory\n    at Module._extensions..node',
+      ),
+    );
+
+  it('runs natively when onnxruntime-node loads, and says nothing', async () => {
+    const said: string[] = [];
+    const encoder = await loadCliEncoder(FP32, false, { warn: (l) => said.push(l) });
+    expect(encoder.backend).toBe('use-lite · onnxruntime-node (fp32)');
+    expect(said).toEqual([]);
+  }, 60_000);
+
+  it('falls back to WASM when onnxruntime-node does not load, and says so in one line', async () => {
+    const said: string[] = [];
+    const encoder = await loadCliEncoder(FP32, false, {
+      warn: (l) => said.push(l),
+      loadNative: brokenNative,
+    });
+    expect(encoder.backend).toBe(USE_LITE_NODE_BACKEND);
+    expect((await encoder.embed(['The council approved a new park.']))[0]).toHaveLength(512);
+    expect(said).toHaveLength(1);
+    expect(said[0]).not.toContain('\n');
+    expect(said[0]).toMatch(/onnxruntime-node did not load \(libonnxruntime\.so\.1: .*\): .*WASM/u);
+  }, 60_000);
+
+  it('fails rather than falls back when native was asked for, or int8', async () => {
+    const warn = () => {
+      throw new Error('no fallback expected');
+    };
+    await expect(
+      loadCliEncoder({ ...FP32, runtime: 'native' }, false, { warn, loadNative: brokenNative }),
+    ).rejects.toThrow(/libonnxruntime/u);
+    await expect(
+      loadCliEncoder({ ...FP32, precision: 'int8' }, false, { warn, loadNative: brokenNative }),
+    ).rejects.toThrow(/libonnxruntime/u);
   });
 });
