@@ -23,7 +23,6 @@ import { messageOf } from '../lib/errors.ts';
 import { createReadStream, existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { once } from 'node:events';
-import { computeMetrics } from '../lib/metrics/offline.ts';
 import { DEFAULT_SETTINGS } from '../lib/metrics/settings.ts';
 import {
   JUDGE_METRIC_IDS,
@@ -35,7 +34,6 @@ import {
 } from '../lib/metrics/types.ts';
 import { validateCase } from '../lib/input/validate-case.ts';
 import { loadJiebaNode } from '../lib/metrics/lexical/jieba.ts';
-import { lazy } from '../lib/lazy.ts';
 import type { Judge, LlmErrorKind, ProviderConfig } from '../lib/llm/types.ts';
 import { DEFAULT_JUDGE_SETTINGS } from '../lib/metrics/judge/settings.ts';
 import {
@@ -77,6 +75,11 @@ import { BATCH_KINDS, isBatchKind, type BatchKind } from '../lib/llm/batch/kinds
 import type { BatchEvent } from '../lib/llm/batch/engine.ts';
 import type { ResponseCache } from '../lib/llm/cache.ts';
 import type { JudgeFailure } from '../lib/metrics/judge/run.ts';
+import { availableParallelism } from 'node:os';
+import { ENCODER_RUNTIMES, type EncoderRuntime } from './encoder.ts';
+import { EMBEDDINGS, type EmbeddingChoice } from './offline-backends.ts';
+import type { OfflineScore, OfflineScorer } from './offline-pool.ts';
+import { InOrder } from './in-order.ts';
 
 /** What the exit status says (README, "Command line"). */
 const EXIT = {
@@ -119,6 +122,13 @@ const USAGE = `usage: npm run score -- FILE [options]     (FILE: .jsonl, .json o
   --lsum-sentences      ROUGE-Lsum on sentences found by the text layer
   --embedding E         use-lite | glove: the sentence encoder of the embedding metrics (default:
                         use-lite, as in the page; glove is the light, fast one)
+  --encoder-runtime R   ${ENCODER_RUNTIMES.join(' | ')}: USE-lite on onnxruntime-node's native kernels, or
+                        onnxruntime-web's WASM (one thread, as before); auto (default) takes native when
+                        it loads, else WASM, and says so
+  --workers N           worker threads for the offline metrics of model-backed rows (default: one per
+                        core, here ${availableParallelism()}); 1 scores in the main thread, with one encoder thread per core
+  --vector-cache DIR    where USE-lite's sentence vectors are kept between runs (default:
+                        SUMLENS_VECTOR_CACHE, else node_modules/.cache/sumlens-use)
   --batch PROVIDER      openai | anthropic | gemini: send the judge calls as the provider's batch jobs
                         (half price, results within 24 h), one job per round; must match ${LLM_ENV.provider}
   --cache FILE          the judge's answer cache (JSON Lines): a run stopped or run again asks nothing
@@ -162,6 +172,9 @@ interface Options {
   noStemmer: boolean;
   lsumSentences: boolean;
   embedding: EmbeddingChoice;
+  encoderRuntime: EncoderRuntime;
+  workers: number;
+  vectorCache?: string;
   batch?: BatchKind;
   /** The judge's answer cache; none with --no-cache. */
   cache?: string;
@@ -169,9 +182,6 @@ interface Options {
   batchMaxRequests?: number;
   checks: CheckOptions;
 }
-
-const EMBEDDINGS = ['use-lite', 'glove'] as const;
-type EmbeddingChoice = (typeof EMBEDDINGS)[number];
 
 class UsageError extends Error {}
 
@@ -190,6 +200,9 @@ function parseOptions(argv: string[]): Options | 'help' {
       'no-stemmer': { type: 'boolean', default: false },
       'lsum-sentences': { type: 'boolean', default: false },
       embedding: { type: 'string', default: 'use-lite' },
+      'encoder-runtime': { type: 'string', default: 'auto' },
+      workers: { type: 'string' },
+      'vector-cache': { type: 'string' },
       batch: { type: 'string' },
       cache: { type: 'string' },
       'no-cache': { type: 'boolean', default: false },
@@ -235,6 +248,15 @@ function parseOptions(argv: string[]): Options | 'help' {
   if (!(EMBEDDINGS as readonly string[]).includes(values.embedding)) {
     throw new UsageError(`--embedding ${values.embedding}: use ${EMBEDDINGS.join(', ')}.`);
   }
+  if (!(ENCODER_RUNTIMES as readonly string[]).includes(values['encoder-runtime'])) {
+    throw new UsageError(
+      `--encoder-runtime ${values['encoder-runtime']}: use ${ENCODER_RUNTIMES.join(', ')}.`,
+    );
+  }
+  const workers = values.workers === undefined ? availableParallelism() : Number(values.workers);
+  if (!(Number.isInteger(workers) && workers > 0)) {
+    throw new UsageError(`--workers ${values.workers}: give a whole number, 1 or more.`);
+  }
   if (values.batch !== undefined && !isBatchKind(values.batch)) {
     throw new UsageError(`--batch ${values.batch}: use ${BATCH_KINDS.join(', ')}.`);
   }
@@ -276,6 +298,9 @@ function parseOptions(argv: string[]): Options | 'help' {
     noStemmer: values['no-stemmer'] ?? false,
     lsumSentences: values['lsum-sentences'] ?? false,
     embedding: values.embedding as EmbeddingChoice,
+    encoderRuntime: values['encoder-runtime'] as EncoderRuntime,
+    workers,
+    ...(values['vector-cache'] ? { vectorCache: values['vector-cache'] } : {}),
     ...(values.batch ? { batch: values.batch as BatchKind } : {}),
     ...(values['no-cache'] ? {} : { cache: values.cache ?? DEFAULT_CACHE_FILE }),
     pollIntervalMs: pollSeconds * 1000,
@@ -415,19 +440,21 @@ async function main(argv: string[]): Promise<number> {
       tokenizer: DEFAULT_SETTINGS.rouge.tokenizer,
     },
   };
-  const backends = {
-    // The page's default sentence encoder in Node (TF.js WASM), vectors kept on disk between runs.
-    embedder: lazy(async () =>
-      options.embedding === 'glove'
-        ? (await gloveEmbedder())()
-        : (await import('../lib/node/load-use.ts')).loadUseLiteEmbedder({ diskCache: true }),
-    ),
-    recognizer: lazy(
-      async () =>
-        new (await import('../lib/metrics/semantic/compromise-ner.ts')).CompromiseRecognizer(),
-    ),
-    wordSegmenter: lazy(async () => loadJiebaNode()),
-  };
+  // The page's default sentence encoder (on native kernels where they load), vectors kept on disk
+  // between runs; started with the first row that has offline metrics to score.
+  let offline: Promise<OfflineScorer> | undefined;
+  const offlineScorer = () =>
+    (offline ??= import('./offline-pool.ts').then(({ startOfflineScorer }) =>
+      startOfflineScorer({
+        ids: offlineIds,
+        settings,
+        embedding: options.embedding,
+        encoder: { runtime: options.encoderRuntime, precision: 'fp32' },
+        ...(options.vectorCache ? { vectorCache: options.vectorCache } : {}),
+        workers: options.workers,
+        note: (line) => console.error(line),
+      }),
+    ));
   let result: ResultFile | undefined;
   try {
     result = options.out ? new ResultFile(options.out) : undefined;
@@ -572,18 +599,18 @@ async function main(argv: string[]): Promise<number> {
     }
   };
 
-  const scoreCase = async (row: DatasetRow) => {
-    if (!isCaseRow(row)) return;
-    const blocking = validateCase(row.input).filter((p) => p.blocking);
+  /** `scored`: the row's offline metrics, started ahead (none for a row that cannot be scored). */
+  const scoreCase = async (
+    row: CaseRow,
+    blocking: ReturnType<typeof validateCase>,
+    scored: OfflineScore | undefined,
+  ) => {
     if (blocking.length > 0) {
       writeBadRow(row.row, `row ${row.row}: ${blocking.map((p) => p.message).join(' ')}`);
       return;
     }
-    const started = performance.now();
-    const results: MetricResult[] = [];
-    if (offlineIds.length > 0) {
-      await computeMetrics(offlineIds, row.input, settings, backends, (r) => results.push(r));
-    }
+    const started = performance.now() - (scored?.ms ?? 0);
+    const results: MetricResult[] = [...(scored?.results ?? [])];
     if (judge && judgeIds.length > 0) {
       const judged = await judgeCase(row.input, judge);
       if (!judged) return;
@@ -610,20 +637,37 @@ async function main(argv: string[]): Promise<number> {
     });
   };
 
+  // Offline metrics run ahead in worker threads; everything else, and every line, in file order.
+  const inOrder = new InOrder(1, stop.aborted);
   const handleItem = async (item: DatasetRow | RowProblem) => {
-    if ('reason' in item && item.kept) {
-      // The row is scored; only the cell was left out.
-      console.error(scrub(item.reason));
-    } else if ('reason' in item) {
-      writeBadRow(item.row, item.reason);
-    } else if (isCaseRow(item)) {
-      acc.rows++;
-      await scoreCase(item);
-    } else {
-      acc.rows++;
-      scorePrediction(item);
-    }
-    await drained();
+    const blocking =
+      !('reason' in item) && isCaseRow(item)
+        ? validateCase(item.input).filter((p) => p.blocking)
+        : [];
+    const ahead =
+      !('reason' in item) && isCaseRow(item) && offlineIds.length > 0 && blocking.length === 0
+        ? item.input
+        : undefined;
+    if (ahead) inOrder.widen((await offlineScorer()).window);
+    await inOrder.add(
+      async () => (ahead && !stopped() ? (await offlineScorer()).score(ahead) : undefined),
+      async (scored) => {
+        if (stopped()) return;
+        if ('reason' in item && item.kept) {
+          // The row is scored; only the cell was left out.
+          console.error(scrub(item.reason));
+        } else if ('reason' in item) {
+          writeBadRow(item.row, item.reason);
+        } else if (isCaseRow(item)) {
+          acc.rows++;
+          await scoreCase(item, blocking, scored);
+        } else {
+          acc.rows++;
+          scorePrediction(item);
+        }
+        await drained();
+      },
+    );
   };
   // A batch run reads every row first: its jobs carry the whole data set.
   const held: Array<DatasetRow | RowProblem> = [];
@@ -721,7 +765,10 @@ async function main(argv: string[]): Promise<number> {
       if (stopped()) break;
       await handleItem(item);
     }
+    await inOrder.drain();
   } catch (error) {
+    // Rows read before a bad part of the file are still written, as when each row was awaited.
+    await inOrder.drain().catch(() => undefined);
     await result?.keepPartial();
     console.error(scrub(messageOf(error)));
     if (result && written > 0) {
@@ -729,6 +776,8 @@ async function main(argv: string[]): Promise<number> {
     }
     return error instanceof DatasetParseError ? EXIT.stopped : EXIT.failed;
   }
+  // The worker threads idle from here; ending them now frees their memory for the summary.
+  await offline?.then((scorer) => scorer.close()).catch(() => undefined);
 
   if (stopped()) {
     await result?.keepPartial();
@@ -796,24 +845,6 @@ function runWideReason(error: unknown): string | undefined {
 
 function oneLine(text: string): string {
   return text.replace(/\s+/gu, ' ').trim();
-}
-
-/**
- * The GloVe vectors (--embedding glove) are built from an npm package on first use. This used to
- * be a `prescore` hook, whose npm banners and build lines went to stdout, before the JSON lines.
- */
-async function gloveEmbedder() {
-  const [{ buildEmbeddingAsset }, { loadGloveEmbedder }] = await Promise.all([
-    import('../lib/node/embedding-asset.ts'),
-    import('../lib/node/load-glove.ts'),
-  ]);
-  const built = buildEmbeddingAsset();
-  if (!built.skipped) {
-    console.error(
-      `Built the GloVe vectors once: ${built.output} (${(built.ms.total / 1000).toFixed(1)} s).`,
-    );
-  }
-  return loadGloveEmbedder;
 }
 
 function describeBatchEvent(event: BatchEvent): string {
