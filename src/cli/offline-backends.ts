@@ -14,9 +14,9 @@ export type EmbeddingChoice = (typeof EMBEDDINGS)[number];
 export function offlineBackends(embedder: () => Promise<SentenceEmbedder>): OfflineBackends {
   return {
     embedder: lazy(embedder),
-    recognizer: lazy(
-      async () =>
-        new (await import('../lib/metrics/semantic/compromise-ner.ts')).CompromiseRecognizer(),
+    // The fact check's compromise: both read the row's summary, which is then parsed once.
+    recognizer: lazy(async () =>
+      (await import('../lib/metrics/lexical/fact-check-record.ts')).loadCompromise(),
     ),
     wordSegmenter: lazy(async () => loadJiebaNode()),
   };
