@@ -22,7 +22,7 @@ import { computeMetrics } from '../lib/metrics/offline.ts';
 import { metricInfo } from '../lib/metrics/registry.ts';
 import type { MetricSettings } from '../lib/metrics/settings.ts';
 import type { CaseInput, MetricResult, OfflineMetricId } from '../lib/metrics/types.ts';
-import type { UseDiskCache } from '../lib/node/load-use.ts';
+import type { UseDiskCache } from '../lib/node/use-disk-cache.ts';
 import { loadCliEncoder, type EncoderConfig } from './encoder.ts';
 import {
   buildGlove,
@@ -75,10 +75,10 @@ export async function startOfflineScorer(options: OfflineScorerOptions): Promise
   const needsModel = needs.has('embedding') || needs.has('ner');
   if (options.embedding === 'glove' && needs.has('embedding')) await buildGlove();
   if (options.workers <= 1 || !needsModel) return serialScorer(options);
-  // Imported only now: TF.js and the tokenizer come with it, which a ROUGE-only run does without.
+  // The workers' vectors: the main thread keeps them, and alone appends new ones to the file.
   const cache =
     options.embedding === 'use-lite'
-      ? (await import('../lib/node/load-use.ts')).openUseDiskCache(options.vectorCache, {
+      ? (await import('../lib/node/use-disk-cache.ts')).openUseDiskCache(options.vectorCache, {
           precision: options.encoder.precision,
         })
       : undefined;

