@@ -8,11 +8,12 @@
  * offline-worker.ts). The main thread keeps the vector cache: it answers the workers' lookups and
  * is the only writer of the append-only file on disk.
  *
- * Workers × threads, measured with `npm run bench:cli` on 600 SummEval dev rows (2 shared cores):
- * N workers × 1 onnxruntime thread beat 1 main thread × N threads and N workers × N threads. The
- * encoder is under half of a row's time (compromise, fact-check, alignment and the rest are
- * single-threaded JavaScript), so only workers spread the whole row; a second intra-op thread per
- * worker only competes with the other workers for the same cores.
+ * Workers × threads: one onnxruntime thread per worker. On the 600 SummEval dev rows (2 cores shared
+ * with other jobs, so CPU time says more than wall time): 2 workers × 1 thread took 35-38 s of CPU
+ * and 31 s of wall time, the main thread alone × 2 threads 41-51 s of CPU and 34 s (same load),
+ * 2 workers × 2 threads 70 s of CPU. The encoder is under half of a row's time (compromise, the
+ * fact check, the alignments are single-threaded JavaScript), so only workers spread a whole row;
+ * a second intra-op thread per worker only competes with the other workers for the same cores.
  */
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';

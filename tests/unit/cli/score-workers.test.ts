@@ -47,4 +47,13 @@ describe('npm run score --workers', () => {
     // Every sentence once: workers sending the same vector twice would make it longer.
     expect(size('parallel')).toBe(size('serial'));
   });
+
+  it('refuses a worker count that is not a whole number ≥ 1, or an unknown encoder runtime', async () => {
+    const none = await runCli([file, '--workers', '0']);
+    expect(none.status).toBe(2);
+    expect(none.stderr).toContain('--workers 0: give a whole number, 1 or more.');
+    const gpu = await runCli([file, '--encoder-runtime', 'cuda']);
+    expect(gpu.status).toBe(2);
+    expect(gpu.stderr).toContain('--encoder-runtime cuda: use auto, native, wasm.');
+  });
 });
