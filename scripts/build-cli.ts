@@ -32,7 +32,11 @@ const LOADED_BY_PATH = [
 export async function buildCli(outdir = CLI_DIR): Promise<string> {
   rmSync(outdir, { recursive: true, force: true });
   await build({
-    entryPoints: [resolve(repoRoot, 'src/cli/score.ts')],
+    // The offline metrics' worker thread is started by file name (offline-pool.ts), beside the chunks.
+    entryPoints: [
+      resolve(repoRoot, 'src/cli/score.ts'),
+      resolve(repoRoot, 'src/cli/offline-worker.ts'),
+    ],
     outdir,
     bundle: true,
     splitting: true,

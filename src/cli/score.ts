@@ -23,7 +23,6 @@ import { messageOf } from '../lib/errors.ts';
 import { createReadStream, existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { once } from 'node:events';
-import { computeMetrics } from '../lib/metrics/offline.ts';
 import { DEFAULT_SETTINGS } from '../lib/metrics/settings.ts';
 import {
   JUDGE_METRIC_IDS,
@@ -35,7 +34,6 @@ import {
 } from '../lib/metrics/types.ts';
 import { validateCase } from '../lib/input/validate-case.ts';
 import { loadJiebaNode } from '../lib/metrics/lexical/jieba.ts';
-import { lazy } from '../lib/lazy.ts';
 import type { Judge, LlmErrorKind, ProviderConfig } from '../lib/llm/types.ts';
 import { DEFAULT_JUDGE_SETTINGS } from '../lib/metrics/judge/settings.ts';
 import {
@@ -85,6 +83,19 @@ import { BATCH_KINDS, isBatchKind, type BatchKind } from '../lib/llm/batch/kinds
 import type { BatchEvent } from '../lib/llm/batch/engine.ts';
 import type { ResponseCache } from '../lib/llm/cache.ts';
 import type { JudgeFailure } from '../lib/metrics/judge/run.ts';
+import { availableParallelism } from 'node:os';
+import { ENCODER_RUNTIMES, PRECISIONS, type EncoderRuntime } from './encoder.ts';
+import type { UsePrecision } from '../lib/metrics/semantic/use-lite-int8.ts';
+import { EMBEDDINGS, type EmbeddingChoice } from './offline-backends.ts';
+import type { OfflineScore, OfflineScorer } from './offline-pool.ts';
+import { InOrder } from './in-order.ts';
+
+/**
+ * Fewer rows than this, all read before the first is scored, are scored in the main thread unless
+ * --workers says otherwise: a worker costs 1–2.5 s of CPU to start, and on 60 SummEval rows two of
+ * them took 19–24 s against 14–18 s for the main thread alone (600 rows: 31 s against 34 s).
+ */
+const FEW_ROWS = 100;
 
 /**
  * The provider errors that say nothing about one row (transport.ts latches the same ones with
@@ -117,6 +128,16 @@ const USAGE = `usage: npm run score -- FILE [options]     (FILE: .jsonl, .json o
   --lsum-sentences      ROUGE-Lsum on sentences found by the text layer
   --embedding E         use-lite | glove: the sentence encoder of the embedding metrics (default:
                         use-lite, as in the page; glove is the light, fast one)
+  --precision P         ${PRECISIONS.join(' | ')}: USE-lite's int8 model (default, as in the page: about twice
+                        as fast) or the exact fp32 one
+  --encoder-runtime R   ${ENCODER_RUNTIMES.join(' | ')}: USE-lite on onnxruntime-node's native kernels, or
+                        onnxruntime-web's WASM (one thread, as before); auto (default) takes native when
+                        it loads, else WASM, and says so
+  --workers N           worker threads for the offline metrics of model-backed rows (default: one per
+                        core, here ${availableParallelism()}, or none for a file of under ${FEW_ROWS} rows); 1 scores in the
+                        main thread, with one encoder thread per core
+  --vector-cache DIR    where USE-lite's sentence vectors are kept between runs (default:
+                        SUMLENS_VECTOR_CACHE, else node_modules/.cache/sumlens-use)
   --batch PROVIDER      openai | anthropic | gemini: send the judge calls as the provider's batch jobs
                         (half price, results within 24 h), one job per round; must match ${LLM_ENV.provider}
   --cache FILE          the judge's answer cache (JSON Lines): a run stopped or run again asks nothing
@@ -162,6 +183,11 @@ interface Options {
   noStemmer: boolean;
   lsumSentences: boolean;
   embedding: EmbeddingChoice;
+  encoderRuntime: EncoderRuntime;
+  precision: UsePrecision;
+  /** Unless told, one per core, or the main thread alone for a short file (FEW_ROWS). */
+  workers?: number;
+  vectorCache?: string;
   batch?: BatchKind;
   /** The judge's answer cache; none with --no-cache. */
   cache?: string;
@@ -170,9 +196,6 @@ interface Options {
   checks: CheckOptions;
   shard?: ShardSpec;
 }
-
-const EMBEDDINGS = ['use-lite', 'glove'] as const;
-type EmbeddingChoice = (typeof EMBEDDINGS)[number];
 
 class UsageError extends Error {}
 
@@ -191,6 +214,10 @@ function parseOptions(argv: string[]): Options | 'help' {
       'no-stemmer': { type: 'boolean', default: false },
       'lsum-sentences': { type: 'boolean', default: false },
       embedding: { type: 'string', default: 'use-lite' },
+      'encoder-runtime': { type: 'string', default: 'auto' },
+      precision: { type: 'string', default: 'int8' },
+      workers: { type: 'string' },
+      'vector-cache': { type: 'string' },
       batch: { type: 'string' },
       cache: { type: 'string' },
       'no-cache': { type: 'boolean', default: false },
@@ -237,6 +264,18 @@ function parseOptions(argv: string[]): Options | 'help' {
   if (!(EMBEDDINGS as readonly string[]).includes(values.embedding)) {
     throw new UsageError(`--embedding ${values.embedding}: use ${EMBEDDINGS.join(', ')}.`);
   }
+  if (!(ENCODER_RUNTIMES as readonly string[]).includes(values['encoder-runtime'])) {
+    throw new UsageError(
+      `--encoder-runtime ${values['encoder-runtime']}: use ${ENCODER_RUNTIMES.join(', ')}.`,
+    );
+  }
+  if (!(PRECISIONS as readonly string[]).includes(values.precision)) {
+    throw new UsageError(`--precision ${values.precision}: use ${PRECISIONS.join(', ')}.`);
+  }
+  const workers = values.workers === undefined ? undefined : Number(values.workers);
+  if (workers !== undefined && !(Number.isInteger(workers) && workers > 0)) {
+    throw new UsageError(`--workers ${values.workers}: give a whole number, 1 or more.`);
+  }
   if (values.batch !== undefined && !isBatchKind(values.batch)) {
     throw new UsageError(`--batch ${values.batch}: use ${BATCH_KINDS.join(', ')}.`);
   }
@@ -278,6 +317,10 @@ function parseOptions(argv: string[]): Options | 'help' {
     noStemmer: values['no-stemmer'] ?? false,
     lsumSentences: values['lsum-sentences'] ?? false,
     embedding: values.embedding as EmbeddingChoice,
+    encoderRuntime: values['encoder-runtime'] as EncoderRuntime,
+    precision: values.precision as UsePrecision,
+    ...(workers ? { workers } : {}),
+    ...(values['vector-cache'] ? { vectorCache: values['vector-cache'] } : {}),
     ...(values.batch ? { batch: values.batch as BatchKind } : {}),
     ...(values['no-cache'] ? {} : { cache: values.cache ?? DEFAULT_CACHE_FILE }),
     pollIntervalMs: pollSeconds * 1000,
@@ -411,7 +454,7 @@ async function main(argv: string[]): Promise<number> {
       embedding:
         options.embedding === 'glove'
           ? { kind: 'glove' as const }
-          : DEFAULT_SETTINGS.backends.embedding,
+          : { ...DEFAULT_SETTINGS.backends.embedding, precision: options.precision },
     },
     rouge: {
       useStemmer: !options.noStemmer,
@@ -419,19 +462,23 @@ async function main(argv: string[]): Promise<number> {
       tokenizer: DEFAULT_SETTINGS.rouge.tokenizer,
     },
   };
-  const backends = {
-    // The page's default sentence encoder in Node (TF.js WASM), vectors kept on disk between runs.
-    embedder: lazy(async () =>
-      options.embedding === 'glove'
-        ? (await gloveEmbedder())()
-        : (await import('../lib/node/load-use.ts')).loadUseLiteEmbedder({ diskCache: true }),
-    ),
-    recognizer: lazy(
-      async () =>
-        new (await import('../lib/metrics/semantic/compromise-ner.ts')).CompromiseRecognizer(),
-    ),
-    wordSegmenter: lazy(async () => loadJiebaNode()),
-  };
+  // The page's default sentence encoder (on native kernels where they load), vectors kept on disk
+  // between runs; started with the first row that has offline metrics to score.
+  let offline: Promise<OfflineScorer> | undefined;
+  let fewRows = false;
+  let rowsRead = 0;
+  const offlineScorer = () =>
+    (offline ??= import('./offline-pool.ts').then(({ startOfflineScorer }) =>
+      startOfflineScorer({
+        ids: offlineIds,
+        settings,
+        embedding: options.embedding,
+        encoder: { runtime: options.encoderRuntime, precision: options.precision },
+        ...(options.vectorCache ? { vectorCache: options.vectorCache } : {}),
+        workers: options.workers ?? (fewRows ? 1 : availableParallelism()),
+        note: (line) => console.error(line),
+      }),
+    ));
   let result: ResultFile | undefined;
   try {
     result = options.out ? new ResultFile(options.out) : undefined;
@@ -578,18 +625,18 @@ async function main(argv: string[]): Promise<number> {
     }
   };
 
-  const scoreCase = async (row: DatasetRow) => {
-    if (!isCaseRow(row)) return;
-    const blocking = validateCase(row.input).filter((p) => p.blocking);
+  /** `scored`: the row's offline metrics, started ahead (none for a row that cannot be scored). */
+  const scoreCase = async (
+    row: CaseRow,
+    blocking: ReturnType<typeof validateCase>,
+    scored: OfflineScore | undefined,
+  ) => {
     if (blocking.length > 0) {
       writeBadRow(row.row, `row ${row.row}: ${blocking.map((p) => p.message).join(' ')}`);
       return;
     }
-    const started = performance.now();
-    const results: MetricResult[] = [];
-    if (offlineIds.length > 0) {
-      await computeMetrics(offlineIds, row.input, settings, backends, (r) => results.push(r));
-    }
+    const started = performance.now() - (scored?.ms ?? 0);
+    const results: MetricResult[] = [...(scored?.results ?? [])];
     if (judge && judgeIds.length > 0) {
       const judged = await judgeCase(row.input, judge);
       if (!judged) return;
@@ -616,20 +663,37 @@ async function main(argv: string[]): Promise<number> {
     });
   };
 
+  // Offline metrics run ahead in worker threads; everything else, and every line, in file order.
+  const inOrder = new InOrder(1, stop.aborted);
   const handleItem = async (item: DatasetRow | RowProblem) => {
-    if ('reason' in item && item.kept) {
-      // The row is scored; only the cell was left out.
-      console.error(scrub(item.reason));
-    } else if ('reason' in item) {
-      writeBadRow(item.row, item.reason);
-    } else if (isCaseRow(item)) {
-      acc.rows++;
-      await scoreCase(item);
-    } else {
-      acc.rows++;
-      scorePrediction(item);
-    }
-    await drained();
+    const blocking =
+      !('reason' in item) && isCaseRow(item)
+        ? validateCase(item.input).filter((p) => p.blocking)
+        : [];
+    const ahead =
+      !('reason' in item) && isCaseRow(item) && offlineIds.length > 0 && blocking.length === 0
+        ? item.input
+        : undefined;
+    if (ahead) inOrder.widen((await offlineScorer()).window);
+    await inOrder.add(
+      async () => (ahead && !stopped() ? (await offlineScorer()).score(ahead) : undefined),
+      async (scored) => {
+        if (stopped()) return;
+        if ('reason' in item && item.kept) {
+          // The row is scored; only the cell was left out.
+          console.error(scrub(item.reason));
+        } else if ('reason' in item) {
+          writeBadRow(item.row, item.reason);
+        } else if (isCaseRow(item)) {
+          acc.rows++;
+          await scoreCase(item, blocking, scored);
+        } else {
+          acc.rows++;
+          scorePrediction(item);
+        }
+        await drained();
+      },
+    );
   };
   // A batch run reads every row first: its jobs carry the whole data set.
   const held: Array<DatasetRow | RowProblem> = [];
@@ -654,6 +718,9 @@ async function main(argv: string[]): Promise<number> {
           `${batch.detected.description}${batch.detected.encoding ? `, ${batch.detected.encoding} text` : ''} (confidence ${batch.detected.confidence})${task && batch.detected.kind !== 'case' && batch.detected.kind !== 'summeval' ? `; scoring task ${task.id} with ${task.metric}` : ''}`,
         );
       }
+      // The whole file read before a row is scored, and short: workers would cost more than they save.
+      rowsRead += batch.rows.length;
+      if (batch.summary && offline === undefined) fewRows = rowsRead < FEW_ROWS;
       // Rows and bad rows in file order.
       const inFile: Array<DatasetRow | RowProblem> = [...batch.rows, ...batch.problems].sort(
         (a, b) => a.row - b.row,
@@ -728,7 +795,10 @@ async function main(argv: string[]): Promise<number> {
       if (stopped()) break;
       await handleItem(item);
     }
+    await inOrder.drain();
   } catch (error) {
+    // Rows read before a bad part of the file are still written, as when each row was awaited.
+    await inOrder.drain().catch(() => undefined);
     await result?.keepPartial();
     console.error(scrub(messageOf(error)));
     if (result && written > 0) {
@@ -736,6 +806,8 @@ async function main(argv: string[]): Promise<number> {
     }
     return error instanceof DatasetParseError ? EXIT.stopped : EXIT.failed;
   }
+  // The worker threads idle from here; ending them now frees their memory for the summary.
+  await offline?.then((scorer) => scorer.close()).catch(() => undefined);
 
   if (stopped()) {
     await result?.keepPartial();
@@ -826,24 +898,6 @@ function runWideReason(error: unknown): string | undefined {
 
 function oneLine(text: string): string {
   return text.replace(/\s+/gu, ' ').trim();
-}
-
-/**
- * The GloVe vectors (--embedding glove) are built from an npm package on first use. This used to
- * be a `prescore` hook, whose npm banners and build lines went to stdout, before the JSON lines.
- */
-async function gloveEmbedder() {
-  const [{ buildEmbeddingAsset }, { loadGloveEmbedder }] = await Promise.all([
-    import('../lib/node/embedding-asset.ts'),
-    import('../lib/node/load-glove.ts'),
-  ]);
-  const built = buildEmbeddingAsset();
-  if (!built.skipped) {
-    console.error(
-      `Built the GloVe vectors once: ${built.output} (${(built.ms.total / 1000).toFixed(1)} s).`,
-    );
-  }
-  return loadGloveEmbedder;
 }
 
 function describeBatchEvent(event: BatchEvent): string {

