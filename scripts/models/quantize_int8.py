@@ -24,6 +24,11 @@ from onnx import TensorProto, external_data_helper, helper, numpy_helper
 # Below this a weight is not worth a quantised path (and the graph's small tables stay exact).
 MIN_QUANTISED_ELEMENTS = 65536
 STEPS = 127.0
+# Weight matrices are stored as uint8, q + 128, with zero point 128: the same integer products,
+# but ONNX Runtime's native x86 kernel for uint8 x int8 adds pairs of products in int16 (AVX2's
+# vpmaddubsw) and saturates when both are large (255 x 127 x 2 > 32767): its vectors moved by up
+# to 4e-3 from the WASM kernel's. uint8 x uint8 takes a kernel without that shortcut on every CPU.
+WEIGHT_SHIFT = 128
 
 
 def quantise_axis(weight: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray]:
@@ -43,7 +48,7 @@ class Int8Pass:
         self.initializers = {t.name: t for t in self.graph.initializer}
         self.new_initializers: list = []
         self.counter = 0
-        # source initializer -> (int8 tensor, scales, axis reduced), in the order made
+        # source initializer -> (int8 tensor, scales, axis reduced, shift), in the order made
         self.quantised: dict[str, tuple[str, str, int]] = {}
         self.consts: dict[str, str] = {}
 
@@ -65,15 +70,20 @@ class Int8Pass:
             return None
         return value
 
-    def quantised_pair(self, source: str, weight: np.ndarray, axis: int) -> tuple[str, str]:
+    def quantised_pair(
+        self, source: str, weight: np.ndarray, axis: int, shift: int = 0
+    ) -> tuple[str, str]:
+        """`shift` 128 stores q + 128 as uint8 (zero point 128): see WEIGHT_SHIFT."""
         if source not in self.quantised:
             quantised, scale = quantise_axis(weight, axis)
+            stored = (quantised.astype(np.int16) + shift).astype(np.uint8) if shift else quantised
             self.quantised[source] = (
-                self.add_const(source + '/int8', quantised),
+                self.add_const(source + '/int8', stored),
                 self.add_const(source + '/scale', scale),
                 axis,
+                shift,
             )
-        q_name, s_name, _ = self.quantised[source]
+        q_name, s_name, _, _ = self.quantised[source]
         return q_name, s_name
 
     def matmul(self, node) -> list:
@@ -81,7 +91,7 @@ class Int8Pass:
         weight = self.weight(b)
         if weight is None:
             return [node]
-        q_name, s_name = self.quantised_pair(b, weight, axis=0)
+        q_name, s_name = self.quantised_pair(b, weight, axis=0, shift=WEIGHT_SHIFT)
         k, n = weight.shape
         consts = self.shared_consts(k)
         out = node.output[0]
@@ -101,7 +111,9 @@ class Int8Pass:
             helper.make_node('Add', [t['zp'] + '/f', consts['shift']], [t['zp'] + '/s']),
             helper.make_node('Cast', [t['zp'] + '/s'], [t['zp']], to=TensorProto.UINT8),
             helper.make_node('QuantizeLinear', [t['rows'], t['scale'], t['zp']], [t['u8']], axis=0),
-            helper.make_node('MatMulInteger', [t['u8'], q_name, consts['zero_point']], [t['mmi']]),
+            helper.make_node(
+                'MatMulInteger', [t['u8'], q_name, consts['zero_point'], consts['zero_point']], [t['mmi']]
+            ),
             helper.make_node('Cast', [t['mmi']], [t['f']], to=TensorProto.FLOAT),
             helper.make_node('Unsqueeze', [t['scale'], consts['last_axis']], [t['col']]),
             helper.make_node('Mul', [t['f'], t['col']], [t['rowscaled']]),
@@ -194,7 +206,7 @@ def quantise_model(model, shard_offsets: dict[str, int], location: str):
         tensor.ClearField('raw_data')
         return {'offset': offset, 'length': len(data)}
 
-    for source, (q_name, s_name, axis) in int8.quantised.items():
+    for source, (q_name, s_name, axis, shift) in int8.quantised.items():
         if source not in shard_offsets:
             raise SystemExit(f'{source} is not a tensor of the weight shards: cannot lay it out')
         entry = {
@@ -203,6 +215,8 @@ def quantise_model(model, shard_offsets: dict[str, int], location: str):
             'shape': list(tensors[q_name].dims),
             # the axis the scale's maximum runs over: 0 = one scale per column, 1 = per row
             'reducedAxis': axis,
+            # stored byte = q + shift (uint8 when 128)
+            'shift': shift,
         }
         entry['int8'] = place(tensors[q_name])
         entry['scale'] = place(tensors[s_name])

@@ -48,7 +48,11 @@ export async function loadCliEncoder(
   // Imported here: score.ts reads this module's options, and a ROUGE-only run loads no encoder.
   const { loadUseLiteEmbedder } = await import('../lib/node/load-use.ts');
   const wasm = () =>
-    loadUseLiteEmbedder({ diskCache, precision: config.precision, batchSize: ONE_SENTENCE_PER_RUN });
+    loadUseLiteEmbedder({
+      diskCache,
+      precision: config.precision,
+      batchSize: ONE_SENTENCE_PER_RUN,
+    });
   if (config.runtime === 'wasm') return wasm();
   try {
     return await loadUseLiteEmbedder({

@@ -26,11 +26,7 @@ import {
   type UseLiteOptions,
 } from '../metrics/semantic/use-lite.ts';
 import { readUseFiles, USE_GRAPH_PATH, USE_MODEL_DIR } from './load-use.ts';
-import {
-  int8Weights,
-  useLiteName,
-  type UsePrecision,
-} from '../metrics/semantic/use-lite-int8.ts';
+import { int8Weights, useLiteName, type UsePrecision } from '../metrics/semantic/use-lite-int8.ts';
 import { buildInt8Weights, readInt8Layout, USE_INT8_GRAPH_PATH } from './use-int8.ts';
 
 export const USE_ONNX_MODEL_PATH = resolve(repoRoot, 'public/models/use-lite-onnx/model.onnx');

@@ -61,11 +61,13 @@ export function buildInt8Weights(layout: Int8Layout, shards: Uint8Array): Uint8A
     for (let i = 0; i < scales.length; i++) {
       scales[i] = scales[i] > 0 ? Math.fround(scales[i] / layout.steps) : 1;
     }
-    const quantised = new Int8Array(out.buffer, tensor.int8.offset, tensor.int8.length);
+    const quantised = new Uint8Array(out.buffer, tensor.int8.offset, tensor.int8.length);
     for (let r = 0; r < rows; r++) {
       for (let c = 0; c < columns; c++) {
         const q = roundHalfEven(weight(r, c) / scales[perColumn ? c : r]);
-        quantised[r * columns + c] = Math.max(-layout.steps, Math.min(layout.steps, q));
+        // the stored byte: q, or q + 128 as uint8 (quantize_int8.py's WEIGHT_SHIFT)
+        quantised[r * columns + c] =
+          Math.max(-layout.steps, Math.min(layout.steps, q)) + tensor.shift;
       }
     }
     if (tensor.scale.length !== scales.byteLength) {

@@ -35,9 +35,10 @@ describe('npm run score --embedding', () => {
   it('uses USE-lite by default (on onnxruntime-node, or its WASM build when asked) and GloVe when asked', () => {
     expect(coherenceOf([])).toMatchObject({
       status: 'ok',
-      backend: 'use-lite · onnxruntime-node (fp32)',
+      backend: 'use-lite int8 · CPU (onnxruntime-node)',
     });
-    expect(coherenceOf(['--encoder-runtime', 'wasm']).backend).toBe('use-lite · WASM');
+    expect(coherenceOf(['--encoder-runtime', 'wasm']).backend).toBe('use-lite int8 · WASM');
+    expect(coherenceOf(['--precision', 'fp32']).backend).toBe('use-lite · CPU (onnxruntime-node)');
     expect(coherenceOf(['--embedding', 'glove']).backend).toMatch(/^glove/u);
   }, 120_000);
 

@@ -265,3 +265,47 @@ describe('case rows without ids', () => {
     expect(read(join(dir, 'merged.jsonl'))).toBe(read(join(dir, 'whole.jsonl')));
   }, 120_000);
 });
+
+describe('shards of the sentence-encoder metrics', () => {
+  it('merge into the whole run byte for byte, although each shard embeds its sources anew', async () => {
+    const dir = tempDir('shard-encoder');
+    const input = join(dir, 'summeval.jsonl');
+    // 2 articles × 12 summaries: every shard holds rows of both sources, so each shard embeds a
+    // source beside other summaries than the whole run did. One sentence per graph run keeps the
+    // vectors, and so the scores, the same bits.
+    writeFileSync(
+      input,
+      readDevRows(2)
+        .map((row) => JSON.stringify(row))
+        .join('\n') + '\n',
+    );
+    const args = [input, '--metrics', 'coherence,support,redundancy,source-order'];
+    // each run its own vector cache: nothing is shared between them but the model
+    const run = (name: string, extra: string[]) =>
+      runCli([
+        ...args,
+        ...extra,
+        '--vector-cache',
+        join(dir, `cache-${name}`),
+        '--out',
+        join(dir, `${name}.jsonl`),
+      ]);
+    const [whole, one, two] = await Promise.all([
+      run('whole', []),
+      run('s1', ['--shard', '1/2']),
+      run('s2', ['--shard', '2/2']),
+    ]);
+    expect([whole.status, one.status, two.status]).toEqual([0, 0, 0]);
+    const result = await merge([
+      join(dir, 's1.jsonl'),
+      join(dir, 's2.jsonl'),
+      '--out',
+      join(dir, 'merged.jsonl'),
+    ]);
+    expect(result.status).toBe(0);
+    const lines = jsonLines(read(join(dir, 'whole.jsonl')));
+    expect(lines).toHaveLength(24);
+    expect(JSON.stringify(lines[0])).toMatch(/use-lite int8 · /u);
+    expect(read(join(dir, 'merged.jsonl'))).toBe(read(join(dir, 'whole.jsonl')));
+  }, 240_000);
+});

@@ -33,7 +33,7 @@ describe('npm run score --workers', () => {
     expect(lines).toHaveLength(36);
     expect(lines.map((l) => l.row)).toEqual(Array.from({ length: 36 }, (_, i) => i + 1));
     const coherence = (lines[0]!.metrics as Record<string, { backend: string }>)['coherence']!;
-    expect(coherence.backend).toMatch(/^use-lite · /u);
+    expect(coherence.backend).toMatch(/^use-lite int8 · /u);
     expect(parallel.stdout).toBe(serial.stdout);
   });
 

@@ -9,6 +9,7 @@ import { loadUseOnnxEmbedder, type UseOnnxEmbedder } from '../../../src/lib/node
 import { loadUseLiteEmbedder, USE_LITE_NODE_BACKEND } from '../../../src/lib/node/load-use.ts';
 import { devSourceSentences } from '../../../src/lib/node/summeval-sentences.ts';
 import { maxAbsDifference } from '../../helpers/use-reference.ts';
+import { cosine } from '../../../src/lib/metrics/semantic/coherence.ts';
 
 const FP32 = { runtime: 'auto', threads: 1, precision: 'fp32' } as const;
 
@@ -28,7 +29,7 @@ describe('USE-lite on onnxruntime-node', () => {
     expect(maxAbsDifference(a, b)).toBeLessThan(1e-4);
     // Not trivially equal: the vectors differ between sentences.
     expect(maxAbsDifference([a[0]!], [a[1]!])).toBeGreaterThan(0.05);
-    expect(native.backend).toBe('use-lite · onnxruntime-node (fp32)');
+    expect(native.backend).toBe('use-lite · CPU (onnxruntime-node)');
     expect(wasm.backend).toBe(USE_LITE_NODE_BACKEND);
   }, 240_000);
 
@@ -44,12 +45,16 @@ describe('USE-lite on onnxruntime-node', () => {
     ).rejects.toThrow('USE-lite int8 model missing: /nonexistent/int8.onnx');
   });
 
-  it('int8: the WASM route’s int8 vectors within 1e-4 (the integer products are exact on both)', async () => {
+  it('int8: the WASM route’s int8 vectors within the quantised tolerance', async () => {
     const int8 = await loadUseOnnxEmbedder({ precision: 'int8' });
     expect(int8.backend).toBe('use-lite int8 · CPU (onnxruntime-node)');
     const wasm = await loadUseLiteEmbedder({ precision: 'int8' });
     const [a, b] = [await int8.embed(sentences), await wasm.embed(sentences)];
-    expect(maxAbsDifference(a, b)).toBeLessThan(1e-4);
+    // Not 1e-4: the two runtimes' float parts (layer norms, softmax) differ by ~1e-7, and a value
+    // that sits on a rounding boundary of the per-token quantisation then takes the other step,
+    // which moves the vector by up to ~3e-3 (measured); int8 against fp32 moves up to 1.3e-2.
+    expect(maxAbsDifference(a, b)).toBeLessThan(1e-2);
+    expect(Math.min(...a.map((v, i) => cosine(v, b[i]) ?? 0))).toBeGreaterThan(0.999);
     // and not the fp32 vectors: int8 moves them by ~1e-2 at most, more than 1e-4 somewhere
     expect(maxAbsDifference(a, await native.embed(sentences))).toBeGreaterThan(1e-4);
   }, 120_000);
@@ -66,7 +71,7 @@ describe('the CLI’s encoder', () => {
   it('runs natively when onnxruntime-node loads, and says nothing', async () => {
     const said: string[] = [];
     const encoder = await loadCliEncoder(FP32, false, { warn: (l) => said.push(l) });
-    expect(encoder.backend).toBe('use-lite · onnxruntime-node (fp32)');
+    expect(encoder.backend).toBe('use-lite · CPU (onnxruntime-node)');
     expect(said).toEqual([]);
   }, 60_000);
 

@@ -18,7 +18,7 @@ export const USE_LITE_INT8_FILES = {
 export type UsePrecision = 'int8' | 'fp32';
 
 /** What the int8 model downloads: graph, weights, manifest and the tokenizer's vocab.json. */
-export const USE_LITE_INT8_BYTES = 7_604_193;
+export const USE_LITE_INT8_BYTES = 7_604_363;
 
 /** The precision part of a backend name: "use-lite int8 · WASM"; fp32 keeps the old name. */
 export function useLiteName(precision: UsePrecision): string {
@@ -40,6 +40,8 @@ export interface Int8Layout {
     shardOffset: number;
     shape: [number, number];
     reducedAxis: 0 | 1;
+    /** The stored byte is q + shift: 128 for the weight matrices (uint8, zero point 128), else 0. */
+    shift: 0 | 128;
     int8: Int8LayoutBlock;
     scale: Int8LayoutBlock;
   }[];
