@@ -1,8 +1,9 @@
 /**
  * USE-lite as the app's default sentence encoder: a case scored with the default settings gets
- * local coherence from "use-lite · …", its files fetched from the app's own origin only; a model
- * file that is missing (a 404 for one shard) costs nothing but the encoder: coherence is scored
- * with GloVe and its note names the file.
+ * local coherence from "use-lite int8 · …", its files fetched from the app's own origin only, and
+ * GloVe (the fallback) is never fetched; a model that cannot load (the int8 weights and an fp32
+ * shard missing) costs nothing but the encoder: coherence is scored with GloVe, fetched then, and
+ * its note names the file.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
@@ -41,9 +42,14 @@ describe('USE-lite, the default embedding backend', () => {
     await scoreDefaultCase(app);
     const coherence = await cardState(app.page, 'coherence');
     expect(coherence.status).toBe('ok');
-    expect(coherence.backend).toMatch(/^use-lite · (WASM|WebGPU)/u);
+    expect(coherence.backend).toMatch(/^use-lite int8 · (WASM|WebGPU)/u);
     const modelRequests = app.requests.urls.filter((u) => u.includes('/models/use-lite/'));
-    expect(modelRequests.some((u) => u.endsWith('/models/use-lite/group1-shard7of7'))).toBe(true);
+    expect(
+      modelRequests.some((u) => u.endsWith('/models/use-lite/use-lite-int8-weights.bin')),
+    ).toBe(true);
+    // The fp32 model and GloVe are the fallbacks: not fetched while int8 works.
+    expect(modelRequests.filter((u) => /group1-shard/u.test(u))).toEqual([]);
+    expect(app.requests.urls.filter((u) => /glove-100d/u.test(u))).toEqual([]);
     expect(app.requests.urls.filter((u) => !u.startsWith(APP_ORIGIN))).toEqual([]);
 
     // The score mixes in the order's agreement with each sentence's usual place; the detail
@@ -64,17 +70,21 @@ describe('USE-lite, the default embedding backend', () => {
     }
   }, 300_000);
 
-  it('falls back to GloVe when a shard is missing, and the note names it', async () => {
+  it('falls back to GloVe when the model cannot load, and the note names the file', async () => {
     // No service worker: requests it makes do not pass through the page's routes.
     app = await openApp({ visit: false, context: { serviceWorkers: 'block' } });
-    await app.context.route('**/models/use-lite/group1-shard3of7', (route) =>
-      route.fulfill({ status: 404, body: 'not found' }),
-    );
+    // int8 falls back to the exact fp32 model first; with a shard of that missing too, to GloVe.
+    for (const file of ['use-lite-int8-weights.bin', 'group1-shard3of7']) {
+      await app.context.route(`**/models/use-lite/${file}`, (route) =>
+        route.fulfill({ status: 404, body: 'not found' }),
+      );
+    }
     await app.page.goto(APP_ORIGIN);
     await scoreDefaultCase(app);
     const coherence = await cardState(app.page, 'coherence');
     expect(coherence.status).toBe('ok');
     expect(coherence.backend).toMatch(/^glove/u);
+    expect(app.requests.urls.filter((u) => /glove-100d/u.test(u))).toHaveLength(1);
     await expect
       .poll(async () => (await latestResults(app!.page))['coherence']?.notes?.join(' ') ?? '')
       .toMatch(
