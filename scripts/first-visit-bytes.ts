@@ -137,7 +137,9 @@ function countingPlugin(): Plugin {
         }) as typeof res.end;
         res.on('close', () => {
           entry.statuses.add(res.statusCode);
-          entry.encodings.add(String(res.getHeader('content-encoding') ?? ''));
+          if (res.statusCode !== 304) {
+            entry.encodings.add(String(res.getHeader('content-encoding') ?? ''));
+          }
           inFlight -= 1;
           lastActivity = Date.now();
         });
