@@ -71,7 +71,10 @@ export type MetricSettings = z.infer<typeof metricSettingsSchema>;
 export const DEFAULT_SETTINGS: MetricSettings = {
   density: { target: 0.15, width: 0.15 },
   rouge: { useStemmer: true, lsumSplitSentences: false, tokenizer: 'auto' },
-  backends: { embedding: { kind: 'use-lite', device: 'auto', precision: 'int8' }, ner: { kind: 'compromise' } },
+  backends: {
+    embedding: { kind: 'use-lite', device: 'auto', precision: 'int8' },
+    ner: { kind: 'compromise' },
+  },
 };
 
 /**
