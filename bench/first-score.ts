@@ -30,6 +30,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { format, resolveConfig } from 'prettier';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { preview, type Plugin } from 'vite';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../src/lib/node/chromium.ts';
@@ -321,7 +322,9 @@ async function main(): Promise<void> {
       },
     };
     mkdirSync(dirname(args.json), { recursive: true });
-    writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);
+    // As Prettier writes it, so that `npm run check` passes on the committed results.
+    const options = (await resolveConfig(args.json)) ?? {};
+    writeFileSync(args.json, await format(JSON.stringify(report), { ...options, parser: 'json' }));
     console.log(`written: ${args.json}`);
   } finally {
     await browser.close();

@@ -20,6 +20,7 @@ import type { ServerResponse } from 'node:http';
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { format, resolveConfig } from 'prettier';
 import { chromium } from 'playwright-core';
 import { preview, type Plugin } from 'vite';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../src/lib/node/chromium.ts';
@@ -295,7 +296,12 @@ async function main(): Promise<void> {
     console.log(`first visit of ${root} (${origin}), service worker in control: ${controlled}`);
     printReport(report, before);
     mkdirSync(dirname(values.json), { recursive: true });
-    writeFileSync(values.json, `${JSON.stringify(report, null, 2)}\n`);
+    // As Prettier writes it, so that `npm run check` passes on the committed results.
+    const options = (await resolveConfig(values.json)) ?? {};
+    writeFileSync(
+      values.json,
+      await format(JSON.stringify(report), { ...options, parser: 'json' }),
+    );
     console.log(`written: ${values.json}`);
   } finally {
     await browser.close();
