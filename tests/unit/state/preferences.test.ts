@@ -63,7 +63,7 @@ describe('preferences', () => {
       [PREFERENCES_KEY]: JSON.stringify({ settings: old, models: DEFAULT_MODEL_SOURCE }),
     });
     const loaded = loadPreferences(storage);
-    expect(loaded.settings.backends.embedding).toEqual({ kind: 'use-lite', device: 'auto' });
+    expect(loaded.settings.backends.embedding).toEqual(DEFAULT_SETTINGS.backends.embedding);
     expect(loaded.settings.density).toEqual(old.density);
 
     // GloVe picked again after the migration is saved at the new version and stays.
