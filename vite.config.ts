@@ -8,6 +8,7 @@ import { VitePWA } from 'vite-plugin-pwa';
 import type { Plugin } from 'vite';
 import { pwaOptions } from './pwa.config.ts';
 import { contentSecurityPolicy } from './src/lib/llm/csp.ts';
+import { precompressDir, precompressedFiles } from './src/lib/node/precompress.ts';
 import {
   CONNECT_SRC_SETTING,
   connectSrcSources,
@@ -177,6 +178,49 @@ function hashedGloveAsset(): Plugin {
   };
 }
 
+/**
+ * Writes `.br` and `.gz` copies of the large binaries (ONNX Runtime's wasm above all: 14.3 MB as it
+ * is, 2.7 MB as brotli) beside them in dist/, through a cache in `.cache/precompressed/` (see
+ * src/lib/node/precompress.ts). Static hosts serve them with `gzip_static`/`brotli_static` or the
+ * like (README, "Hosting offline"); `vite preview` with servePrecompressedInPreview.
+ */
+function precompressBinaries(): Plugin {
+  let outDir = 'dist';
+  let cacheDir = '.cache/precompressed';
+  return {
+    name: 'sumlens:precompress-binaries',
+    apply: 'build',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+      cacheDir = resolve(config.root, '.cache/precompressed');
+    },
+    async closeBundle() {
+      const started = Date.now();
+      const done = await precompressDir(outDir, cacheDir);
+      const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
+      const raw = done.reduce((sum, f) => sum + f.bytes, 0);
+      const br = done.reduce((sum, f) => sum + (f.encoded.br ?? f.bytes), 0);
+      this.info(
+        `precompressed ${done.length} files (${done.filter((f) => !f.cached).length} new): ${mb(raw)} MB → ${mb(br)} MB as brotli, in ${Date.now() - started} ms`,
+      );
+    },
+  };
+}
+
+/**
+ * `vite preview` compresses text on the fly but sends wasm and model binaries as they are: this
+ * sends the build's compressed copies instead, with the same headers as every other file.
+ */
+function servePrecompressedInPreview(): Plugin {
+  return {
+    name: 'sumlens:preview-precompressed',
+    configurePreviewServer(server) {
+      const dist = resolve(server.config.root, server.config.build.outDir);
+      server.middlewares.use(precompressedFiles(dist, server.config.preview.headers ?? {}));
+    },
+  };
+}
+
 export default defineConfig({
   // The service worker is built for production only (no SW in dev: devOptions.enabled is false).
   plugins: [
@@ -186,6 +230,8 @@ export default defineConfig({
     previewBuiltHeaders(),
     serveOrtRawInDev(),
     hashedGloveAsset(),
+    precompressBinaries(),
+    servePrecompressedInPreview(),
     VitePWA(pwaOptions),
   ],
   resolve: {

@@ -9,6 +9,8 @@ import { messageOf } from '../src/lib/errors.ts';
 import { ref } from '../src/lib/i18n/message.ts';
 import { loadingStage } from '../src/lib/workers/loading-stage.ts';
 import { GloveSifEmbedder, parseGloveAsset } from '../src/lib/metrics/semantic/glove-sif.ts';
+import { GLOVE_ASSET_PATH } from '../src/lib/metrics/semantic/glove-asset.ts';
+import { MODELS_CACHE } from '../src/lib/pwa/cache-names.ts';
 import { TransformerEmbedder } from '../src/lib/metrics/semantic/transformer-embedder.ts';
 import {
   TransformerRecognizer,
@@ -32,15 +34,6 @@ import { fetchWithProgress } from './fetch-progress.ts';
 import { withFallback } from './fallback.ts';
 import type { ProgressReporter } from './host.ts';
 
-/**
- * The build names the vectors by their content (`assets/glove-100d-<hash>.bin`, vite.config.ts), so
- * that the service worker's precache and this worker's fetch are one download; dev serves public/.
- */
-declare const __SUMLENS_GLOVE_PATH__: string | undefined;
-export const GLOVE_ASSET_PATH =
-  typeof __SUMLENS_GLOVE_PATH__ !== 'undefined'
-    ? __SUMLENS_GLOVE_PATH__
-    : 'embeddings/glove-100d.bin';
 export const NER_WARM_UP = 'Warm-up: Ada Lovelace met Charles Babbage in London on 5 June 1833.';
 
 // Loads are shared by every job of the worker; progress goes to the job that asked last.
@@ -50,15 +43,24 @@ export function reportLoadingTo(report: ProgressReporter): void {
   reportTo = report;
 }
 
+/**
+ * The GloVe vectors (5.8 MB): the fallback encoder, fetched only when the chosen one fails or is
+ * GloVe, and kept in the models cache from then on (not precached: a first visit that never needs
+ * them does not download them).
+ */
 export const glove = lazy(async (): Promise<SentenceEmbedder> => {
   const url = new URL(import.meta.env.BASE_URL + GLOVE_ASSET_PATH, self.location.origin);
-  const buffer = await fetchWithProgress(url, (loaded, total) =>
-    reportTo({
-      ...loadingStage(ref('models.stage.wordVectors')),
-      file: GLOVE_ASSET_PATH,
-      loaded,
-      total,
-    }),
+  const buffer = await fetchWithProgress(
+    url,
+    (loaded, total) =>
+      reportTo({
+        ...loadingStage(ref('models.stage.wordVectors')),
+        file: GLOVE_ASSET_PATH,
+        loaded,
+        total,
+      }),
+    undefined,
+    MODELS_CACHE,
   );
   return new GloveSifEmbedder(parseGloveAsset(buffer));
 });

@@ -17,6 +17,7 @@ import {
   wordSegmenter,
 } from './backends.ts';
 import { caseSentences } from '../src/lib/metrics/semantic/sentence-alignment.ts';
+import { cacheWritesSettled } from '../src/lib/pwa/cached-fetch.ts';
 
 serveMetrics(
   {
@@ -24,12 +25,24 @@ serveMetrics(
     // jieba too: offline repetition counts a Chinese case's words as every lexical metric does.
     backends: (settings, models) => ({ embedder: embedderFor(settings, models), wordSegmenter }),
     async warmUp(settings, models) {
-      // GloVe first: it is the fallback, and scores while a larger model is still arriving.
-      await glove();
+      // GloVe is the fallback: fetched only when it is the choice or the choice fails to load, so
+      // that a first visit with the default encoder does not download its 5.8 MB.
       const choice = settings.backends.embedding;
-      if (choice.kind === 'transformer') await transformerEmbedder(settings, models);
-      // A USE-lite that fails to load is no error here: Score falls back to GloVe and says why.
-      if (choice.kind === 'use-lite') await useLite(choice).catch(() => undefined);
+      try {
+        if (choice.kind === 'glove') await glove();
+        if (choice.kind === 'transformer') {
+          await transformerEmbedder(settings, models).catch(async (error: unknown) => {
+            // Score falls back to GloVe: have it ready, and report the model's failure.
+            await glove().catch(() => undefined);
+            throw error;
+          });
+        }
+        // A USE-lite that fails to load is no error here: Score falls back to GloVe and says why.
+        if (choice.kind === 'use-lite') await useLite(choice).catch(() => glove());
+      } finally {
+        // Loaded means kept: the page checks Cache Storage for "Works offline" once this returns.
+        await cacheWritesSettled();
+      }
     },
     async prepare(texts, settings, _models, signal) {
       // Only USE-lite has the vector cache (GloVe needs no head start).

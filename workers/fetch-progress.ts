@@ -1,4 +1,4 @@
-import { cachedFetch } from '../src/lib/pwa/cached-fetch.ts';
+import { cachedFetch, isEncoded } from '../src/lib/pwa/cached-fetch.ts';
 
 /**
  * Fetches a same-origin asset while reporting bytes received, for the model progress bar; with a
@@ -10,6 +10,8 @@ export async function fetchWithProgress(
   /** The npm script that writes the file, for the message when it is missing. */
   generatedBy = 'npm run assets',
   cacheName?: string,
+  /** The file's size where the caller knows it (a manifest): the total when the header cannot say. */
+  expectedBytes?: number,
 ): Promise<ArrayBuffer> {
   const response = cacheName ? await cachedFetch(url, cacheName) : await fetch(url);
   if (!response.ok) {
@@ -17,8 +19,9 @@ export async function fetchWithProgress(
       `Could not load ${url.pathname} (HTTP ${response.status}). Run "${generatedBy}" to generate it.`,
     );
   }
-  const totalHeader = Number(response.headers.get('content-length'));
-  const total = Number.isFinite(totalHeader) && totalHeader > 0 ? totalHeader : undefined;
+  // A compressed answer's Content-Length counts the encoded bytes, and the reader gets decoded ones.
+  const totalHeader = isEncoded(response) ? NaN : Number(response.headers.get('content-length'));
+  const total = Number.isFinite(totalHeader) && totalHeader > 0 ? totalHeader : expectedBytes;
   if (!response.body) return response.arrayBuffer();
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -38,6 +38,7 @@ import {
   checkInt8File,
   int8Weights,
   USE_LITE_INT8_FILES,
+  type Int8Manifest,
   useLiteName,
   type UsePrecision,
 } from '../src/lib/metrics/semantic/use-lite-int8.ts';
@@ -46,21 +47,23 @@ import type { BackendNote, SentenceEmbedder } from '../src/lib/metrics/semantic/
 import { fetchWithProgress } from './fetch-progress.ts';
 import { cachedFetch } from '../src/lib/pwa/cached-fetch.ts';
 import { MODELS_CACHE, RUNTIMES_CACHE } from '../src/lib/pwa/cache-names.ts';
+import { ORT_BUILD_FILES, USE_LITE_DIR } from '../src/lib/pwa/default-encoder.ts';
 import { deviceLabel, resolveDevice, type DeviceResolution } from './gpu-adapter.ts';
 import type { ProgressReporter } from './host.ts';
 
-export const USE_LITE_DIR = 'models/use-lite/';
 const TFJS_WASM_DIR = `${import.meta.env.BASE_URL}vendor/tfjs/`;
-const ORT_DIR = `${import.meta.env.BASE_URL}vendor/ort/`;
-/** ONNX Runtime's builds: JSEP has WebGPU (and WASM); the plain build is WASM only, and smaller. */
+/**
+ * ONNX Runtime's builds (JSEP for WebGPU, the plain one for WASM), under the app's base. The
+ * "Works offline" check names the same files (src/lib/pwa/default-encoder.ts).
+ */
 const ORT_BUILDS = {
   webgpu: {
-    mjs: `${ORT_DIR}ort-wasm-simd-threaded.jsep.mjs`,
-    wasm: `${ORT_DIR}ort-wasm-simd-threaded.jsep.wasm`,
+    mjs: import.meta.env.BASE_URL + ORT_BUILD_FILES.webgpu.mjs,
+    wasm: import.meta.env.BASE_URL + ORT_BUILD_FILES.webgpu.wasm,
   },
   wasm: {
-    mjs: `${ORT_DIR}ort-wasm-simd-threaded.mjs`,
-    wasm: `${ORT_DIR}ort-wasm-simd-threaded.wasm`,
+    mjs: import.meta.env.BASE_URL + ORT_BUILD_FILES.wasm.mjs,
+    wasm: import.meta.env.BASE_URL + ORT_BUILD_FILES.wasm.wasm,
   },
 };
 /** More pool threads than this stop paying on a graph of this size (and starve the other workers). */
@@ -151,7 +154,9 @@ async function fetchInt8(
   );
   const [graph, weights] = await Promise.all(
     [USE_LITE_INT8_FILES.graph, USE_LITE_INT8_FILES.weights].map(async (file) => {
-      const bytes = new Uint8Array(await fetchNamed(USE_LITE_DIR, file, report));
+      // The manifest's size is the progress bar's total: a compressed answer cannot say it.
+      const expected = (manifest as Partial<Int8Manifest> | null)?.[file]?.bytes;
+      const bytes = new Uint8Array(await fetchNamed(USE_LITE_DIR, file, report, expected));
       await checkInt8File(manifest, file, bytes);
       return bytes;
     }),
@@ -176,6 +181,7 @@ async function fetchNamed(
   dir: string,
   file: string,
   report: ProgressReporter,
+  expectedBytes?: number,
 ): Promise<ArrayBuffer> {
   const url = new URL(import.meta.env.BASE_URL + dir + file, self.location.origin);
   try {
@@ -190,6 +196,7 @@ async function fetchNamed(
         }),
       undefined,
       MODELS_CACHE,
+      expectedBytes,
     );
   } catch (error) {
     throw new Error(`${file}: ${messageOf(error)}`, { cause: error });

@@ -1,9 +1,11 @@
 /**
- * Offline after the first visit, and a light one: the service worker precaches the app shell and
- * the (hashed) GloVe vectors only; USE-lite, ONNX Runtime's wasm and jieba are cached on first use
- * (by the workers themselves on a first visit, before the service worker controls them). Load and
- * score online (English and Chinese), go offline, reload, and the page is still cross-origin
- * isolated and scores the same cases the same way, with the same models.
+ * Offline after the first visit, and a light one: the service worker precaches the app shell only;
+ * the default encoder (USE-lite int8 and ONNX Runtime's plain wasm, sent compressed), jieba and
+ * any model are cached on first use (by the workers themselves on a first visit, before the
+ * service worker controls them), and GloVe, the fallback, is not fetched at all. "Works offline"
+ * shows once the default encoder is cached. Load and score online (English and Chinese), go
+ * offline, reload, and the page is still cross-origin isolated and scores the same cases the same
+ * way, with the same models.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -116,7 +118,7 @@ describe('offline after the first visit (service worker)', () => {
     rmSync(PROBE_DIR, { recursive: true, force: true });
   });
 
-  it('installs on the first visit: precaches the app shell and the vectors only, then controls the page', async () => {
+  it('installs on the first visit: precaches the app shell only, then controls the page', async () => {
     await page.goto(APP_ORIGIN);
     expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
     // `ready` resolves once a worker is active, i.e. once its install (the precache) succeeded.
@@ -131,7 +133,6 @@ describe('offline after the first visit (service worker)', () => {
     await expect
       .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null))
       .toBe(true);
-    await expect.poll(() => page.getByTestId('offline-ready').count()).toBe(1);
 
     const paths = await precachedPaths(page);
     for (const path of [
@@ -141,53 +142,77 @@ describe('offline after the first visit (service worker)', () => {
     ]) {
       expect(paths, path).toContain(path);
     }
-    // The vectors under their content-hashed name, once (not also the unhashed copy).
-    expect(paths.filter((p) => /glove-100d/u.test(p))).toEqual([
-      expect.stringMatching(/^\/assets\/glove-100d-[0-9a-f]{10}\.bin$/u),
-    ]);
-    // No runtime and no model is precached: they are cached when first used.
-    expect(paths.filter((p) => p.endsWith('.wasm') || p.startsWith('/models/'))).toEqual([]);
+    // No runtime, no model and no vectors are precached: they are cached when first used.
+    expect(
+      paths.filter((p) => p.endsWith('.wasm') || p.endsWith('.bin') || p.startsWith('/models/')),
+    ).toEqual([]);
   });
 
-  it('downloads each file of the first visit once, and never the runtimes the defaults do not use', async () => {
-    // The default encoder (USE-lite on ONNX Runtime's plain WASM build) loads at start, from
-    // workers that started before the service worker: they cache what they fetch themselves.
+  it('says "Works offline" once the default encoder is cached, each file downloaded once, and never GloVe or the runtimes the defaults do not use', async () => {
+    // The default encoder (USE-lite int8 on ONNX Runtime's plain WASM build) loads at start, from
+    // workers that started before the service worker: they cache what they fetch themselves, and
+    // the page says "Works offline" only when the files are there.
+    await expect
+      .poll(() => page.getByTestId('offline-ready').count(), { timeout: 120_000 })
+      .toBe(1);
     const cached = async (name: string) =>
       page.evaluate(
         async (cacheName) =>
           (await (await caches.open(cacheName)).keys()).map((r) => new URL(r.url).pathname),
         name,
       );
-    await expect
-      .poll(() => cached('sumlens-models'), { timeout: 120_000 })
-      .toEqual(expect.arrayContaining(['/models/use-lite/group1-shard7of7']));
-    await expect
-      .poll(() => cached('sumlens-runtimes'), { timeout: 60_000 })
-      .toEqual(expect.arrayContaining(['/vendor/ort/ort-wasm-simd-threaded.wasm']));
+    expect(await cached('sumlens-models')).toEqual(
+      expect.arrayContaining(
+        ['int8.json', 'int8.onnx', 'use-lite-int8-weights.bin', 'vocab.json'].map(
+          (file) => `/models/use-lite/${file}`,
+        ),
+      ),
+    );
+    expect(await cached('sumlens-runtimes')).toEqual(
+      expect.arrayContaining(['/vendor/ort/ort-wasm-simd-threaded.wasm']),
+    );
     const asked = app.requests.urls.map((url) => new URL(url).pathname);
     for (const unused of [
       '/vendor/ort/ort-wasm-simd-threaded.asyncify.wasm',
       '/vendor/ort/ort-wasm-simd-threaded.jsep.wasm',
       '/vendor/jieba/jieba_rs_wasm_bg.wasm',
       '/embeddings/glove-100d.bin',
+      // The exact fp32 model: only when chosen, or when int8 fails.
+      '/models/use-lite/group1-shard1of7',
     ]) {
       expect(asked, unused).not.toContain(unused);
     }
-    // The ORT wasm is stored whole, with the headers it was served with.
+    for (const file of [
+      '/models/use-lite/use-lite-int8-weights.bin',
+      '/vendor/ort/ort-wasm-simd-threaded.wasm',
+    ]) {
+      expect(
+        asked.filter((path) => path === file),
+        file,
+      ).toHaveLength(1);
+    }
+    // GloVe is the fallback: with the default encoder working, a first visit never asks for it.
+    expect(asked.filter((path) => /glove-100d/u.test(path))).toEqual([]);
+    // The ORT wasm came compressed, and is stored whole (decoded), with the headers it was
+    // served with.
     const ort = await page.evaluate(async () => {
       const response = await (
         await caches.open('sumlens-runtimes')
-      ).match('/vendor/ort/ort-wasm-simd-threaded.wasm');
+      ).match('/vendor/ort/ort-wasm-simd-threaded.wasm', { ignoreVary: true });
       return response
         ? {
             bytes: (await response.arrayBuffer()).byteLength,
             type: response.headers.get('content-type'),
+            encoding: response.headers.get('content-encoding'),
+            vary: response.headers.get('vary'),
             coep: response.headers.get('cross-origin-embedder-policy'),
           }
         : null;
     });
     expect(ort?.bytes).toBeGreaterThan(10_000_000);
     expect(ort?.type).toMatch(/application\/wasm/u);
+    expect(ort?.encoding).toBe('br');
+    expect(ort?.vary).toMatch(/Accept-Encoding/iu);
     expect(ort?.coep).toBe('require-corp');
   });
 
@@ -195,7 +220,7 @@ describe('offline after the first visit (service worker)', () => {
     await modelsLoaded(page);
     online = await scoreCase(page);
     for (const id of OFFLINE_METRIC_IDS) expect(online[id].status, id).toBe('ok');
-    expect(online['coherence']?.backend).toMatch(/use-lite/iu);
+    expect(online['coherence']?.backend).toMatch(/^use-lite int8/iu);
     onlineChinese = await scoreChinese(page);
     expect(onlineChinese.backend).toMatch(/jieba/u);
     expect(onlineChinese.backend).not.toMatch(/unavailable/u);
@@ -234,7 +259,7 @@ describe('offline after the first visit (service worker)', () => {
     // The model file comes from the models cache.
     expect(await fetchStatus(page, PROBE_PATH)).toBe(`200 ${PROBE_BODY}`);
     // USE-lite, ORT and jieba were used once online: they work offline, from the runtime caches.
-    expect(again['coherence']?.backend).toMatch(/use-lite/iu);
+    expect(again['coherence']?.backend).toMatch(/^use-lite int8/iu);
     expect(await scoreChinese(page)).toEqual(onlineChinese);
 
     const appFailures = failed.filter((f) => f.offline && new URL(f.url).origin === APP_ORIGIN);

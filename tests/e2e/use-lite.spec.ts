@@ -48,6 +48,8 @@ describe('USE-lite, the default embedding backend', () => {
       modelRequests.some((u) => u.endsWith('/models/use-lite/use-lite-int8-weights.bin')),
     ).toBe(true);
     expect(modelRequests.filter((u) => /group1-shard|model\.json$/u.test(u))).toEqual([]);
+    // GloVe is the last fallback: not fetched while int8 works.
+    expect(app.requests.urls.filter((u) => /glove-100d/u.test(u))).toEqual([]);
     expect(app.requests.urls.filter((u) => !u.startsWith(APP_ORIGIN))).toEqual([]);
 
     // The score mixes in the order's agreement with each sentence's usual place; the detail
@@ -102,6 +104,7 @@ describe('USE-lite, the default embedding backend', () => {
     const coherence = await cardState(app.page, 'coherence');
     expect(coherence.status).toBe('ok');
     expect(coherence.backend).toMatch(/^glove/u);
+    expect(app.requests.urls.filter((u) => /glove-100d/u.test(u))).toHaveLength(1);
     await expect
       .poll(async () => (await latestResults(app!.page))['coherence']?.notes?.join(' ') ?? '')
       .toMatch(

@@ -44,8 +44,9 @@ export function watchPage(page: Page, into: FaultPage): void {
 
 /** A fresh context (its own IndexedDB and storage) with the app loaded. */
 export async function openFaultPage(browser: Browser, origin: string): Promise<FaultPage> {
-  // No service worker: it caches the app only (never a provider's answer), and its 36 MiB
-  // precache on every fresh context would cost the 2-core machine more than the suite itself.
+  // No service worker: it caches the app only (never a provider's answer), and its precache (the
+  // app shell, ~15 MB on disk) on every fresh context would cost the 2-core machine more than the
+  // suite itself.
   const context = await browser.newContext({ serviceWorkers: 'block', acceptDownloads: true });
   // tsx compiles with esbuild's keepNames: functions passed to page.evaluate call `__name`.
   await context.addInitScript({ content: 'globalThis.__name ??= (f) => f;' });

@@ -1,7 +1,9 @@
 /**
  * Registers the service worker built by vite-plugin-pwa (see pwa.config.ts) and tells the page
  * what it can honestly say: "works offline" once a worker has finished installing (its install
- * step is the precache: a worker is active only if every precached file was stored), and "a new
+ * step is the precache of the app shell: a worker is active only if every precached file was
+ * stored) and the sentence encoder the settings pick is in Cache Storage (the default one is not
+ * precached but kept by the embedding worker as it loads it: default-encoder.ts), and "a new
  * version is ready" when an update waits. Nothing is shown where service workers are unsupported
  * or in dev (no service worker is built there).
  *
@@ -9,9 +11,14 @@
  * in the notice, or until every tab of the old version is closed (then the next visit gets it).
  */
 import { registerSW } from 'virtual:pwa-register';
+import { DEFAULT_SETTINGS, type EmbeddingBackendChoice } from '../metrics/settings.ts';
+import { filesCached, offlineEncoderFiles } from './default-encoder.ts';
 
 export const pwa = $state({
-  /** Every file the app needs is in Cache Storage: it loads and scores without a network. */
+  /**
+   * The app shell and the chosen encoder's files are in Cache Storage: it loads and scores without
+   * a network.
+   */
   offlineReady: false,
   /** A new version is installed and waiting for this page's consent. */
   needRefresh: false,
@@ -19,6 +26,32 @@ export const pwa = $state({
 
 let updateServiceWorker: (() => Promise<void>) | undefined;
 let reloadRequested = false;
+/** The service worker is active: its precache (the app shell) is complete. */
+let shellCached = false;
+let encoderChoice: EmbeddingBackendChoice = DEFAULT_SETTINGS.backends.embedding;
+let check = 0;
+
+/**
+ * Decides "works offline" again: when the service worker has installed, and when the page has
+ * loaded an encoder or the settings pick another (`choice`). The latest call wins.
+ */
+export async function refreshOfflineReady(choice?: EmbeddingBackendChoice): Promise<void> {
+  if (choice) encoderChoice = choice;
+  const current = ++check;
+  if (!shellCached) return;
+  const files = offlineEncoderFiles(encoderChoice);
+  const ready =
+    files === undefined ||
+    (await filesCached(files, new URL(import.meta.env.BASE_URL, location.origin).href).catch(
+      () => false,
+    ));
+  if (current === check) pwa.offlineReady = ready;
+}
+
+function shellReady(): void {
+  shellCached = true;
+  void refreshOfflineReady();
+}
 
 export function registerServiceWorker(): void {
   if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
@@ -26,10 +59,10 @@ export function registerServiceWorker(): void {
     immediate: true,
     onRegisteredSW(_url, registration) {
       // A worker that is already active finished its precache on an earlier visit.
-      if (registration?.active) pwa.offlineReady = true;
+      if (registration?.active) shellReady();
     },
     onOfflineReady() {
-      pwa.offlineReady = true;
+      shellReady();
     },
     onNeedRefresh() {
       pwa.needRefresh = true;

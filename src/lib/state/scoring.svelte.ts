@@ -96,6 +96,11 @@ export class ScoringSession {
   scoredKey = $state<string | undefined>();
   /** Bumped when a Score starts, so the page can bring the score board into view. */
   runCount = $state(0);
+  /**
+   * Bumped each time the embedding worker has finished loading its encoder (or failed to), its
+   * files kept in Cache Storage by then: the page checks "Works offline" again.
+   */
+  encoderLoads = $state(0);
 
   /** Metric settings that do not validate; each blocks only the metrics that read it. */
   readonly settingsProblems: SettingsProblem[] = $derived(settingsProblems(this.settings));
@@ -170,12 +175,16 @@ export class ScoringSession {
         try {
           await client.load({ onProgress: (p) => this.#progress.set(needs, p) }, settings, models);
           this.#progress.clear(needs);
+          // User Timing, for DevTools and bench/first-score.ts: the encoder is loaded and warm.
+          if (needs === 'embedding') performance.mark('sumlens:encoder-ready');
         } catch (error) {
           this.#progress.clear(needs);
           this.#progress.set(
             needs,
             loadingStage(ref('models.stage.failed', { error: messageOf(error) })),
           );
+        } finally {
+          if (needs === 'embedding') this.encoderLoads++;
         }
       }),
     );

@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cachedFetch, isCacheableAsset } from '../../../src/lib/pwa/cached-fetch.ts';
+import {
+  cacheWritesSettled,
+  cachedFetch,
+  isCacheableAsset,
+  responseBytes,
+} from '../../../src/lib/pwa/cached-fetch.ts';
 import {
   HUB_MODELS_CACHE,
   MODELS_CACHE,
@@ -89,6 +94,54 @@ describe('cache on first use, by the caller', () => {
     expect(stores.get(RUNTIMES_CACHE)?.size ?? 0).toBe(0);
     vi.stubGlobal('caches', undefined);
     expect((await cachedFetch(URL_OF_WASM, RUNTIMES_CACHE)).status).toBe(200);
+  });
+});
+
+describe('the cache writes a worker waits for', () => {
+  it('settles once the file is stored, so that a check made then finds it', async () => {
+    const { storage, stores } = fakeCacheStorage();
+    let release: () => void = () => {};
+    const gate = new Promise<void>((done) => (release = done));
+    const slow = {
+      ...storage,
+      open: async (name: string) => {
+        const cache = await storage.open(name);
+        return {
+          ...cache,
+          put: async (key: RequestInfo, response: Response) => {
+            await gate;
+            await cache.put(key, response);
+          },
+        };
+      },
+    };
+    vi.stubGlobal('caches', slow);
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        async () =>
+          new Response(new Uint8Array(8), { headers: { 'content-type': 'application/wasm' } }),
+      ),
+    );
+    await (await cachedFetch(URL_OF_WASM, RUNTIMES_CACHE)).arrayBuffer();
+    let settled = false;
+    const waiting = cacheWritesSettled().then(() => (settled = true));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(settled).toBe(false);
+    release();
+    await waiting;
+    expect(stores.get(RUNTIMES_CACHE)?.has(URL_OF_WASM)).toBe(true);
+    // Nothing pending: at once.
+    await cacheWritesSettled();
+  });
+
+  it('measures a file that came compressed by its body, not by the Content-Length of the transfer', async () => {
+    const encoded = new Response(new Uint8Array(1000), {
+      headers: { 'content-encoding': 'br', 'content-length': '120' },
+    });
+    expect(await responseBytes(encoded)).toBe(1000);
+    const plain = new Response(new Uint8Array(10), { headers: { 'content-length': '10' } });
+    expect(await responseBytes(plain)).toBe(10);
   });
 });
 

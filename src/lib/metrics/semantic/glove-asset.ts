@@ -31,6 +31,17 @@
  * at most `s / 2` (about 0.4 % of the vector's largest component). Per-vector rather than per-dim
  * scales because GloVe norms vary with frequency.
  */
+/**
+ * Where the app serves the asset, relative to its base URL. The build names it by its content
+ * (`assets/glove-100d-<hash>.bin`, vite.config.ts), so that a new vocabulary is a new URL and never
+ * a stale copy in the models cache; dev (and Node) use public/'s name.
+ */
+declare const __SUMLENS_GLOVE_PATH__: string | undefined;
+export const GLOVE_ASSET_PATH =
+  typeof __SUMLENS_GLOVE_PATH__ !== 'undefined'
+    ? __SUMLENS_GLOVE_PATH__
+    : 'embeddings/glove-100d.bin';
+
 export const GLOVE_MAGIC = 'SLGV';
 export const GLOVE_FORMAT_VERSION = 1;
 export const GLOVE_HEADER_BYTES = 64;
