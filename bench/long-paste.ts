@@ -30,7 +30,7 @@
  * in the JSON), `--dist DIR` (another build, e.g. of an earlier commit, to measure it the same
  * way back to back with this one on the same load).
  */
-import { createServer, type AddressInfo } from 'node:net';
+import { freePort } from './support/free-port.ts';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
@@ -54,16 +54,6 @@ const PORT = process.env.SUMLENS_BENCH_PORT
   : await freePort();
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => done(port));
-    });
-  });
-}
 /** The browser's long-task threshold; the part of a task beyond it is blocking time. */
 const LONG_TASK_MS = 50;
 /** No long task for this long: the page is idle. */
