@@ -57,7 +57,6 @@ const PHASE_TIMEOUT_MS = 240_000;
 const OFFLINE_METRIC_IDS = METRICS.filter((m) => m.needs !== 'llm').map((m) => m.id);
 const ENCODER_MARK = 'sumlens:encoder-ready';
 
-
 /** Bytes the server sent for the default encoder's files (models/use-lite, ORT's wasm). */
 let encoderBytesSent = 0;
 
