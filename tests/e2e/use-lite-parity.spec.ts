@@ -5,7 +5,8 @@
  * (Chromium's software adapter here; the converted ONNX graph on ONNX Runtime's WebGPU) they equal
  * WASM within 1e-4, with no fallback. The software adapter is slow (~0.15 sentences/s on a busy
  * 2-core machine), so WebGPU gets a smaller set of sentences. The int8 model (the app's default)
- * equals the same model run in Node within 1e-4 and stays within cosine 0.99 of the reference.
+ * equals the same model run in Node within the quantised tolerance (max |Δ| < 1e-2, cosine
+ * > 0.999) and stays within cosine 0.99 of the reference.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server } from 'node:http';
@@ -89,13 +90,16 @@ describe('USE-lite in a Chromium worker', () => {
     expect(maxAbsDifference(toVectors(wasm.vectors), reference)).toBeLessThan(1e-4);
   }, 400_000);
 
-  it('int8 (the default) on WASM, two threads: Node’s int8 vectors within 1e-4, the exact ones within cosine 0.99', async () => {
+  it('int8 (the default) on WASM, two threads: Node’s int8 vectors within the quantised tolerance, the exact ones within cosine 0.99', async () => {
     const int8 = await embed({ device: 'wasm', threads: 2, precision: 'int8', sentences });
     expect(int8.backend).toBe('use-lite int8 · WASM');
     expect(int8.notes).toEqual([]);
     const vectors = toVectors(int8.vectors);
-    const node = await loadUseLiteEmbedder({ precision: 'int8' });
-    expect(maxAbsDifference(vectors, await node.embed(sentences))).toBeLessThan(1e-4);
+    // Node embeds one sentence per run, the worker batches: ~1e-8 float differences then flip a
+    // per-token rounding step now and then (~3e-3 on a vector), so not 1e-4 as for fp32.
+    const node = await (await loadUseLiteEmbedder({ precision: 'int8' })).embed(sentences);
+    expect(maxAbsDifference(vectors, node)).toBeLessThan(1e-2);
+    expect(Math.min(...vectors.map((v, i) => cosine(v, node[i]) ?? 0))).toBeGreaterThan(0.999);
     const cosines = vectors.map((v, i) => cosine(v, reference[i]) ?? 0);
     expect(Math.min(...cosines)).toBeGreaterThan(0.99);
     // and it is the int8 model, not the exact one under another name
