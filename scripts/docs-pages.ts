@@ -25,10 +25,11 @@ export function escapeCell(text: string): string {
   return text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 }
 
-/** Formats Markdown with the repository's Prettier settings for that path. */
+/** Formats Markdown with the repository's Prettier settings for that repository path. */
 export async function formatMarkdown(text: string, path: string): Promise<string> {
-  const options = (await resolveConfig(path)) ?? {};
-  return format(text, { ...options, filepath: path, parser: 'markdown' });
+  const file = resolve(repoRoot, path);
+  const options = (await resolveConfig(file)) ?? {};
+  return format(text, { ...options, filepath: file, parser: 'markdown' });
 }
 
 /** One generated file: its repository path and the whole text it should hold. */
