@@ -34,8 +34,7 @@ const SETS = setsJson as SetsValidityReport;
 
 /** What each `needs` value means for a reader: which worker hosts the metric, what it reads. */
 const NEEDS_TEXT: Record<MetricNeeds, string> = {
-  reference:
-    '`reference`: runs in the lexical worker; no model (whether it reads the source or a reference is in its meaning)',
+  reference: '`reference`: runs in the lexical worker, with no model',
   embedding: '`embedding`: runs in the embedding worker on the chosen sentence encoder',
   ner: '`ner`: runs in the NER worker on the chosen entity recogniser',
   llm: '`llm`: an LLM judge on the page, with your provider and key',
