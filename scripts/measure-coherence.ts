@@ -7,7 +7,7 @@
  * sentence n with n+1 and with n+2.
  *
  * Writes src/lib/metrics/semantic/order-model/shuffle-report.json (the card's meaning quotes it)
- * and the README table between the coherence-shuffle-table markers.
+ * and the table in docs/validity.md between the coherence-shuffle-table markers.
  *
  * Usage: npm run measure:coherence [-- --shuffles 5]
  * USE-lite vectors come from the cache of scripts/order-model/cached-embedder.ts.
@@ -27,7 +27,7 @@ import { devOpenings, OPENING_SENTENCES, prng, shuffled } from './order-model/da
 const SEED = 20_240_601;
 export const SHUFFLES = 5;
 const REPORT = resolve(repoRoot, 'src/lib/metrics/semantic/order-model/shuffle-report.json');
-const README = resolve(repoRoot, 'README.md');
+const VALIDITY_PAGE = resolve(repoRoot, 'docs/validity.md');
 const MARK = 'coherence-shuffle-table';
 
 export type ScoreName = 'order' | 'pairs' | 'adjacent' | 'n2';
@@ -109,12 +109,12 @@ function table(report: ShuffleReport): string {
 }
 
 function writeReadme(report: ShuffleReport): void {
-  const text = readFileSync(README, 'utf8');
+  const text = readFileSync(VALIDITY_PAGE, 'utf8');
   const open = `<!-- ${MARK} -->`;
   const close = `<!-- /${MARK} -->`;
   const a = text.indexOf(open);
   const b = text.indexOf(close);
-  if (a < 0 || b < a) throw new Error(`README.md has no ${open} … ${close} block`);
+  if (a < 0 || b < a) throw new Error(`docs/validity.md has no ${open} … ${close} block`);
   const block = [
     open,
     '<!-- prettier-ignore-start -->',
@@ -124,7 +124,7 @@ function writeReadme(report: ShuffleReport): void {
     '<!-- prettier-ignore-end -->',
     close,
   ].join('\n');
-  writeFileSync(README, text.slice(0, a) + block + text.slice(b + close.length));
+  writeFileSync(VALIDITY_PAGE, text.slice(0, a) + block + text.slice(b + close.length));
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -161,7 +161,7 @@ async function main(argv: string[]): Promise<void> {
   console.log(table(report));
   writeFileSync(REPORT, JSON.stringify(report, null, 2) + '\n');
   writeReadme(report);
-  console.log(`\nwrote ${REPORT} and the README table`);
+  console.log(`\nwrote ${REPORT} and the table in docs/validity.md`);
 }
 
 // Run as a command, not when int8-agreement imports the shuffle test.

@@ -5,7 +5,7 @@
  *
  * Usage: npm run validity                 print the table
  *        npm run validity -- --write      also store it in src/lib/metrics/validity-summeval.json
- *                                         (what the cards show) and in the README
+ *                                         (what the cards show) and in docs/validity.md
  *        npm run validity -- --models DIR  look for transformer models in DIR
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -74,7 +74,7 @@ async function main(): Promise<void> {
       readmeWithTable(readme, setsTable, SETS_TABLE_START, SETS_TABLE_END),
     );
     console.error(
-      `wrote ${relative(repoRoot, REPORT_FILE)}, ${relative(repoRoot, SETS_REPORT_FILE)} and the tables in README.md`,
+      `wrote ${relative(repoRoot, REPORT_FILE)}, ${relative(repoRoot, SETS_REPORT_FILE)} and the tables in docs/validity.md`,
     );
   }
 }

@@ -5,7 +5,7 @@
  * .tmp/faults-report.json and .tmp/faults-report.md, and exits 1 when a row is lost (at import or
  * in a run), a row is scored or an answer bought twice, a page error occurs, the key shows where
  * the user did not put it, a run is shown running with nothing running, or any check fails.
- * `--readme` also puts the table, single cases folded per fault, into README.md.
+ * `--readme` also puts the table, single cases folded per fault, into docs/providers.md.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -20,7 +20,7 @@ function arg(name: string): string | undefined {
 
 const root = resolve(import.meta.dirname, '../..');
 const short = process.argv.includes('--short');
-/** Puts the (folded) table into README.md between its faults-table markers. */
+/** Puts the (folded) table into docs/providers.md between its faults-table markers. */
 const writeReadme = process.argv.includes('--readme');
 const port = Number(arg('--port') ?? process.env.SUMLENS_FAULTS_PORT ?? 4180);
 const only = arg('--only')
@@ -57,7 +57,7 @@ try {
   writeFileSync(resolve(root, '.tmp/faults-report.json'), JSON.stringify(report, null, 2) + '\n');
   writeFileSync(resolve(root, '.tmp/faults-report.md'), markdownTable(report));
   if (writeReadme) {
-    const path = resolve(root, 'README.md');
+    const path = resolve(root, 'docs/providers.md');
     writeFileSync(path, withReadmeTable(readFileSync(path, 'utf8'), readmeTable(report)));
   }
   const why = verdict(report.totals);

@@ -273,6 +273,6 @@ export function withReadmeTable(readme: string, table: string): string {
   const end = '<!-- /faults-table -->';
   const a = readme.indexOf(start);
   const b = readme.indexOf(end);
-  if (a < 0 || b < a) throw new Error('README.md has no <!-- faults-table --> block');
+  if (a < 0 || b < a) throw new Error('docs/providers.md has no <!-- faults-table --> block');
   return `${readme.slice(0, a + start.length)}\n\n${table}\n\n${readme.slice(b)}`;
 }

@@ -1,6 +1,6 @@
 /**
- * Node-only: where the validity report is kept (the JSON the cards show, the table in the
- * README) and how it is printed, so `npm run validity -- --write` and the test that checks the
+ * Node-only: where the validity report is kept (the JSON the cards show, the tables in
+ * docs/validity.md) and how it is printed, so `npm run validity -- --write` and the test that checks the
  * stored copies agree on one rendering.
  */
 import { resolve } from 'node:path';
@@ -8,14 +8,15 @@ import { repoRoot } from '../external-data.ts';
 import { validityMarkdown, type ValidityReport } from '../../metrics/validity.ts';
 
 export const REPORT_FILE = resolve(repoRoot, 'src/lib/metrics/validity-summeval.json');
-export const README_FILE = resolve(repoRoot, 'README.md');
+/** The page that carries the validity tables (it was the README before the docs moved to docs/). */
+export const README_FILE = resolve(repoRoot, 'docs/validity.md');
 export const SETS_REPORT_FILE = resolve(repoRoot, 'src/lib/metrics/validity-sets.json');
 export const TABLE_START = '<!-- validity-table -->';
 export const TABLE_END = '<!-- /validity-table -->';
 export const SETS_TABLE_START = '<!-- validity-sets-table -->';
 export const SETS_TABLE_END = '<!-- /validity-sets-table -->';
 
-/** The README with one marked table replaced; throws when the markers are missing. */
+/** The validity page with one marked table replaced; throws when the markers are missing. */
 export function readmeWithTable(
   readme: string,
   table: string,
@@ -25,7 +26,7 @@ export function readmeWithTable(
   const start = readme.indexOf(startMarker);
   const end = readme.indexOf(endMarker);
   if (start < 0 || end < start) {
-    throw new Error(`README.md lacks the ${startMarker} … ${endMarker} markers.`);
+    throw new Error(`docs/validity.md lacks the ${startMarker} … ${endMarker} markers.`);
   }
   return `${readme.slice(0, start + startMarker.length)}\n<!-- prettier-ignore-start -->\n${table}\n<!-- prettier-ignore-end -->\n${readme.slice(end)}`;
 }
