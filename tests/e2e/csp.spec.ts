@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import {
-  APP_ORIGIN,
+  appOrigin,
   OFFLINE_METRIC_IDS,
   cardState,
   launchBrowser,
@@ -66,7 +66,7 @@ describe('the Content-Security-Policy in Chromium', () => {
       if (/Content[- ]Security[- ]Policy/iu.test(m.text())) csp.push(`${m.type()}: ${m.text()}`);
     });
     await recordPageViolations(page);
-    await page.goto(APP_ORIGIN);
+    await page.goto(appOrigin());
 
     await fillCase(page);
     await page.getByTestId('score-button').click();
@@ -119,7 +119,7 @@ describe('the Content-Security-Policy in Chromium', () => {
   it("sends frame-ancestors 'none' as a header (not in the meta copy), and no page can frame the app", async () => {
     const app = await openPage(browser, { visit: false });
     const { page, context } = app;
-    const response = await page.goto(APP_ORIGIN);
+    const response = await page.goto(appOrigin());
     const headers = response?.headers() ?? {};
     expect(headers['content-security-policy']).toBe(contentSecurityPolicy('header'));
     expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
@@ -134,7 +134,7 @@ describe('the Content-Security-Policy in Chromium', () => {
     await context.route('http://framer.invalid/', (route) =>
       route.fulfill({
         contentType: 'text/html',
-        body: `<!doctype html><iframe src="${APP_ORIGIN}/" width="800" height="600"></iframe>`,
+        body: `<!doctype html><iframe src="${appOrigin()}/" width="800" height="600"></iframe>`,
       }),
     );
     await page.goto('http://framer.invalid/');
@@ -149,7 +149,7 @@ describe('the Content-Security-Policy in Chromium', () => {
     const app = await openPage(browser, { visit: false });
     const { page } = app;
     await recordPageViolations(page);
-    await page.goto(APP_ORIGIN);
+    await page.goto(appOrigin());
 
     await openProviderSettings(page);
     await page.getByTestId('provider-kind').selectOption('openai-compatible');

@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import {
-  APP_ORIGIN,
+  appOrigin,
   OFFLINE_METRIC_IDS,
   cardState,
   launchBrowser,
@@ -119,7 +119,7 @@ describe('offline after the first visit (service worker)', () => {
   });
 
   it('installs on the first visit: precaches the app shell only, then controls the page', async () => {
-    await page.goto(APP_ORIGIN);
+    await page.goto(appOrigin());
     expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
     // `ready` resolves once a worker is active, i.e. once its install (the precache) succeeded.
     const installed = await page.evaluate(() =>
@@ -262,7 +262,7 @@ describe('offline after the first visit (service worker)', () => {
     expect(again['coherence']?.backend).toMatch(/^use-lite int8/iu);
     expect(await scoreChinese(page)).toEqual(onlineChinese);
 
-    const appFailures = failed.filter((f) => f.offline && new URL(f.url).origin === APP_ORIGIN);
+    const appFailures = failed.filter((f) => f.offline && new URL(f.url).origin === appOrigin());
     expect(appFailures).toEqual([]);
     expect(app.errors).toEqual([]);
   });
@@ -294,7 +294,7 @@ describe('a new version waits for the user (service worker update)', () => {
 
   async function openControlled(context: BrowserContext): Promise<Page> {
     const page = await context.newPage();
-    await page.goto(APP_ORIGIN);
+    await page.goto(appOrigin());
     await page.evaluate(async () => {
       await navigator.serviceWorker.ready;
     });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import {
-  APP_ORIGIN,
+  appOrigin,
   OFFLINE_METRIC_IDS,
   cardState,
   fillCase,
@@ -217,7 +217,7 @@ describe('storage survives a browser restart', () => {
     try {
       let context = await launchPersistent(dir);
       let page = context.pages()[0] ?? (await context.newPage());
-      await page.goto(APP_ORIGIN);
+      await page.goto(appOrigin());
       await fillCase(page, SOURCE, SUMMARY, REFERENCE);
       await page.getByTestId('score-button').click();
       await waitForScores(page);
@@ -229,7 +229,7 @@ describe('storage survives a browser restart', () => {
 
       context = await launchPersistent(dir);
       page = context.pages()[0] ?? (await context.newPage());
-      await page.goto(APP_ORIGIN);
+      await page.goto(appOrigin());
       await expect.poll(() => page.getByTestId('history-item').count()).toBe(1);
       await expect
         .poll(() => page.getByTestId('summary-input').inputValue())

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { APP_ORIGIN, launchBrowser, recordErrors } from './support/browser.ts';
+import { appOrigin, launchBrowser, recordErrors } from './support/browser.ts';
 import { importDataset, listedRun, startedRun, storedRecords } from './support/datasets.ts';
 import { configureProvider, openProviderSettings } from './support/llm.ts';
 import { startFakeLlm, type FakeHandler, type FakeLlm } from '../helpers/fake-llm.ts';
@@ -176,7 +176,7 @@ async function shootItem(page: Page, runId: string, name: string): Promise<void>
 async function openTab(context: BrowserContext): Promise<{ page: Page; errors: string[] }> {
   const page = await context.newPage();
   const errors = recordErrors(page);
-  await page.goto(APP_ORIGIN);
+  await page.goto(appOrigin());
   await page.getByTestId('dataset-file').waitFor();
   return { page, errors };
 }
@@ -303,7 +303,7 @@ describe('run status on screen equals the stored one', () => {
       rowsDone: 2,
     });
     const cdp = await a.page.context().newCDPSession(a.page);
-    await cdp.send('Storage.overrideQuotaForOrigin', { origin: APP_ORIGIN, quotaSize: 1 });
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin: appOrigin(), quotaSize: 1 });
     // Chromium checks IndexedDB writes against a cached figure of the space left, refreshed every
     // few seconds: wait until a write of the origin's actually fails before the run goes on.
     await expect.poll(() => a.page.evaluate(probeWrite), { timeout: 30_000 }).toBe('full');
@@ -328,7 +328,7 @@ describe('run status on screen equals the stored one', () => {
     expect((await shown(a.page, runId))?.status).toBe('paused');
 
     // Room again: Resume finishes it, every row stored once.
-    await cdp.send('Storage.overrideQuotaForOrigin', { origin: APP_ORIGIN });
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin: appOrigin() });
     await listedRun(a.page, runId).getByTestId('run-resume').click();
     await expect
       .poll(async () => (await shown(a.page, runId))?.status, { timeout: 120_000 })
@@ -347,7 +347,7 @@ describe('run status on screen equals the stored one', () => {
       rowsDone: 1,
     });
     const cdp = await a.page.context().newCDPSession(a.page);
-    await cdp.send('Storage.clearDataForOrigin', { origin: APP_ORIGIN, storageTypes: 'all' });
+    await cdp.send('Storage.clearDataForOrigin', { origin: appOrigin(), storageTypes: 'all' });
     gate.allow(Infinity);
     await expect
       .poll(
