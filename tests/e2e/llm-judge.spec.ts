@@ -18,6 +18,7 @@ import { latestResults } from './support/stored-results.ts';
 import { fakeError, startFakeLlm, textReply } from '../helpers/fake-llm.ts';
 import type { FakeLlm } from '../helpers/fake-llm.ts';
 import { oracleHandler, promptOfWire } from '../helpers/judge-oracle.ts';
+import { AnswerGate } from '../helpers/answer-gate.ts';
 import { JUDGE_METRIC_IDS } from '../../src/lib/metrics/types.ts';
 
 const SOURCE =
@@ -215,17 +216,24 @@ describe('the LLM judge from the page', () => {
   });
 
   it('cancels mid-run: no card keeps spinning and no request is sent after', async () => {
-    const oracle = oracleHandler(3);
-    fake.setHandler(async (req) => ({ ...(await oracle(req)), delayMs: 1500 }));
+    // Answers held back, so that Cancel lands while requests wait at the fake.
+    const gate = new AnswerGate(oracleHandler(3));
+    fake.setHandler(gate.handler);
     await configure(page, fake, OPENAI);
     await fillCase(page);
     await page.getByTestId('score-button').click();
-    await expect.poll(() => fake.requests.length).toBeGreaterThan(0);
+    await expect.poll(() => gate.held).toBeGreaterThan(0);
     await page.getByTestId('cancel-button').click();
     const afterCancel = fake.requests.length;
-    await page.waitForTimeout(2500);
+    // Cancel aborts the requests in flight (the fake sees their connections close) and ends the
+    // run. A request sent after it would wait at the gate, in flight, and be counted.
+    await expect.poll(() => fake.inFlight).toBe(0);
+    for (const id of LLM_IDS) {
+      await expect.poll(async () => (await cardState(page, id)).status).not.toBe('running');
+    }
+    await expect.poll(() => page.getByTestId('score-button').isEnabled()).toBe(true);
     expect(fake.requests.length).toBe(afterCancel);
-    for (const id of LLM_IDS) expect((await cardState(page, id)).status).not.toBe('running');
-    expect(await page.getByTestId('score-button').isEnabled()).toBe(true);
+    expect(fake.inFlight).toBe(0);
+    gate.allow(Infinity);
   });
 });

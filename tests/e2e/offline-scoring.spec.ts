@@ -13,6 +13,7 @@ import {
   waitForScores,
   type App,
 } from './support/browser.ts';
+import { storedDraftSummary } from './support/stored-results.ts';
 
 const SOURCE = `The European Space Agency launched its Juice probe from Kourou, French Guiana, on 14 April 2023.
 The spacecraft will travel for eight years before reaching Jupiter in July 2031.
@@ -224,7 +225,8 @@ describe('storage survives a browser restart', () => {
       await expect.poll(() => page.getByTestId('history-item').count()).toBe(1);
       // An unsaved draft is kept too.
       await page.getByTestId('summary-input').fill('A draft that was never scored.');
-      await page.waitForTimeout(800);
+      // The draft is saved a moment after the last keystroke: close once it is in IndexedDB.
+      await expect.poll(() => storedDraftSummary(page)).toBe('A draft that was never scored.');
       await context.close();
 
       context = await launchPersistent(dir);
