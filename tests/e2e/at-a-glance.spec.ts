@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
-  APP_ORIGIN,
+  appOrigin,
   OFFLINE_METRIC_IDS,
   cardState,
   fillCase,
@@ -256,7 +256,7 @@ describe('the single-case page at a glance', () => {
       );
 
     it('has no sideways scroll and no keyboard hint', async () => {
-      await page.goto(APP_ORIGIN);
+      await page.goto(appOrigin());
       await page.getByTestId('score-button').waitFor();
       expect(await sideways()).toBeLessThanOrEqual(0);
       const actions = await page.locator('.shortcut').innerText();

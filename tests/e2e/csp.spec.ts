@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import {
-  APP_ORIGIN,
+  appOrigin,
   OFFLINE_METRIC_IDS,
   cardState,
   launchBrowser,
@@ -38,6 +38,8 @@ const SUMMARY =
 const REFERENCE = 'The old bridge closes; a ferry runs until the new one opens in 2027.';
 
 const BLOCKED = 'https://blocked-llm.invalid';
+/** An origin no connect-src list of the policy lab allows (see the last test). */
+const CSP_SENTINEL = 'http://csp-sentinel.invalid:1';
 
 /** Loopback or private-range addresses (never to be asked, even blocked). */
 const PRIVATE = /^https?:\/\/(10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.)/u;
@@ -66,7 +68,7 @@ describe('the Content-Security-Policy in Chromium', () => {
       if (/Content[- ]Security[- ]Policy/iu.test(m.text())) csp.push(`${m.type()}: ${m.text()}`);
     });
     await recordPageViolations(page);
-    await page.goto(APP_ORIGIN);
+    await page.goto(appOrigin());
 
     await fillCase(page);
     await page.getByTestId('score-button').click();
@@ -119,7 +121,7 @@ describe('the Content-Security-Policy in Chromium', () => {
   it("sends frame-ancestors 'none' as a header (not in the meta copy), and no page can frame the app", async () => {
     const app = await openPage(browser, { visit: false });
     const { page, context } = app;
-    const response = await page.goto(APP_ORIGIN);
+    const response = await page.goto(appOrigin());
     const headers = response?.headers() ?? {};
     expect(headers['content-security-policy']).toBe(contentSecurityPolicy('header'));
     expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
@@ -134,14 +136,16 @@ describe('the Content-Security-Policy in Chromium', () => {
     await context.route('http://framer.invalid/', (route) =>
       route.fulfill({
         contentType: 'text/html',
-        body: `<!doctype html><iframe src="${APP_ORIGIN}/" width="800" height="600"></iframe>`,
+        body: `<!doctype html><iframe src="${appOrigin()}/" width="800" height="600"></iframe>`,
       }),
     );
     await page.goto('http://framer.invalid/');
-    await page.waitForTimeout(1500);
     const frame = page.frames().find((f) => f !== page.mainFrame());
     expect(frame).toBeDefined();
-    expect(await frame?.locator('#app').count()).toBe(0);
+    // The page's load waits for its frames: the frame's navigation has ended, in the app or,
+    // refused, in the browser's error page. Only then does "no #app in it" mean anything.
+    await frame!.waitForLoadState('load');
+    expect(await frame!.locator('#app').count()).toBe(0);
     await context.close();
   });
 
@@ -149,7 +153,7 @@ describe('the Content-Security-Policy in Chromium', () => {
     const app = await openPage(browser, { visit: false });
     const { page } = app;
     await recordPageViolations(page);
-    await page.goto(APP_ORIGIN);
+    await page.goto(appOrigin());
 
     await openProviderSettings(page);
     await page.getByTestId('provider-kind').selectOption('openai-compatible');
@@ -290,12 +294,19 @@ describe('the Content-Security-Policy in Chromium', () => {
         ],
       },
     ];
-    const fetchTest = `async (all) => {
+    // Chromium reports a violation in a task of its own, after the fetch has already failed. So
+    // each URL is followed by a request that every list here blocks: violations are reported in
+    // order, and once the sentinel's is in, the URL's own (if it had one) is in too.
+    const fetchTest = `async ({ all, sentinel }) => {
       const out = {};
       for (const url of all) {
         let violated = false;
+        let sentinelReported;
+        const reported = new Promise(function (resolve) { sentinelReported = resolve; });
         function listener(e) {
-          if (e.effectiveDirective === 'connect-src') violated = true;
+          if (e.effectiveDirective !== 'connect-src') return;
+          if (e.blockedURI.startsWith(sentinel)) sentinelReported();
+          else violated = true;
         }
         document.addEventListener('securitypolicyviolation', listener);
         try {
@@ -303,13 +314,20 @@ describe('the Content-Security-Policy in Chromium', () => {
         } catch {
           // aborted by the route, or blocked
         }
-        await new Promise(function (resolve) { setTimeout(resolve, 30); });
+        try {
+          await fetch(sentinel + '/', { mode: 'no-cors', cache: 'no-store' });
+        } catch {
+          // blocked
+        }
+        await reported;
         document.removeEventListener('securitypolicyviolation', listener);
         out[url] = !violated;
       }
       return out;
     }`;
     for (const { lab, list, urls } of labs) {
+      // (allowed, the sentinel would never be reported and the page would wait for it forever)
+      expect(connectAllowed(CSP_SENTINEL, list, new URL(lab))).toBe(false);
       const context = await browser.newContext({ serviceWorkers: 'block' });
       const seen: string[] = [];
       await context.route('**/*', (route) => {
@@ -326,10 +344,9 @@ describe('the Content-Security-Policy in Chromium', () => {
       });
       const page = await context.newPage();
       await page.goto(lab);
-      const chromium = (await page.evaluate(`(${fetchTest})(${JSON.stringify(urls)})`)) as Record<
-        string,
-        boolean
-      >;
+      const chromium = (await page.evaluate(
+        `(${fetchTest})(${JSON.stringify({ all: urls, sentinel: CSP_SENTINEL })})`,
+      )) as Record<string, boolean>;
       const ours = Object.fromEntries(urls.map((u) => [u, connectAllowed(u, list, new URL(lab))]));
       expect(ours, lab).toEqual(chromium);
       // Both kinds were tried, and only the allowed ones reached the route.

@@ -16,6 +16,7 @@ import { configureProvider, type ProviderChoice } from './support/llm.ts';
 import { fakeError, startFakeLlm } from '../helpers/fake-llm.ts';
 import type { FakeLlm } from '../helpers/fake-llm.ts';
 import { oracleHandler } from '../helpers/judge-oracle.ts';
+import { AnswerGate } from '../helpers/answer-gate.ts';
 
 const ROWS = [
   {
@@ -217,18 +218,17 @@ describe('data-set runs with LLM metrics', () => {
 
   it('a reload mid-run pauses an LLM run until its key is back, then it resumes', async () => {
     await importDataset(page, file);
-    // Slow answers, so that the reload lands mid-run.
-    fake.setHandler(async (req) => {
-      await new Promise((r) => setTimeout(r, 400));
-      return oracleHandler(3)(req);
-    });
+    // Answers held back, so that the reload lands mid-run: a request waits at the fake.
+    const gate = new AnswerGate(oracleHandler(3));
+    fake.setHandler(gate.handler);
     await setupRun(page, ['summarization']);
     const runId = await startRun(page);
     const item = runItem(page, runId);
-    await expect
-      .poll(() => item.innerText(), { timeout: 60_000, interval: 50 })
-      .toMatch(/running · [0-2]\/3 rows/u);
+    await expect.poll(() => gate.held, { timeout: 60_000 }).toBeGreaterThan(0);
+    await expect.poll(() => item.innerText()).toMatch(/running · [0-2]\/3 rows/u);
     await page.reload();
+    // The reload closed the held requests' connections: their answers go nowhere.
+    gate.allow(Infinity);
     // The key lived in memory only: after the reload the run waits, paused, saying why.
     await expect.poll(() => item.getAttribute('data-status'), { timeout: 30_000 }).toBe('paused');
     expect(await item.getByTestId('run-message').innerText()).toMatch(/No API key/u);
@@ -294,16 +294,17 @@ describe('data-set runs with LLM metrics', () => {
     await expect.poll(() => dead.getAttribute('data-status'), { timeout: 90_000 }).toBe('done');
     expect(await dead.getAttribute('data-failed')).toBe('0');
 
-    // Offline mid-run: paused by itself, then on again once the connection is back.
-    fake.setHandler(async (req) => {
-      await new Promise((r) => setTimeout(r, 600));
-      return oracleHandler(3)(req);
-    });
+    // Offline mid-run: paused by itself, then on again once the connection is back. The answers
+    // are held until the page is offline, so that the connection drops with requests in flight.
+    const offlineGate = new AnswerGate(oracleHandler(3));
+    fake.setHandler(offlineGate.handler);
     await setupRun(page, ['geval-relevance']);
     const offId = await startRun(page);
     const off = runItem(page, offId);
-    await expect.poll(() => off.getAttribute('data-state'), { timeout: 30_000 }).toBe('running');
+    await expect.poll(() => offlineGate.held, { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect.poll(() => off.getAttribute('data-state')).toBe('running');
     await app.context.setOffline(true);
+    offlineGate.allow(Infinity);
     await expect.poll(() => off.getAttribute('data-status'), { timeout: 30_000 }).toBe('paused');
     expect(await off.getByTestId('run-message').innerText()).toMatch(/offline/u);
     await app.context.setOffline(false);
@@ -317,23 +318,26 @@ describe('data-set runs with LLM metrics', () => {
   it('a second tab without the key leaves a running run alone', async () => {
     await configureProvider(page, fake, JUDGE);
     await importDataset(page, file);
-    fake.setHandler(async (req) => {
-      await new Promise((r) => setTimeout(r, 500));
-      return oracleHandler(3)(req);
-    });
+    // Answers held back: the run stays mid-flight in tab A until tab B has made up its mind.
+    const gate = new AnswerGate(oracleHandler(3));
+    fake.setHandler(gate.handler);
     await setupRun(page, ['geval-fluency']);
     const runId = await startRun(page);
     const item = runItem(page, runId);
-    await expect.poll(() => item.getAttribute('data-state'), { timeout: 30_000 }).toBe('running');
+    await expect.poll(() => gate.held, { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect.poll(() => item.getAttribute('data-state')).toBe('running');
     // Tab B: same browser profile, no key in memory. It must not take the run over or rewrite
     // its status as "paused: No API key".
     const other = await app.context.newPage();
     await other.goto(page.url());
     await other.getByTestId('run-item').first().waitFor();
     const seen = runItem(other, runId);
-    await other.waitForTimeout(1500);
+    // B's run watch has asked who holds the run and found tab A: the moment it would otherwise
+    // have taken the run over or paused it.
+    await expect.poll(() => seen.getAttribute('data-driver')).toBe('other-tab');
     expect(await seen.getAttribute('data-status')).toBe('running');
     expect(await seen.getByTestId('run-message').count()).toBe(0);
+    gate.allow(Infinity);
     await expect.poll(() => item.getAttribute('data-status'), { timeout: 90_000 }).toBe('done');
     expect(await item.getAttribute('data-failed')).toBe('0');
     expect((await getRunStatusFromTab(other, runId)) ?? 'done').not.toBe('paused');

@@ -17,13 +17,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { APP_ORIGIN } from './support/browser.ts';
+import { appOrigin } from './support/browser.ts';
 import { SCENARIOS, runSuite } from '../faults/suite.ts';
 import { markdownTable, textTable } from '../faults/report.ts';
 
 describe('fault injection (short form)', () => {
   it('loses no row, buys nothing twice, has no page error, leaks no key and tells the truth about runs', async () => {
-    const report = await runSuite({ short: true, origin: APP_ORIGIN });
+    const report = await runSuite({ short: true, origin: appOrigin() });
     console.log(textTable(report));
     const root = resolve(import.meta.dirname, '../..');
     mkdirSync(resolve(root, '.tmp'), { recursive: true });

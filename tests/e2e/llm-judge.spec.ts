@@ -15,9 +15,17 @@ import {
 } from './support/browser.ts';
 import { configureProvider, tickJudgeMetrics, type ProviderChoice } from './support/llm.ts';
 import { latestResults } from './support/stored-results.ts';
-import { fakeError, startFakeLlm, textReply } from '../helpers/fake-llm.ts';
-import type { FakeLlm } from '../helpers/fake-llm.ts';
-import { oracleHandler, promptOfWire } from '../helpers/judge-oracle.ts';
+import {
+  fakeError,
+  geminiSuccess,
+  openaiSuccess,
+  startFakeLlm,
+  textReply,
+} from '../helpers/fake-llm.ts';
+import type { FakeHandler, FakeLlm } from '../helpers/fake-llm.ts';
+import { oracleHandler, promptOfWire, wireMessages } from '../helpers/judge-oracle.ts';
+import { formReply } from '../unit/judge/scripted-judge.ts';
+import { AnswerGate } from '../helpers/answer-gate.ts';
 import { JUDGE_METRIC_IDS } from '../../src/lib/metrics/types.ts';
 
 const SOURCE =
@@ -62,6 +70,33 @@ async function configure(page: Page, fake: FakeLlm, provider: ProviderChoice): P
   await tickJudgeMetrics(page, LLM_IDS);
 }
 
+/**
+ * G-Eval's samples of one form, in turn: the card must show their mean, 10/3, a figure no answer
+ * of the fake carries (with every sample the same, the card could echo the fake's own score).
+ */
+const GEVAL_SAMPLES = [2, 3, 5];
+const GEVAL_MEAN = 10 / 3;
+
+/** `base`, except that each G-Eval form gets the next of GEVAL_SAMPLES per sample asked for. */
+function spreadGevalSamples(base: FakeHandler): FakeHandler {
+  const given = new Map<string, number>();
+  return (req) => {
+    if (promptOfWire(req) !== 'g-eval.form@1') return base(req);
+    // One request asks for n samples where the wire can (OpenAI `n`, Gemini `candidateCount`),
+    // else the client sends the same form n times: count per form either way.
+    const n = Number(req.body?.n ?? req.body?.generationConfig?.candidateCount ?? 1);
+    const form = JSON.stringify(wireMessages(req));
+    const first = given.get(form) ?? 0;
+    given.set(form, first + n);
+    const texts = Array.from({ length: n }, (_, i) =>
+      formReply(GEVAL_SAMPLES[(first + i) % GEVAL_SAMPLES.length]!),
+    );
+    if (req.wire === 'openai') return { body: openaiSuccess({ texts }) };
+    if (req.wire === 'gemini') return { body: geminiSuccess({ texts }) };
+    return textReply(req, texts[0]!);
+  };
+}
+
 async function fillCase(page: Page): Promise<void> {
   await page.getByTestId('source-input').fill(SOURCE);
   await page.getByTestId('summary-input').fill(SUMMARY);
@@ -103,6 +138,7 @@ describe('the LLM judge from the page', () => {
 
   for (const p of providers) {
     it(`${p.kind}: every LLM metric scores from the page, with plan and cost; a re-run makes zero requests`, async () => {
+      fake.setHandler(spreadGevalSamples(oracleHandler(3)));
       await configure(page, fake, p);
       await fillCase(page);
       // The plan is shown before running.
@@ -121,7 +157,8 @@ describe('the LLM judge from the page', () => {
         expect(state.status, `${id}: ${state.status}`).toBe('ok');
         expect(state.backend).toMatch(new RegExp(`^judge:${p.kind}/${p.model}`, 'u'));
       }
-      expect(Number((await cardState(page, 'geval-coherence')).score)).toBe(3);
+      // The mean of the three samples the fake gave, not any one answer of it.
+      expect(Number((await cardState(page, 'geval-coherence')).score)).toBeCloseTo(GEVAL_MEAN, 2);
       expect(Number((await cardState(page, 'ccai-adherence')).score)).toBe(1);
       const sent = fake.requests.length;
       expect(sent).toBeGreaterThan(0);
@@ -215,17 +252,24 @@ describe('the LLM judge from the page', () => {
   });
 
   it('cancels mid-run: no card keeps spinning and no request is sent after', async () => {
-    const oracle = oracleHandler(3);
-    fake.setHandler(async (req) => ({ ...(await oracle(req)), delayMs: 1500 }));
+    // Answers held back, so that Cancel lands while requests wait at the fake.
+    const gate = new AnswerGate(oracleHandler(3));
+    fake.setHandler(gate.handler);
     await configure(page, fake, OPENAI);
     await fillCase(page);
     await page.getByTestId('score-button').click();
-    await expect.poll(() => fake.requests.length).toBeGreaterThan(0);
+    await expect.poll(() => gate.held).toBeGreaterThan(0);
     await page.getByTestId('cancel-button').click();
     const afterCancel = fake.requests.length;
-    await page.waitForTimeout(2500);
+    // Cancel aborts the requests in flight (the fake sees their connections close) and ends the
+    // run. A request sent after it would wait at the gate, in flight, and be counted.
+    await expect.poll(() => fake.inFlight).toBe(0);
+    for (const id of LLM_IDS) {
+      await expect.poll(async () => (await cardState(page, id)).status).not.toBe('running');
+    }
+    await expect.poll(() => page.getByTestId('score-button').isEnabled()).toBe(true);
     expect(fake.requests.length).toBe(afterCancel);
-    for (const id of LLM_IDS) expect((await cardState(page, id)).status).not.toBe('running');
-    expect(await page.getByTestId('score-button').isEnabled()).toBe(true);
+    expect(fake.inFlight).toBe(0);
+    gate.allow(Infinity);
   });
 });

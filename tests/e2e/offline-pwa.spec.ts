@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import {
-  APP_ORIGIN,
+  appOrigin,
   OFFLINE_METRIC_IDS,
   cardState,
   launchBrowser,
@@ -119,7 +119,7 @@ describe('offline after the first visit (service worker)', () => {
   });
 
   it('installs on the first visit: precaches the app shell only, then controls the page', async () => {
-    await page.goto(APP_ORIGIN);
+    await page.goto(appOrigin());
     expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
     // `ready` resolves once a worker is active, i.e. once its install (the precache) succeeded.
     const installed = await page.evaluate(() =>
@@ -262,7 +262,7 @@ describe('offline after the first visit (service worker)', () => {
     expect(again['coherence']?.backend).toMatch(/^use-lite int8/iu);
     expect(await scoreChinese(page)).toEqual(onlineChinese);
 
-    const appFailures = failed.filter((f) => f.offline && new URL(f.url).origin === APP_ORIGIN);
+    const appFailures = failed.filter((f) => f.offline && new URL(f.url).origin === appOrigin());
     expect(appFailures).toEqual([]);
     expect(app.errors).toEqual([]);
   });
@@ -294,7 +294,7 @@ describe('a new version waits for the user (service worker update)', () => {
 
   async function openControlled(context: BrowserContext): Promise<Page> {
     const page = await context.newPage();
-    await page.goto(APP_ORIGIN);
+    await page.goto(appOrigin());
     await page.evaluate(async () => {
       await navigator.serviceWorker.ready;
     });
@@ -302,12 +302,31 @@ describe('a new version waits for the user (service worker update)', () => {
       .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null))
       .toBe(true);
     // Survives until the page reloads.
-    await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+    await page.evaluate(() => {
+      const w = window as unknown as { notReloaded: boolean; controllerChanged: boolean };
+      w.notReloaded = true;
+      navigator.serviceWorker.addEventListener('controllerchange', () => {
+        w.controllerChanged = true;
+      });
+    });
     return page;
   }
 
   const notReloaded = (page: Page) =>
     page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded === true);
+
+  /** The update is installed and still waiting: nothing has activated it. */
+  const newVersionWaiting = (page: Page) =>
+    page.evaluate(async () => {
+      const registration = await navigator.serviceWorker.getRegistration();
+      return registration?.waiting?.state === 'installed';
+    });
+
+  /** This page saw its controller change since it opened (false after a reload). */
+  const controllerChanged = (page: Page) =>
+    page.evaluate(
+      () => (window as unknown as { controllerChanged?: boolean }).controllerChanged === true,
+    );
 
   it('announces the update in every tab, reloads only the tab that asks, keeps the text', async () => {
     const context = await browser.newContext();
@@ -325,10 +344,11 @@ describe('a new version waits for the user (service worker update)', () => {
 
     for (const page of [first, second]) {
       await expect.poll(() => page.getByTestId('update-notice').count()).toBe(1);
+      // Nothing took the new worker out of waiting: no controller change, the only thing that
+      // would reload a tab by itself (service-worker.svelte.ts).
+      expect(await newVersionWaiting(page)).toBe(true);
+      expect(await notReloaded(page)).toBe(true);
     }
-    await first.waitForTimeout(500);
-    expect(await notReloaded(first)).toBe(true);
-    expect(await notReloaded(second)).toBe(true);
 
     await first.getByTestId('update-notice').getByRole('button', { name: 'Reload' }).click();
     await expect.poll(() => notReloaded(first).catch(() => true)).toBe(false);
@@ -344,8 +364,9 @@ describe('a new version waits for the user (service worker update)', () => {
       }),
     ).toBe(true);
 
-    // The other tab is now served by the new worker but was not reloaded under its user.
-    await second.waitForTimeout(500);
+    // The other tab is now served by the new worker (its controller changed: the event a reload
+    // would follow) but was not reloaded under its user.
+    await expect.poll(() => controllerChanged(second)).toBe(true);
     expect(await notReloaded(second)).toBe(true);
     expect(await second.getByTestId('summary-input').inputValue()).toBe(
       'Half-written summary in the second tab.',

@@ -11,11 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { APP_ORIGIN, launchBrowser, recordErrors } from './support/browser.ts';
+import { appOrigin, launchBrowser, recordErrors } from './support/browser.ts';
 import { importDataset, listedRun, startedRun, storedRecords } from './support/datasets.ts';
 import { configureProvider, openProviderSettings } from './support/llm.ts';
-import { startFakeLlm, type FakeHandler, type FakeLlm } from '../helpers/fake-llm.ts';
+import { startFakeLlm, type FakeLlm } from '../helpers/fake-llm.ts';
 import { oracleHandler } from '../helpers/judge-oracle.ts';
+import { AnswerGate } from '../helpers/answer-gate.ts';
 
 const ROWS = 16;
 const SHOTS = join(process.cwd(), '.tmp', 'views');
@@ -38,34 +39,6 @@ function writeRows(dir: string, name: string): string {
   );
   writeFileSync(file, lines.join('\n') + '\n');
   return file;
-}
-
-/**
- * The oracle's answers, held back until the test lets them through: a run stands still at a known
- * place while the test opens a tab, closes one or fills the disk, instead of racing a timer.
- */
-class AnswerGate {
-  #allowed = 0;
-  #waiting: Array<() => void> = [];
-  readonly handler: FakeHandler;
-
-  constructor() {
-    const oracle = oracleHandler(4);
-    this.handler = async (req) => {
-      while (this.#allowed <= 0) {
-        await new Promise<void>((resolve) => this.#waiting.push(resolve));
-      }
-      this.#allowed--;
-      return oracle(req);
-    };
-  }
-
-  /** Lets `n` more answers through (Infinity: all from now on). */
-  allow(n: number): void {
-    this.#allowed += n;
-    // Every waiter looks again; those without a slot wait again.
-    for (const wake of this.#waiting.splice(0)) wake();
-  }
 }
 
 /** Opens run setup for the data set, ticks vagueness alone and starts; returns the run id. */
@@ -96,6 +69,18 @@ async function storedResultRows(page: Page, runId: string): Promise<number[]> {
 }
 
 /** The run's status, driver and done count as its list item shows them. */
+/** How long "nothing happens" is watched for: see the full-disk test. */
+const NOTHING_HAPPENS_MS = 2_500;
+
+/** A Web Lock naming the run is held, by any tab or worker of the origin. */
+function runLocked(page: Page, runId: string): Promise<boolean> {
+  return page.evaluate(
+    async (id) =>
+      ((await navigator.locks.query()).held ?? []).some((lock) => (lock.name ?? '').includes(id)),
+    runId,
+  );
+}
+
 async function shown(page: Page, runId: string) {
   const item = listedRun(page, runId);
   if ((await item.count()) === 0) return undefined;
@@ -176,7 +161,7 @@ async function shootItem(page: Page, runId: string, name: string): Promise<void>
 async function openTab(context: BrowserContext): Promise<{ page: Page; errors: string[] }> {
   const page = await context.newPage();
   const errors = recordErrors(page);
-  await page.goto(APP_ORIGIN);
+  await page.goto(appOrigin());
   await page.getByTestId('dataset-file').waitFor();
   return { page, errors };
 }
@@ -204,7 +189,7 @@ describe('run status on screen equals the stored one', () => {
     answers: number;
     rowsDone: number;
   }) {
-    const gate = new AnswerGate();
+    const gate = new AnswerGate(oracleHandler(4));
     fake.setHandler(gate.handler);
     gate.allow(o.answers);
     context = await browser.newContext();
@@ -303,7 +288,7 @@ describe('run status on screen equals the stored one', () => {
       rowsDone: 2,
     });
     const cdp = await a.page.context().newCDPSession(a.page);
-    await cdp.send('Storage.overrideQuotaForOrigin', { origin: APP_ORIGIN, quotaSize: 1 });
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin: appOrigin(), quotaSize: 1 });
     // Chromium checks IndexedDB writes against a cached figure of the space left, refreshed every
     // few seconds: wait until a write of the origin's actually fails before the run goes on.
     await expect.poll(() => a.page.evaluate(probeWrite), { timeout: 30_000 }).toBe('full');
@@ -322,13 +307,15 @@ describe('run status on screen equals the stored one', () => {
     await listedRun(a.page, runId).waitFor();
     const sent = fake.requests.length;
     expect((await shown(a.page, runId))?.status).toBe('paused');
-    // Two checks of the page's run watch (one a second) go by without a request.
-    await a.page.waitForTimeout(2_500);
+    // Nothing resumes it. An absence can only be seen over a span of time: the one timed wait of
+    // this file, several times what the load takes to resume a run it reads as running.
+    await a.page.waitForTimeout(NOTHING_HAPPENS_MS);
     expect(fake.requests.length).toBe(sent);
+    expect(await runLocked(a.page, runId)).toBe(false);
     expect((await shown(a.page, runId))?.status).toBe('paused');
 
     // Room again: Resume finishes it, every row stored once.
-    await cdp.send('Storage.overrideQuotaForOrigin', { origin: APP_ORIGIN });
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin: appOrigin() });
     await listedRun(a.page, runId).getByTestId('run-resume').click();
     await expect
       .poll(async () => (await shown(a.page, runId))?.status, { timeout: 120_000 })
@@ -340,14 +327,14 @@ describe('run status on screen equals the stored one', () => {
   }, 300_000);
 
   it('site data cleared mid-run stops the run and says so in plain words', async () => {
-    const { gate, a } = await gatedRun({
+    const { gate, a, runId } = await gatedRun({
       name: 'cleared',
       keep: 'memory',
       answers: 2,
       rowsDone: 1,
     });
     const cdp = await a.page.context().newCDPSession(a.page);
-    await cdp.send('Storage.clearDataForOrigin', { origin: APP_ORIGIN, storageTypes: 'all' });
+    await cdp.send('Storage.clearDataForOrigin', { origin: appOrigin(), storageTypes: 'all' });
     gate.allow(Infinity);
     await expect
       .poll(
@@ -366,7 +353,10 @@ describe('run status on screen equals the stored one', () => {
       .toBe(0);
     expect(await a.page.getByTestId('datasets-error').innerText()).not.toMatch(/IDBDatabase/u);
     const sent = fake.requests.length;
-    await a.page.waitForTimeout(1_500);
+    // The page has let go of the run (no tab or worker holds its lock) and every request it had
+    // sent is answered: nothing is left that could send another.
+    await expect.poll(() => runLocked(a.page, runId)).toBe(false);
+    await expect.poll(() => fake.inFlight).toBe(0);
     // At most the requests that were in flight when the data went.
     expect(fake.requests.length - sent).toBeLessThanOrEqual(4);
   }, 240_000);

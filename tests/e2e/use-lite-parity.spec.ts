@@ -10,12 +10,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { build } from 'vite';
-import { APP_PORT, WEBGPU_ARGS, launchBrowser } from './support/browser.ts';
+import { WEBGPU_ARGS, launchBrowser } from './support/browser.ts';
 import { startServer } from '../../bench/models/server.ts';
 import type { BenchPageApi, UseLiteRequest, UseLiteResult } from '../../bench/models/protocol.ts';
 import { repoRoot } from '../helpers/shared.ts';
@@ -25,7 +26,6 @@ import { USE_LITE_WINDOW } from '../../src/lib/metrics/semantic/use-lite.ts';
 import { maxAbsDifference, referenceEncoder, summevalSentences } from '../helpers/use-reference.ts';
 
 const require = createRequire(import.meta.url);
-const HARNESS_PORT = APP_PORT + 1000;
 const BUILD_DIR = resolve(repoRoot, '.cache/bench-models-build');
 const TFJS_WASM_DIR = dirname(
   require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm'),
@@ -57,7 +57,8 @@ describe('USE-lite in a Chromium worker', () => {
 
   beforeAll(async () => {
     await build({ configFile: resolve(repoRoot, 'bench/models/vite.config.ts') });
-    server = await startServer(HARNESS_PORT, [
+    // Port 0: the OS picks a free one, so a benchmark or another checkout can serve beside it.
+    server = await startServer(0, [
       { prefix: '/vendor/ort/', dirs: [resolve(repoRoot, 'public/vendor/ort')] },
       { prefix: '/vendor/tfjs/', dirs: [TFJS_WASM_DIR] },
       {
@@ -72,7 +73,7 @@ describe('USE-lite in a Chromium worker', () => {
     await encoder.close();
     browser = await launchBrowser(WEBGPU_ARGS);
     page = await browser.newPage();
-    await page.goto(`http://127.0.0.1:${HARNESS_PORT}/`);
+    await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
     await page.waitForSelector('body[data-ready="true"]');
   }, 400_000);
 

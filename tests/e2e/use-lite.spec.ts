@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import {
-  APP_ORIGIN,
+  appOrigin,
   cardState,
   openApp,
   openCard,
@@ -50,7 +50,7 @@ describe('USE-lite, the default embedding backend', () => {
     expect(modelRequests.filter((u) => /group1-shard|model\.json$/u.test(u))).toEqual([]);
     // GloVe is the last fallback: not fetched while int8 works.
     expect(app.requests.urls.filter((u) => /glove-100d/u.test(u))).toEqual([]);
-    expect(app.requests.urls.filter((u) => !u.startsWith(APP_ORIGIN))).toEqual([]);
+    expect(app.requests.urls.filter((u) => !u.startsWith(appOrigin()))).toEqual([]);
 
     // The score mixes in the order's agreement with each sentence's usual place; the detail
     // lists those places, one per sentence of this summary.
@@ -79,7 +79,7 @@ describe('USE-lite, the default embedding backend', () => {
       body[1000] ^= 0xff;
       await route.fulfill({ response, body });
     });
-    await app.page.goto(APP_ORIGIN);
+    await app.page.goto(appOrigin());
     await scoreDefaultCase(app);
     const coherence = await cardState(app.page, 'coherence');
     expect(coherence.status).toBe('ok');
@@ -99,7 +99,7 @@ describe('USE-lite, the default embedding backend', () => {
         route.fulfill({ status: 404, body: 'not found' }),
       );
     }
-    await app.page.goto(APP_ORIGIN);
+    await app.page.goto(appOrigin());
     await scoreDefaultCase(app);
     const coherence = await cardState(app.page, 'coherence');
     expect(coherence.status).toBe('ok');

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { APP_ORIGIN, openApp, openCard, waitForScores, type App } from './support/browser.ts';
+import { appOrigin, openApp, openCard, waitForScores, type App } from './support/browser.ts';
 import { VALIDITY } from '../../src/lib/metrics/validity.ts';
 
 describe('validity in the cards', () => {
@@ -63,7 +63,7 @@ describe('validity in the cards', () => {
   });
 
   it('opens the row named in the address on load', async () => {
-    await page.goto(`${APP_ORIGIN}/#validity-repetition-offline-lexical`);
+    await page.goto(`${appOrigin()}/#validity-repetition-offline-lexical`);
     const row = page.getByTestId('validity-row-repetition-offline-lexical');
     await expect.poll(() => row.isVisible()).toBe(true);
     expect(await row.getAttribute('class')).toMatch(/\btarget\b/u);

@@ -927,25 +927,36 @@ export interface ImportView {
  * waiting for a mapping, which is confirmed as proposed). */
 export async function importFile(page: Page, file: string): Promise<ImportView> {
   await page.getByTestId('dataset-file').setInputFiles(file);
-  const state = () =>
-    page.evaluate(() => {
-      const panel = document.querySelector('[data-testid="dataset-import"]');
-      return {
-        done: panel?.getAttribute('data-done') === 'true',
-        review: document.querySelector('[data-testid="mapping-import"]') !== null,
-        error: Boolean(
-          panel?.querySelector('[role="alert"]') ??
-          document.querySelector('[data-testid="datasets-error"]'),
-        ),
-      };
-    });
   const end = Date.now() + 120_000;
   for (;;) {
-    const s = await state();
-    if (s.review) await page.getByTestId('mapping-import').click();
-    else if (s.done || s.error) break;
-    if (Date.now() > end) throw new Error(`The import of ${file} did not end`);
-    await page.waitForTimeout(200);
+    // Until the import is over, refused, or waiting for its mapping (checked by the page on each
+    // frame).
+    const state = await page
+      .waitForFunction(
+        () => {
+          const panel = document.querySelector('[data-testid="dataset-import"]');
+          const s = {
+            done: panel?.getAttribute('data-done') === 'true',
+            review: document.querySelector('[data-testid="mapping-import"]') !== null,
+            error: Boolean(
+              panel?.querySelector('[role="alert"]') ??
+              document.querySelector('[data-testid="datasets-error"]'),
+            ),
+          };
+          return s.done || s.review || s.error ? s : false;
+        },
+        undefined,
+        { timeout: Math.max(1, end - Date.now()) },
+      )
+      .then((handle) => handle.jsonValue())
+      .catch(() => undefined);
+    if (!state) throw new Error(`The import of ${file} did not end`);
+    if (!state.review) break;
+    // The mapping is confirmed as proposed; the editor closes as the import starts.
+    await page.getByTestId('mapping-import').click();
+    await page
+      .getByTestId('mapping-import')
+      .waitFor({ state: 'detached', timeout: Math.max(1, end - Date.now()) });
   }
   return page.evaluate(() => {
     const panel = document.querySelector<HTMLElement>('[data-testid="dataset-import"]');

@@ -445,30 +445,33 @@ export async function clearedMidRun(
       );
       if (!halt.ok)
         r.notes.push(fail('the run still held its lock 60 s after its data was cleared'));
-      // Long enough for the sampler to see whether "running" stays on screen.
+      const shownMessages = () =>
+        page.evaluate(() =>
+          Array.from(
+            document.querySelectorAll(
+              '[role="alert"], .error, [data-testid="run-message"], .storage-error',
+            ),
+          )
+            .map((e) => (e as HTMLElement).innerText.trim())
+            .filter((t) => t !== ''),
+        );
+      const saysGone = (m: string) =>
+        !RAW_STORAGE_ERROR.test(m) &&
+        /clear|delet|remov|gone|no longer|erase|wip|missing|not found|storage|site data/iu.test(m);
+      // Until the page says what happened (a finding below if it never does), then two rounds of
+      // samples past that moment: whether "running" stays on screen is read from them.
+      const said = await poll(shownMessages, (m) => m.some(saysGone), {
+        timeout: 30_000,
+        interval: 150,
+      });
       await sampler.tick();
-      await page.waitForTimeout(1_500);
       await sampler.tick();
       env.fault.setLatency(0);
-      const messages = await page.evaluate(() =>
-        Array.from(
-          document.querySelectorAll(
-            '[role="alert"], .error, [data-testid="run-message"], .storage-error',
-          ),
-        )
-          .map((e) => (e as HTMLElement).innerText.trim())
-          .filter((t) => t !== ''),
-      );
+      const messages = said.ok ? said.value : await shownMessages();
       const raw = messages.filter((m) => RAW_STORAGE_ERROR.test(m));
       if (raw.length)
         r.notes.push(fail(`a raw storage error on screen: "${raw[0]!.slice(0, 120)}"`));
-      const words = messages.filter(
-        (m) =>
-          !RAW_STORAGE_ERROR.test(m) &&
-          /clear|delet|remov|gone|no longer|erase|wip|missing|not found|storage|site data/iu.test(
-            m,
-          ),
-      );
+      const words = messages.filter(saysGone);
       if (words.length === 0)
         r.notes.push(
           fail(

@@ -13,7 +13,15 @@
  * Faults are injected per model id or per `<model-id>/<file>` (the more specific key wins).
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  createReadStream,
+  existsSync,
+  openSync,
+  readFileSync,
+  readSync,
+  statSync,
+} from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, resolve, sep } from 'node:path';
@@ -210,9 +218,15 @@ export async function startFakeHub(options: FakeHubOptions): Promise<FakeHub> {
     }
     if (fault?.truncate) {
       const half = Math.max(1, Math.floor(length / 2));
-      createReadStream(path, { start, end: start + half - 1 })
-        .on('end', () => setTimeout(() => res.destroy(), 20))
-        .pipe(res, { end: false });
+      const head = Buffer.alloc(half);
+      const fd = openSync(path, 'r');
+      try {
+        readSync(fd, head, 0, half, start);
+      } finally {
+        closeSync(fd);
+      }
+      // Cut once the half has gone out to the socket: the client reads it, then a dropped line.
+      res.write(head, () => res.destroy());
       return;
     }
     createReadStream(path, { start, end }).pipe(res);

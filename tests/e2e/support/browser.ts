@@ -12,12 +12,11 @@ import type {
 } from 'playwright-core';
 import { METRICS } from '../../../src/lib/metrics/registry.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../../src/lib/node/chromium.ts';
+import { appOrigin } from './app-origin.ts';
 
 export { WEBGPU_ARGS } from '../../../src/lib/node/chromium.ts';
 
-/** Fixed per checkout (storage is per origin); another worktree can run its e2e beside on its own port. */
-export const APP_PORT = Number(process.env.SUMLENS_E2E_PORT ?? 4173);
-export const APP_ORIGIN = `http://127.0.0.1:${APP_PORT}`;
+export { appOrigin };
 
 export async function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
@@ -50,7 +49,7 @@ export function recordRequests(context: BrowserContext): RequestLog {
     foreign: () =>
       urls.filter((url) => {
         if (url.startsWith('data:') || url.startsWith('blob:')) return false;
-        return new URL(url).origin !== APP_ORIGIN;
+        return new URL(url).origin !== appOrigin();
       }),
   };
 }
@@ -86,7 +85,7 @@ export async function openPage(browser: Browser, options: AppPageOptions = {}): 
   const requests = recordRequests(context);
   const page = await context.newPage();
   const errors = recordErrors(page);
-  if (options.visit ?? true) await page.goto(APP_ORIGIN);
+  if (options.visit ?? true) await page.goto(appOrigin());
   return { context, page, requests, errors };
 }
 

@@ -33,6 +33,9 @@ export function pageViolations(page: Page): Promise<Violation[]> {
   );
 }
 
+/** The id of our Audits.enable message to each worker (its answer carries the same id). */
+const AUDITS_ENABLE_ID = 1;
+
 export interface WorkerViolations {
   /** "worker URL: directive kind" for each CSP issue DevTools reported in a worker. */
   issues: string[];
@@ -53,11 +56,26 @@ export async function recordWorkerViolations(browser: Browser): Promise<WorkerVi
   const targetOf = new Map<string, string>();
   const urlOf = new Map<string, string>();
   const attached = new Set<string>();
+  /**
+   * Per worker session, until its answer to Audits.enable (or its end): DevTools replays the
+   * issues collected so far before it answers, so an answered session has reported them all.
+   */
+  const enabling = new Map<string, () => void>();
+  const pending: Promise<void>[] = [];
+  const enabled = (sessionId: string) => {
+    enabling.get(sessionId)?.();
+    enabling.delete(sessionId);
+  };
+  cdp.on('Target.detachedFromTarget', (event) => {
+    if (event.sessionId) enabled(event.sessionId);
+  });
   cdp.on('Target.receivedMessageFromTarget', (event) => {
     const message = JSON.parse(event.message) as {
+      id?: number;
       method?: string;
       params?: { issue?: { code?: string; details?: unknown } };
     };
+    if (message.id === AUDITS_ENABLE_ID) enabled(event.sessionId);
     if (message.method !== 'Audits.issueAdded') return;
     if (message.params?.issue?.code !== 'ContentSecurityPolicyIssue') return;
     const details = JSON.stringify(message.params.issue.details);
@@ -70,21 +88,28 @@ export async function recordWorkerViolations(browser: Browser): Promise<WorkerVi
     }
     attached.add(info.targetId);
     urlOf.set(info.targetId, info.url);
+    let sessionId: string | undefined;
     try {
-      const { sessionId } = await cdp.send('Target.attachToTarget', {
+      ({ sessionId } = await cdp.send('Target.attachToTarget', {
         targetId: info.targetId,
         flatten: false,
-      });
+      }));
       targetOf.set(sessionId, info.targetId);
+      const id = sessionId;
+      pending.push(new Promise<void>((resolve) => enabling.set(id, resolve)));
       await cdp.send('Target.sendMessageToTarget', {
         sessionId,
-        message: JSON.stringify({ id: 1, method: 'Audits.enable' }),
+        message: JSON.stringify({ id: AUDITS_ENABLE_ID, method: 'Audits.enable' }),
       });
     } catch {
-      // The worker ended before we got to it.
+      // The worker ended before we got to it: nothing more will come from it.
+      if (sessionId) enabled(sessionId);
     }
   };
-  cdp.on('Target.targetCreated', (event) => void attach(event.targetInfo));
+  const attaching = (info: { targetId: string; type: string; url: string }) => {
+    pending.push(attach(info));
+  };
+  cdp.on('Target.targetCreated', (event) => attaching(event.targetInfo));
   cdp.on('Target.targetInfoChanged', ({ targetInfo }) => {
     if (attached.has(targetInfo.targetId) && targetInfo.url) {
       urlOf.set(targetInfo.targetId, targetInfo.url);
@@ -95,14 +120,19 @@ export async function recordWorkerViolations(browser: Browser): Promise<WorkerVi
     issues,
     workers,
     stop: async () => {
-      // Any worker whose creation event was missed (replayed issues included), then a moment for
-      // the last messages.
+      // Any worker whose creation event was missed (replayed issues included), then every
+      // worker's answer to Audits.enable: its issues have all arrived before it.
       const { targetInfos } = await cdp.send('Target.getTargets');
       for (const info of targetInfos) {
-        await attach(info);
+        attaching(info);
         if (attached.has(info.targetId) && info.url) urlOf.set(info.targetId, info.url);
       }
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // (an attach still under way adds its session's wait to `pending` before it settles)
+      for (let settled = 0; settled < pending.length;) {
+        const batch = pending.slice(settled);
+        await Promise.all(batch);
+        settled += batch.length;
+      }
       await cdp.detach();
       workers.push(...urlOf.values());
     },

@@ -34,3 +34,23 @@ export async function latestResults(page: Page): Promise<Record<string, StoredRe
       }),
   );
 }
+
+/** The summary of the unsaved draft the app keeps in IndexedDB (undefined when none is stored). */
+export async function storedDraftSummary(page: Page): Promise<string | undefined> {
+  return page.evaluate(
+    () =>
+      new Promise<string | undefined>((done, fail) => {
+        const open = indexedDB.open('sumlens');
+        open.onerror = () => fail(open.error);
+        open.onsuccess = () => {
+          const request = open.result.transaction('drafts').objectStore('drafts').get('current');
+          request.onerror = () => fail(request.error);
+          request.onsuccess = () => {
+            const draft = request.result as { input?: { summary?: string } } | undefined;
+            done(draft?.input?.summary);
+            open.result.close();
+          };
+        };
+      }),
+  );
+}
