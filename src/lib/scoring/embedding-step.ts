@@ -17,7 +17,7 @@ import { errorResult } from './results.ts';
 import type { MetricWorker } from './worker-pool.ts';
 
 /** The pause in typing after which a changed source is embedded ahead of Score. */
-export const PRE_EMBED_DELAY_MS = 400;
+const PRE_EMBED_DELAY_MS = 400;
 
 /** What pre-embedding reads when the pause is over: the texts as they are then. */
 export interface PreEmbedRequest {

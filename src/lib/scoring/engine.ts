@@ -28,7 +28,7 @@ import {
 } from './worker-pool.ts';
 
 /** What to score a case with. */
-export interface CaseSettings<Report = never> {
+interface CaseSettings<Report = never> {
   /** The metrics that need no judge; each goes to its worker, or to the provider's embeddings. */
   metrics: readonly MetricId[];
   settings: MetricSettings;
@@ -39,7 +39,7 @@ export interface CaseSettings<Report = never> {
   judge?: CaseJudge<Report>;
 }
 
-export interface ScoreHandlers {
+interface ScoreHandlers {
   /** Each result as it arrives, never after an abort. */
   onResult?(result: MetricResult): void;
   /** The workers' model loading, for the progress rows. */
@@ -47,14 +47,14 @@ export interface ScoreHandlers {
   signal?: AbortSignal;
 }
 
-export interface CaseScore<Report = never> {
+interface CaseScore<Report = never> {
   /** Every result of the case, in the order they arrived. */
   results: MetricResult[];
   /** How the judge run ended, when the case had one. */
   judge?: JudgeOutcome<Report>;
 }
 
-export interface EngineOptions {
+interface EngineOptions {
   /** Starts the metric workers (default: the page's three module workers). */
   startWorkers?: () => MetricWorkerSet;
   languages?: LanguageDetector;

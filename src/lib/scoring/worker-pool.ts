@@ -26,7 +26,7 @@ export type MetricWorkerSet = Record<WorkerNeeds, MetricWorker>;
 export type OnWorkerProgress = (needs: WorkerNeeds, progress: Progress | undefined) => void;
 
 /** The metrics `wanted` grouped by the worker that computes them, in registry order. */
-export function workerGroups(
+function workerGroups(
   wanted: (id: MetricId, needs: WorkerNeeds) => boolean,
 ): Map<WorkerNeeds, MetricId[]> {
   const groups = new Map<WorkerNeeds, MetricId[]>();
@@ -37,7 +37,7 @@ export function workerGroups(
   return groups;
 }
 
-export interface WorkerJob {
+interface WorkerJob {
   input: CaseInput;
   settings: MetricSettings;
   models: ModelSource;

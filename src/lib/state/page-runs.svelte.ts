@@ -2,8 +2,8 @@
  * Runs that execute in the page rather than in the batch worker: those with LLM metrics (the
  * judge's key never goes to a worker) or coherence on provider embeddings. Each row's metrics but
  * the judge's go through the scoring engine that Score uses (its workers, started once); rows are
- * stored as they finish, under the run's Web Lock. The
- * browser going offline pauses them (halt) and its coming back resumes them, through the session.
+ * stored as they finish, under the run's Web Lock. The browser going offline pauses them (halt)
+ * and its coming back resumes them, through the session.
  */
 import { batchAnswersJudge, sendRunAsBatchJobs } from '../datasets/provider-batch.ts';
 import type { JudgeResponse } from '../llm/types.ts';

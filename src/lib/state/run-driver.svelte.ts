@@ -42,7 +42,7 @@ import {
 } from './page-runs.svelte.ts';
 import { settleRunStatus } from './run-status.ts';
 
-export interface DriveOptions {
+interface DriveOptions {
   /** Stores the run first, under the drive's claim (a new run). */
   create?: () => Promise<StoredRun>;
   retryFailed?: boolean;
@@ -52,7 +52,7 @@ export interface DriveOptions {
 }
 
 /** What the driver shows through the data-set session's state. */
-export interface RunDriverHost {
+interface RunDriverHost {
   runs(): readonly StoredRun[];
   /** A run just stored, into the list. */
   addRun(run: StoredRun): void;

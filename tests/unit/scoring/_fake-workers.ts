@@ -8,7 +8,7 @@ import type { JobHandlers } from '../../../src/lib/workers/worker-client.ts';
 import type { LanguageDetector } from '../../../src/lib/scoring/language-step.ts';
 import { fakeResult } from '../metrics/scored.ts';
 
-export interface FakeJob {
+interface FakeJob {
   ids: readonly MetricId[];
   input: CaseInput;
   handlers: JobHandlers;
