@@ -20,52 +20,42 @@
  * Rate and time left come from a moving window (lanes.ts `RateMeter`) of this session's completions,
  * restarted on resume so that a pause does not read as a slow-down.
  *
- * Where a run executes and its plan are in batch-plan.ts, how a row is scored in row-scorers.ts
- * (both re-exported here). This file stays above 400 lines because `runBatch` and the stored-run
- * entry points share its lanes, counters and stop causes: split apart, each half would import the
- * other's internals back.
+ * Where a run executes and its plan are in batch-plan.ts, how a row is scored in row-scorers.ts,
+ * the runner's types in batch-types.ts and a new run's record in batch-create.ts (all re-exported
+ * here, where pages, workers and tests import them).
  */
 import { messageOf, asError } from '../errors.ts';
 import { englishRef, isMessageRef, ref, type MessageRef } from '../i18n/message.ts';
 import type { OfflineBackends } from '../metrics/offline.ts';
 import type { MetricSettings } from '../metrics/settings.ts';
-import { type MetricId, type MetricResult } from '../metrics/types.ts';
-import { type ProviderKind } from '../llm/types.ts';
-import type {
-  JudgeUsage,
-  RunSettings,
-  RunStatus,
-  StoredDataset,
-  StoredRun,
-  StoredRunResult,
-  TaskRowScore,
-} from '../storage/schema.ts';
-import {
-  createRun,
-  failedResults,
-  getRun,
-  indexedDbRunStore,
-  listRuns,
-  pendingRows,
-} from '../storage/runs.ts';
-import { nextRunName } from './names.ts';
+import type { MetricResult } from '../metrics/types.ts';
+import type { JudgeUsage, RunStatus, StoredRunResult } from '../storage/schema.ts';
+import { failedResults, getRun, indexedDbRunStore, pendingRows } from '../storage/runs.ts';
 import { type DatasetRow } from '../rows/formats.ts';
 import {
   callListener,
   exclusively,
-  type RunState,
   RATE_WINDOW_MS,
   RateMeter,
   RunAbort,
   runLanes,
-  type PauseSignal,
 } from './lanes.ts';
 export * from './batch-plan.ts';
+export * from './batch-types.ts';
+export * from './batch-create.ts';
 export * from './row-scorers.ts';
 export * from './row-language.ts';
 import { runExecutor, splitMetrics } from './batch-plan.ts';
+import type {
+  BatchOptions,
+  BatchOutcome,
+  BatchProgress,
+  BatchState,
+  RowOutcome,
+  StopCause,
+} from './batch-types.ts';
 import { offlineRowScorer } from './row-scorers.ts';
-import { scriptLanguages, withRowLanguages, type DetectLanguages } from './row-language.ts';
+import { scriptLanguages, withRowLanguages } from './row-language.ts';
 import type { TextLanguage } from '../metrics/text/language.ts';
 
 // ---- Pause ----
@@ -76,139 +66,10 @@ export { PauseController, RATE_WINDOW_MS, type PauseSignal } from './lanes.ts';
 // ---- The runner ----
 
 /**
- * Why a row's LLM metrics failed, and what that means for the run:
- * - 'row': this row failed (a transient error: the provider's 5xx, a cut-off or unusable reply…):
- *   it is stored as failed with the reason and its other results, and "Retry failed rows" scores
- *   it again later;
- * - 'stop': every later row would fail the same way (a dead key, an exhausted quota, an unknown
- *   model, a prompt that never fits): the run pauses with the reason and the row is not stored,
- *   so Resume scores it once the cause is fixed;
- * - 'offline': the browser is offline: the run pauses, the row is not stored, and the page
- *   resumes the run when the connection is back.
- */
-export interface RowFailure {
-  effect: 'row' | 'stop' | 'offline';
-  reason: string;
-  /** `reason` as a message of SumLens's own, for the page to word (the run's ceiling). */
-  reasonRef?: MessageRef;
-  /** The provider itself failed (5xx, rate limit, network, timeout) rather than one answer:
-   * `OUTAGE_ROWS` such rows in a row pause the run. */
-  outage?: boolean;
-}
-
-/** What scoring one row gives: its metric results, a task score (prediction rows), judge usage. */
-export interface RowOutcome {
-  results: MetricResult[];
-  task?: TaskRowScore;
-  judge?: JudgeUsage;
-  failure?: RowFailure;
-}
-
-/** `previous`: the row's stored failed result when failed rows are scored again (its good
- * results may be kept). */
-export type RowScorer = (
-  row: DatasetRow,
-  signal: AbortSignal,
-  previous?: StoredRunResult,
-) => Promise<MetricResult[] | RowOutcome>;
-
-/** Where the runner stores rows (storage/datasets.ts `indexedDbRunStore`; tests use a Map). */
-export interface BatchStore {
-  /**
-   * Stores a complete row with the counters; false when the row was already stored. A row
-   * stored as failed may be replaced (failed rows scored again), never a done one.
-   */
-  putResult(result: StoredRunResult): Promise<boolean>;
-  /** `message` in English (logs, the CLI); `messageRef` the same for the page to word. */
-  setStatus(
-    runId: string,
-    status: RunStatus,
-    message?: string | null,
-    messageRef?: MessageRef,
-  ): Promise<void>;
-  /** Adds judge usage of rows that were not stored (a run paused mid-row) to the run's totals. */
-  addUsage?(runId: string, usage: JudgeUsage): Promise<void>;
-}
-
-/**
  * Rows in a row that failed with the provider's own errors before the run pauses (PROVIDERS.md
  * §13 circuit breaking): a provider that is down would otherwise fail every remaining row.
  */
 export const OUTAGE_ROWS = 5;
-
-export type BatchState = RunState;
-
-export interface BatchProgress {
-  /** Rows stored, this session and before it. */
-  done: number;
-  total: number;
-  /** Rows whose scoring failed as a whole (included in `done`). */
-  failed: number;
-  /** Rows being scored now. */
-  inFlight: number;
-  /** Rows per second over the moving window; null until it can be measured. */
-  ratePerSec: number | null;
-  /** Seconds left at that rate; null when unknown. */
-  etaSec: number | null;
-  state: BatchState;
-}
-
-export interface BatchOutcome {
-  /** 'paused' here means stopped by a storage or read failure, a provider error every row would
-   * meet, an outage or the browser going offline (see `message` and `stoppedBy`). */
-  status: 'done' | 'cancelled' | 'paused';
-  /** What paused the run, when it stopped short. */
-  stoppedBy?: StopCause;
-  done: number;
-  failed: number;
-  total: number;
-  /** Rows stored by this call. */
-  scored: number;
-  /** Why the run stopped short, in words that name what was not saved. */
-  message?: string;
-  /** The same as a message, where it is one of SumLens's own. */
-  messageRef?: MessageRef;
-  error?: Error;
-}
-
-/** Why a run stopped short of the end. */
-export type StopCause = 'storage' | 'provider' | 'outage' | 'offline' | 'halted';
-
-export interface BatchOptions {
-  runId: string;
-  /** The rows still to score, in order (storage/datasets.ts `pendingRows`). */
-  rows: AsyncIterable<DatasetRow> | Iterable<DatasetRow>;
-  /** Rows in the whole run. */
-  total: number;
-  /** Rows stored before this call (a resume), and how many of them failed. */
-  alreadyDone?: number;
-  alreadyFailed?: number;
-  scoreRow: RowScorer;
-  /**
-   * Detects the language of case rows, a chunk at a time (row-language.ts): the language worker
-   * in the page, cld3 in the batch worker. Default: each row's script.
-   */
-  detectLanguages?: DetectLanguages;
-  store: BatchStore;
-  /** Rows scored at the same time; default 1. */
-  concurrency?: number;
-  onProgress?(progress: BatchProgress): void;
-  /** Each row as stored. */
-  onRow?(result: StoredRunResult): void;
-  /** Cancels the run. */
-  signal?: AbortSignal;
-  /**
-   * Stops the run as paused, with the signal's reason (a string) as the message: the rows in
-   * flight are dropped unsaved and scored on resume (the page halts its runs when it goes offline).
-   */
-  halt?: AbortSignal;
-  /** The stored failed result of a row being scored again (`retryFailed`). */
-  previousResult?(row: number): StoredRunResult | undefined;
-  pause?: PauseSignal;
-  /** Milliseconds clock (tests pass a fake); default performance.now. */
-  clock?: () => number;
-  rateWindowMs?: number;
-}
 
 function toOutcome(value: MetricResult[] | RowOutcome): RowOutcome {
   return Array.isArray(value) ? { results: value } : value;
@@ -534,44 +395,5 @@ export async function runStoredBatchLocked(
     ...(options.halt ? { halt: options.halt } : {}),
     ...(options.pause ? { pause: options.pause } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
-  });
-}
-
-export interface NewBatchRun {
-  dataset: Pick<StoredDataset, 'id' | 'name' | 'rowCount'>;
-  metrics: MetricId[];
-  settings: RunSettings;
-  /** The judge of the LLM metrics (provider and model, never the key). */
-  judge?: { provider: ProviderKind; model: string };
-  appVersion: string;
-  /** Default the data set's next run ("dev · run 2"). */
-  name?: string;
-  /** Default crypto.randomUUID(). */
-  id?: string;
-  now?: number;
-}
-
-/** Creates the stored run record a batch starts from (status 'running', nothing done). */
-export async function createBatchRun(spec: NewBatchRun): Promise<StoredRun> {
-  const now = spec.now ?? Date.now();
-  return createRun({
-    id: spec.id ?? crypto.randomUUID(),
-    datasetId: spec.dataset.id,
-    datasetName: spec.dataset.name,
-    name:
-      spec.name ??
-      nextRunName(
-        spec.dataset.name,
-        (await listRuns()).map((r) => r.name),
-      ),
-    createdAt: now,
-    metrics: spec.metrics,
-    settings: spec.settings,
-    backends: { ...(spec.judge ? { judge: spec.judge } : {}), perMetric: {} },
-    ...(spec.judge && splitMetrics(spec.metrics, spec.settings.metrics).page.length > 0
-      ? { judgeUsage: { input: 0, output: 0, calls: 0, httpCalls: 0, cachedCalls: 0, cost: 0 } }
-      : {}),
-    appVersion: spec.appVersion,
-    total: spec.dataset.rowCount,
   });
 }

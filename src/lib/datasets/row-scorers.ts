@@ -22,7 +22,7 @@ import type { JudgeUsage, StoredRunResult } from '../storage/schema.ts';
 import { isCaseRow, missingPredictionMessage } from '../rows/formats.ts';
 import { needsWordSegmenter, resolveTask, scoreTinyEvalRow } from './tinyeval.ts';
 import { isJudgeMetric, splitMetrics } from './batch-plan.ts';
-import type { RowFailure, RowScorer } from './batch.ts';
+import type { RowFailure, RowScorer } from './batch-types.ts';
 
 // ---- Row scorers ----
 

@@ -1,13 +1,12 @@
 /**
  * The language of the case in the form: detected in the language worker when Score is pressed
- * (cld3 stays out of the page's bundle), or chosen by the user, whose choice is stored with the
+ * (cld3 stays out of the page's bundle; the engine asks it), or chosen by the user, whose choice is stored with the
  * case (`languageChosen`) and restored when it is reopened. A worker that fails falls back to the
  * script of the texts, so scoring never waits on it.
  */
 import { spreadSample } from '../input/long-text.ts';
 import { languageSample, type LanguageBasis, type TextLanguage } from '../metrics/text/language.ts';
 import type { CaseInput } from '../metrics/types.ts';
-import { detectInWorker } from '../workers/language-client.ts';
 
 /** Characters of each stretch of a long text that detection reads. */
 const SAMPLE_WINDOW_CHARS = 4_000;
@@ -41,15 +40,18 @@ export class CaseLanguage {
     return this.detected;
   }
 
-  /** The case's language fields: detects unless the user chose. */
-  async forCase(texts: {
-    source: string;
-    summary: string;
-  }): Promise<Pick<CaseInput, 'language' | 'languageChosen'>> {
+  /**
+   * The case's language fields: unless the user chose, `detect` (the engine's language worker)
+   * reads the case's sample.
+   */
+  async forCase(
+    texts: { source: string; summary: string },
+    detect: (sample: string) => Promise<TextLanguage>,
+  ): Promise<Pick<CaseInput, 'language' | 'languageChosen'>> {
     if (this.choice !== 'auto') return { language: this.choice, languageChosen: true };
     this.detecting = true;
     try {
-      this.detected = await detectInWorker(caseLanguageSample(texts));
+      this.detected = await detect(caseLanguageSample(texts));
     } finally {
       this.detecting = false;
     }

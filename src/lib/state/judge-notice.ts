@@ -5,7 +5,8 @@
  * answer). A failure that belongs to one metric (a malformed reply, a refusal) stays on its card.
  */
 import type { JudgeFailure } from '../metrics/judge/run.ts';
-import { RUN_STOPPING_KINDS } from '../llm/types.ts';
+import { LlmError, RUN_STOPPING_KINDS } from '../llm/types.ts';
+import { messageOf } from '../errors.ts';
 import { englishRef, ref, type MessageRef } from '../i18n/message.ts';
 
 export interface JudgeNotice {
@@ -43,6 +44,12 @@ export function stoppedRunNotice(failures: readonly JudgeFailure[]): JudgeNotice
   return first.messageRef
     ? { kind: 'stopped', message: first.message, messageRef: first.messageRef }
     : { kind: 'stopped', message: first.message };
+}
+
+/** The notice for a judge run that threw a run-stopping provider error, else undefined. */
+export function failedRunNotice(error: unknown): JudgeNotice | undefined {
+  if (!(error instanceof LlmError && RUN_STOPPING_KINDS.has(error.kind))) return undefined;
+  return { kind: 'stopped', message: messageOf(error) };
 }
 
 /** The whole notice as a message (the page words it with `tr`). */

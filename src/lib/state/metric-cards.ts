@@ -1,13 +1,12 @@
 /**
  * What the single-case cards show, as plain data: a card per metric, the cards of a stored or
- * data-set case, the error result that stands in for a metric that could not be computed, and
- * the judge run's report in the shape the page shows and the shape a case stores. Apart from the
- * scoring session so that opening a stored case and showing a fresh one build cards one way.
+ * data-set case, and the judge run's report in the shape the page shows and the shape a case
+ * stores. Apart from the scoring session so that opening a stored case and showing a fresh one
+ * build cards one way.
  */
 import { METRICS } from '../metrics/registry.ts';
 import type { MetricId, MetricResult } from '../metrics/types.ts';
 import type { StoredJudgeRun } from '../storage/schema.ts';
-import type { MessageRef } from '../i18n/message.ts';
 import type { JudgeRunReport } from './judge.svelte.ts';
 
 export type CardStatus = 'idle' | 'running' | 'ok' | 'n/a' | 'error';
@@ -45,25 +44,6 @@ export function cardsOf(results: readonly MetricResult[]): {
     if (result.id !== 'geval-custom') cards[result.id] = { status: result.status, result };
   }
   return { cards, customCards: results.filter((r) => r.id === 'geval-custom') };
-}
-
-/** A metric that could not be computed: an error card with the reason, never a lost case. */
-export function errorResult(
-  id: MetricId,
-  message: string,
-  backend: string,
-  reasonRef?: MessageRef,
-): MetricResult {
-  return {
-    id,
-    status: 'error',
-    score: null,
-    reason: message,
-    explanation: message,
-    ...(reasonRef ? { reasonRef, explanationRef: reasonRef } : {}),
-    backend,
-    details: {},
-  };
 }
 
 /** Tokens, calls and cost of the judge run whose results are on screen. */

@@ -1,8 +1,9 @@
 /**
  * Runs that execute in the page rather than in the batch worker: those with LLM metrics (the
- * judge's key never goes to a worker) or coherence on provider embeddings. Their offline metrics
- * still go to the metric workers; rows are stored as they finish, under the run's Web Lock. The
- * browser going offline pauses them (halt) and its coming back resumes them, through the session.
+ * judge's key never goes to a worker) or coherence on provider embeddings. Each row's metrics but
+ * the judge's go through the scoring engine that Score uses (its workers, started once); rows are
+ * stored as they finish, under the run's Web Lock. The browser going offline pauses them (halt)
+ * and its coming back resumes them, through the session.
  */
 import { batchAnswersJudge, sendRunAsBatchJobs } from '../datasets/provider-batch.ts';
 import type { JudgeResponse } from '../llm/types.ts';
@@ -27,19 +28,18 @@ import { runLabel } from '../datasets/names.ts';
 import { updateRun } from '../storage/runs.ts';
 import type { StoredRun } from '../storage/schema.ts';
 import type { ModelSource } from '../models/source.ts';
-import type { MetricWorkers } from '../workers/metric-workers.ts';
-import { detectManyInWorker } from '../workers/language-client.ts';
+import type { CaseInput, MetricId } from '../metrics/types.ts';
+import type { ScoringEngine } from '../scoring/engine.ts';
 import type { JudgeSession } from './judge.svelte.ts';
-import { providerEmbeddingMetrics, scoreInWorkers } from './metric-jobs.ts';
 
 /**
  * What a run that executes in the page (one with LLM metrics, or coherence on provider
- * embeddings) borrows from the single-case scoring: its metric workers for the offline metrics,
- * and the judge with the key, which never goes to a worker.
+ * embeddings) shares with the single-case scoring: its engine (workers, language detection,
+ * provider embeddings), and the judge with the key, which never goes to a worker.
  */
 export interface PageScoring {
-  /** The page's metric workers, started on first use (a run resumed on load may come first). */
-  metricWorkers(): MetricWorkers;
+  /** Starts its workers on first use (a run resumed on load may come before Score). */
+  readonly engine: ScoringEngine;
   readonly judge: JudgeSession;
   /** Where transformer models come from, for runs resumed without the page's choice. */
   readonly models: ModelSource;
@@ -213,13 +213,22 @@ export class PageRuns {
     }
     const settings = run.settings.metrics;
     const modelSource = models ?? ($state.snapshot(scoring.models) as ModelSource);
+    // The engine sends each metric where Score would: its worker, or the provider's embeddings.
+    const viaEngine = async (ids: MetricId[], input: CaseInput, signal: AbortSignal) => {
+      const scoringSettings = {
+        metrics: ids,
+        settings,
+        models: modelSource,
+        providerConfig: () => scoring.judge.config(),
+      };
+      return (await scoring.engine.scoreCase(input, scoringSettings, { signal })).results;
+    };
+    const detectLanguages = (texts: string[]) => scoring.engine.detectLanguages(texts);
     const scoreRow = pageRowScorer({
       metrics: run.metrics,
       settings,
-      offline: (ids, input, signal) =>
-        scoreInWorkers(scoring.metricWorkers(), ids, input, settings, modelSource, signal),
-      extra: (ids, input, signal) =>
-        providerEmbeddingMetrics(() => scoring.judge.config(), ids, input, settings, signal),
+      offline: viaEngine,
+      extra: viaEngine,
       ...(judge ? { judge } : {}),
       isOffline: browserOffline,
       ...(gate
@@ -258,7 +267,7 @@ export class PageRuns {
             judgeSettings: batched.settings,
             cache: judgeAnswerCache<JudgeResponse>(),
             jobs: runBatchJobStore(run.id),
-            detectLanguages: detectManyInWorker,
+            detectLanguages,
             capabilities: () => interactive.capabilities(stopBatch.signal),
             signal: stopBatch.signal,
             onState: (state) => {
@@ -290,7 +299,7 @@ export class PageRuns {
       return await runStoredBatchLocked(run.id, {
         scoreRow,
         // Each row's language from the language worker, a chunk of rows per message.
-        detectLanguages: detectManyInWorker,
+        detectLanguages,
         onProgress,
         signal: handle.cancel.signal,
         pause: handle.pause,

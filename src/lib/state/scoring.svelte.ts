@@ -1,44 +1,32 @@
 /**
- * The page's scoring session: the cards' states, the workers, the history list and the draft.
- * Results arrive per metric as each worker finishes, so a slow model never hides a fast score.
- * What the cards hold is built in metric-cards.ts, the case and its problems in case-input.ts,
- * the worker and provider-embedding runs in metric-jobs.ts; this class holds the state.
+ * The page's scoring session: the cards' states, the history list and the draft. Scoring itself
+ * (workers, language detection, embeddings, the judge) is the engine's (../scoring/engine.ts),
+ * which data-set runs in the page share; this class holds what the page shows of it. What the
+ * cards hold is built in metric-cards.ts, the case and its problems in case-input.ts.
  */
 import { APP_VERSION } from '../version.ts';
 import { messageOf } from '../errors.ts';
-import { LlmError, RUN_STOPPING_KINDS } from '../llm/types.ts';
 import { METRICS } from '../metrics/registry.ts';
 import { withDefaults } from '../metrics/settings.ts';
 import type { MetricSettings } from '../metrics/settings.ts';
 import type { CaseInput, CaseTexts, MetricId, MetricResult } from '../metrics/types.ts';
 import type { InputProblem } from '../input/validate-case.ts';
-import {
-  deleteAllCases,
-  deleteCase,
-  getCase,
-  listHistory,
-  loadDraft,
-  saveCase,
-} from '../storage/cases.ts';
-import type { HistoryEntry } from '../storage/schema.ts';
-import { isQuotaExceeded, storageEstimate, unsavedCaseMessage } from '../storage/quota.ts';
-import { startMetricWorkers } from '../workers/metric-workers.ts';
-import { startLanguageWorker } from '../workers/language-client.ts';
-import type { MetricWorkers } from '../workers/metric-workers.ts';
-import type { PreparedTexts, Progress } from '../workers/worker-client.ts';
+import { loadDraft } from '../storage/cases.ts';
+import type { Progress } from '../workers/worker-client.ts';
 import type { ModelSource } from '../models/source.ts';
 import { parseInstructions } from '../input/instructions.ts';
+import { ScoringEngine } from '../scoring/engine.ts';
+import type { CaseJudge } from '../scoring/judge-step.ts';
+import { failMissing } from '../scoring/results.ts';
 import { loadPreferences, savePreferences } from './preferences.ts';
-import { JudgeSession } from './judge.svelte.ts';
+import { JudgeSession, type JudgeRunReport } from './judge.svelte.ts';
 import { caseInputOf, caseProblems, instructionsTextOf, textsOf } from './case-input.ts';
 import { CaseLanguage } from './case-language.svelte.ts';
 import type { TextLanguage } from '../metrics/text/language.ts';
 import { DraftSaver } from './draft-saver.ts';
-import { english, ref, type MessageRef } from '../i18n/message.ts';
-import { loadingStage } from '../workers/loading-stage.ts';
+import { CaseHistory } from './case-history.svelte.ts';
 import {
   cardsOf,
-  errorResult,
   idleCards,
   runningCards,
   shownJudgeReport,
@@ -46,7 +34,6 @@ import {
   type CardState,
   type ShownJudgeReport,
 } from './metric-cards.ts';
-import { failMissing, providerEmbeddingMetrics, workerGroups } from './metric-jobs.ts';
 import {
   blockedMetricReasons,
   runnableSettings,
@@ -54,15 +41,15 @@ import {
   type SettingsProblem,
 } from './settings-problems.ts';
 import { scoredCaseKey } from './scored-case.ts';
-import { notRunNotice, stoppedRunNotice, type JudgeNotice } from './judge-notice.ts';
+import {
+  failedRunNotice,
+  notRunNotice,
+  stoppedRunNotice,
+  type JudgeNotice,
+} from './judge-notice.ts';
 import { WorkerProgress } from './worker-progress.svelte.ts';
 
-export type { CardState, CardStatus } from './metric-cards.ts';
-
 const PREFERENCES = loadPreferences();
-
-/** The pause in typing after which a changed source is embedded ahead of Score. */
-export const PRE_EMBED_DELAY_MS = 400;
 
 export class ScoringSession {
   input = $state<CaseTexts>({ source: '', summary: '', reference: '' });
@@ -73,10 +60,8 @@ export class ScoringSession {
   cards = $state.raw<Record<MetricId, CardState>>(idleCards());
   problems = $state.raw<InputProblem[]>([]);
   running = $state(false);
-  history = $state.raw<HistoryEntry[]>([]);
-  storageError = $state<string | undefined>();
-  /** The storage error as a message, where it has one (else the page shows the text as is). */
-  storageErrorRef = $state.raw<MessageRef | undefined>();
+  /** The saved cases, and the storage error shown above the form. */
+  readonly history = new CaseHistory();
   /** The summary the cards' results were computed on: highlights use offsets into it. */
   scoredSummary = $state('');
   /** The saved case whose results are on screen, if any. */
@@ -116,8 +101,7 @@ export class ScoringSession {
   );
 
   readonly #progress = new WorkerProgress();
-  readonly #draft = new DraftSaver((message) => this.#setStorageError(message));
-  #workers: MetricWorkers | undefined;
+  readonly #draft = new DraftSaver((message) => this.history.setStorageError(message));
   /** The texts' language: detected on Score or chosen; picks the tokenizer and the judge's. */
   readonly language = new CaseLanguage();
   /** What the judge is asked for, as part of a case's key: another model is another result. */
@@ -131,20 +115,23 @@ export class ScoringSession {
     };
   }
   #run: AbortController | undefined;
-  /** The "Scored, but not saved" message last shown, so that a later save can clear it. */
-  #unsavedMessage: string | undefined;
 
   /** Model-loading progress, one row per worker and file. */
   get progress(): Record<string, Progress> {
     return this.#progress.rows;
   }
 
+  /** Scoring itself, shared with the data-set runs that execute in the page. */
+  readonly engine: ScoringEngine;
+
+  constructor(engine: ScoringEngine = new ScoringEngine()) {
+    this.engine = engine;
+  }
+
   async init(): Promise<void> {
-    this.#workers ??= startMetricWorkers();
-    // Load vectors, the recogniser and any chosen model while the user is still pasting, and cld3:
-    // Score asks for the case's language before any metric starts.
+    // Load vectors, the recogniser and any chosen model while the user is still pasting.
+    this.engine.start();
     void this.loadBackends();
-    startLanguageWorker();
     try {
       const draft = await loadDraft();
       // Reading a long draft back is a task of its own (1.7 M characters: ~100 ms); showing it is
@@ -153,9 +140,9 @@ export class ScoringSession {
       if (draft && !this.input.source && !this.input.summary) {
         this.input = { ...draft.input, reference: draft.input.reference ?? '' };
       }
-      this.history = await listHistory();
+      await this.history.reload();
     } catch (error) {
-      this.#setStorageError(messageOf(error));
+      this.history.setStorageError(messageOf(error));
     }
   }
 
@@ -165,29 +152,19 @@ export class ScoringSession {
    * progress area; scoring still works (it falls back to the built-in backend).
    */
   async loadBackends(): Promise<void> {
-    const workers = this.#workers;
-    if (!workers) return;
-    const settings = $state.snapshot(this.settings);
-    const models = $state.snapshot(this.models);
-    await Promise.all(
-      Object.entries(workers).map(async ([needs, client]) => {
-        this.#progress.clear(needs);
-        try {
-          await client.load({ onProgress: (p) => this.#progress.set(needs, p) }, settings, models);
-          this.#progress.clear(needs);
-          // User Timing, for DevTools and bench/first-score.ts: the encoder is loaded and warm.
-          if (needs === 'embedding') performance.mark('sumlens:encoder-ready');
-        } catch (error) {
-          this.#progress.clear(needs);
-          this.#progress.set(
-            needs,
-            loadingStage(ref('models.stage.failed', { error: messageOf(error) })),
-          );
-        } finally {
-          if (needs === 'embedding') this.encoderLoads++;
-        }
-      }),
+    await this.engine.loadBackends(
+      $state.snapshot(this.settings),
+      $state.snapshot(this.models),
+      (needs, progress) => this.#showProgress(needs, progress),
+      (needs) => {
+        if (needs === 'embedding') this.encoderLoads++;
+      },
     );
+  }
+
+  #showProgress(needs: string, progress: Progress | undefined): void {
+    if (progress) this.#progress.set(needs, progress);
+    else this.#progress.clear(needs);
   }
 
   /** Remembers settings and the model source for the next visit. */
@@ -210,40 +187,11 @@ export class ScoringSession {
   inputChanged(): void {
     this.problems = this.problems.filter((p) => !p.blocking);
     this.#draft.schedule(() => textsOf(this.input));
-    this.#schedulePreEmbed();
-  }
-
-  #preEmbedTimer: ReturnType<typeof setTimeout> | undefined;
-  #preEmbed: { texts: PreparedTexts; controller: AbortController } | undefined;
-
-  /**
-   * Starts embedding the case once the user pauses (PRE_EMBED_DELAY_MS), so that Score finds its
-   * sentences, the source's and the summary's, in the embedding worker's cache. Newer texts cancel
-   * the older request (what it embedded stays cached); the same texts are not asked for twice.
-   */
-  #schedulePreEmbed(): void {
-    clearTimeout(this.#preEmbedTimer);
-    this.#preEmbedTimer = setTimeout(() => {
-      const texts = { source: this.input.source, summary: this.input.summary };
-      const worker = this.#workers?.embedding;
-      const asked = this.#preEmbed?.texts;
-      if (!worker || !(texts.source.trim() || texts.summary.trim())) return;
-      if (asked?.source === texts.source && asked.summary === texts.summary) return;
-      this.#preEmbed?.controller.abort();
-      const controller = new AbortController();
-      this.#preEmbed = { texts, controller };
-      worker
-        .prepare(
-          texts,
-          $state.snapshot(this.settings),
-          $state.snapshot(this.models),
-          controller.signal,
-        )
-        .catch(() => {
-          // A hint only: Score embeds whatever is not cached, and reports real failures.
-          if (this.#preEmbed?.controller === controller) this.#preEmbed = undefined;
-        });
-    }, PRE_EMBED_DELAY_MS);
+    this.engine.schedulePreEmbed(() => ({
+      texts: { source: this.input.source, summary: this.input.summary },
+      settings: $state.snapshot(this.settings),
+      models: $state.snapshot(this.models),
+    }));
   }
 
   /** Writes the draft at once (before a reload into a new version), instead of after the pause. */
@@ -252,8 +200,6 @@ export class ScoringSession {
   }
 
   async score(): Promise<void> {
-    const workers = this.#workers;
-    if (!workers) return;
     const input = textsOf(this.input);
     const settings = $state.snapshot(this.settings);
     const models = $state.snapshot(this.models);
@@ -268,14 +214,13 @@ export class ScoringSession {
     this.cards = runningCards(judgeAsked ? new Set(this.judge.metrics) : new Set());
     const caseInput = {
       ...caseInputOf(input, instructions.sections),
-      ...(await this.language.forCase(input)),
+      ...(await this.language.forCase(input, (sample) => this.engine.detectLanguage(sample))),
     };
     const key = scoredCaseKey(caseInput, settings, this.#judgeAsked(), models);
     // An identical re-score replaces the entry on screen instead of adding one to the history.
     const sameCaseId = key === this.scoredKey ? this.openCaseId : undefined;
     const wrongSettings = settingsProblems(settings);
     const blocked = blockedMetricReasons(wrongSettings);
-    const workerSettings = runnableSettings(settings, wrongSettings);
     const judgeProblems = this.judge.enabled ? this.judge.problemRefs() : [];
     const runJudge = this.judge.enabled && judgeProblems.length === 0;
 
@@ -296,46 +241,72 @@ export class ScoringSession {
     const results: MetricResult[] = [];
     for (const [id, reason] of blocked) {
       if (this.cards[id].status !== 'running') continue;
-      const [failure] = failMissingWith([id], results, reason, 'none');
-      if (failure) this.#setCard(id, { status: 'error', result: failure });
+      for (const failure of failMissing([id], results, reason, 'none')) this.#show(failure);
     }
-    const providerEmbedding = settings.backends.embedding.kind === 'provider';
-    // Provider embeddings need the judge's key, which stays in the page: no worker gets it.
-    const groups = workerGroups(
-      (id, needs) => !blocked.has(id) && !(needs === 'embedding' && providerEmbedding),
-    );
-
-    const jobs = [...groups].map(async ([needs, ids]) => {
-      try {
-        await workers[needs].score(ids, caseInput, workerSettings, models, {
+    const judge = runJudge ? this.#caseJudge() : undefined;
+    let scored;
+    try {
+      scored = await this.engine.scoreCase(
+        caseInput,
+        {
+          metrics: METRICS.filter((m) => m.needs !== 'llm' && !blocked.has(m.id)).map((m) => m.id),
+          settings: runnableSettings(settings, wrongSettings),
+          models,
+          // Provider embeddings need the judge's key, which stays in the page: no worker gets it.
+          providerConfig: () => this.judge.config(),
+          ...(judge ? { judge } : {}),
+        },
+        {
           signal: run.signal,
-          onProgress: (p) => this.#progress.set(needs, p),
-          onResult: (result) => {
-            if (run.signal.aborted) return;
-            results.push(result);
-            this.#setCard(result.id, { status: result.status, result });
-          },
-        });
-      } catch (error) {
-        if (run.signal.aborted) return;
-        for (const failure of failMissing(ids, results, messageOf(error), 'none')) {
-          this.#setCard(failure.id, { status: 'error', result: failure });
-        }
-      } finally {
-        this.#progress.clear(needs);
-      }
-    });
-    if (runJudge) jobs.push(this.#runJudge(caseInput, run.signal, results));
-    if (providerEmbedding)
-      jobs.push(this.#providerEmbeddingMetrics(caseInput, workerSettings, run.signal, results));
-    await Promise.all(jobs);
-    if (run.signal.aborted) return;
+          onProgress: (needs, progress) => this.#showProgress(needs, progress),
+          onResult: (result) => this.#show(result),
+        },
+      );
+    } catch (error) {
+      if (run.signal.aborted) return;
+      throw error;
+    }
+    const stopped = scored.judge && 'error' in scored.judge && failedRunNotice(scored.judge.error);
+    if (judge && stopped) {
+      this.judgeNotice = stopped;
+      for (const id of judge.metrics) this.#setCard(id, { status: 'idle' });
+    }
     this.running = false;
     this.#run = undefined;
 
+    results.push(...scored.results);
     const order = new Map(METRICS.map((m, i) => [m.id, i]));
     results.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
     await this.#saveScoredCase(caseInput, settings, results, sameCaseId);
+  }
+
+  /** A result on its card as it arrives; each user-defined G-Eval criterion has a card of its own. */
+  #show(result: MetricResult): void {
+    if (result.id === 'geval-custom') this.customCards = [...this.customCards, result];
+    else this.#setCard(result.id, { status: result.status, result });
+  }
+
+  /** The LLM metrics of the case, from the page, with the report and notice the page shows. */
+  #caseJudge(): CaseJudge<JudgeRunReport> {
+    const ids = [...this.judge.metrics];
+    return {
+      metrics: ids,
+      backend: `judge:${this.judge.provider.kind}/${this.judge.provider.model}`,
+      run: async (input, onResult, signal) => {
+        const report = await this.judge.run(input, onResult, signal);
+        if (signal.aborted) return report;
+        this.judgeReport = { ...report.summary, cost: report.cost };
+        const stopped = stoppedRunNotice(report.summary.failures);
+        if (stopped) {
+          this.judgeNotice = stopped;
+          // Their results stay in the case; on screen, the notice says it once. Every failure was
+          // this error, so every red card is (the combined summarization score included).
+          for (const id of ids)
+            if (this.cards[id].status === 'error') this.#setCard(id, { status: 'idle' });
+        }
+        return report;
+      },
+    };
   }
 
   async #saveScoredCase(
@@ -344,101 +315,16 @@ export class ScoringSession {
     results: MetricResult[],
     id: string = crypto.randomUUID(),
   ): Promise<void> {
-    try {
-      const entry = await saveCase({
-        id,
-        createdAt: Date.now(),
-        input,
-        settings,
-        results,
-        appVersion: APP_VERSION,
-        ...(this.judgeReport
-          ? { judge: storedJudgeRun(this.judgeReport, this.judge.provider) }
-          : {}),
-      });
-      this.openCaseId = entry.id;
-      this.history = [entry, ...this.history.filter((h) => h.id !== entry.id)];
-      // The last case's failure is over once a case is stored (space was freed, as it said).
-      if (this.storageError === this.#unsavedMessage) this.#setStorageError(undefined);
-    } catch (error) {
-      // The cards keep their scores; only the history entry is missing, and the message says why.
-      const estimate = isQuotaExceeded(error) ? await storageEstimate() : undefined;
-      this.#unsavedMessage = unsavedCaseMessage(error, estimate);
-      this.#setStorageError(this.#unsavedMessage);
-    }
-  }
-
-  /** The LLM metrics, from the page; their failures become error cards, never a lost case. */
-  async #runJudge(input: CaseInput, signal: AbortSignal, results: MetricResult[]): Promise<void> {
-    const ids = [...this.judge.metrics];
-    const fail = (message: string | MessageRef) => {
-      const backend = `judge:${this.judge.provider.kind}/${this.judge.provider.model}`;
-      const failures =
-        typeof message === 'string'
-          ? failMissing(ids, results, message, backend)
-          : failMissingWith(ids, results, message, backend);
-      for (const failure of failures) {
-        this.#setCard(failure.id, { status: 'error', result: failure });
-      }
-    };
-    try {
-      const report = await this.judge.run(
-        input,
-        (result) => {
-          if (signal.aborted) return;
-          results.push(result);
-          if (result.id === 'geval-custom') this.customCards = [...this.customCards, result];
-          else this.#setCard(result.id, { status: result.status, result });
-        },
-        signal,
-      );
-      this.judgeReport = { ...report.summary, cost: report.cost };
-      const stopped = stoppedRunNotice(report.summary.failures);
-      if (stopped && !signal.aborted) {
-        this.judgeNotice = stopped;
-        // Their results stay in the case; on screen, the notice says it once. Every failure was
-        // this error, so every red card is (the combined summarization score included).
-        for (const id of ids)
-          if (this.cards[id].status === 'error') this.#setCard(id, { status: 'idle' });
-      }
-      // A metric the run never reported (a bug, or a criterion list emptied mid-run) must not spin.
-      fail(ref('card.judgeNoResult'));
-    } catch (error) {
-      if (signal.aborted) return;
-      fail(messageOf(error));
-      if (error instanceof LlmError && RUN_STOPPING_KINDS.has(error.kind)) {
-        this.judgeNotice = { kind: 'stopped', message: messageOf(error) };
-        for (const id of ids) this.#setCard(id, { status: 'idle' });
-      }
-    }
-  }
-
-  /** The embedding metrics on the provider's embedding API (SPEC §2 backend 3), from the page. */
-  async #providerEmbeddingMetrics(
-    input: CaseInput,
-    settings: MetricSettings,
-    signal: AbortSignal,
-    results: MetricResult[],
-  ): Promise<void> {
-    const ids = METRICS.filter((m) => m.needs === 'embedding').map((m) => m.id);
-    const scored = await providerEmbeddingMetrics(
-      () => this.judge.config(),
-      ids,
+    const entry = await this.history.save({
+      id,
+      createdAt: Date.now(),
       input,
       settings,
-      signal,
-    );
-    if (signal.aborted) return;
-    for (const result of scored) {
-      results.push(result);
-      this.#setCard(result.id, { status: result.status, result });
-    }
-  }
-
-  /** The metric workers, for a data-set run that executes in the page (page-runs.svelte.ts). */
-  metricWorkers(): MetricWorkers {
-    // A run resumed on load may ask before init() has run (children mount first).
-    return (this.#workers ??= startMetricWorkers());
+      results,
+      appVersion: APP_VERSION,
+      ...(this.judgeReport ? { judge: storedJudgeRun(this.judgeReport, this.judge.provider) } : {}),
+    });
+    if (entry) this.openCaseId = entry.id;
   }
 
   cancel(): void {
@@ -450,42 +336,13 @@ export class ScoringSession {
     this.judgeNotice = undefined;
   }
 
-  /** One place sets the storage error, so its text and its message never disagree. */
-  #setStorageError(error: string | MessageRef | undefined): void {
-    if (error === undefined || typeof error === 'string') {
-      this.storageError = error;
-      this.storageErrorRef = undefined;
-    } else {
-      this.storageError = english(error.key, error.values);
-      this.storageErrorRef = error;
-    }
-  }
-
   async open(id: string): Promise<void> {
-    const stored = await getCase(id);
-    if (!stored) {
-      this.#setStorageError(ref('runs.history.caseGone'));
-      this.history = await listHistory();
-      return;
-    }
-    this.#run?.abort();
-    this.running = false;
-    this.input = {
-      source: stored.input.source,
-      summary: stored.input.summary,
-      reference: stored.input.reference ?? '',
-    };
-    this.scoredSummary = stored.input.summary;
+    const stored = await this.history.read(id);
+    if (!stored) return;
+    this.#showResults(stored.input, stored.results);
     this.settings = withDefaults(stored.settings);
-    const { cards, customCards } = cardsOf(stored.results);
-    this.cards = cards;
-    this.customCards = customCards;
-    this.scoredSource = stored.input.source;
-    this.instructionsText = instructionsTextOf(stored.input.instructions ?? []);
     this.language.restore(stored.input);
     this.judgeReport = stored.judge ? shownJudgeReport(stored.judge) : undefined;
-    this.judgeNotice = undefined;
-    this.problems = [];
     this.openCaseId = id;
     this.scoredKey = scoredCaseKey(stored.input, this.settings, this.#judgeAsked(), this.models);
   }
@@ -495,18 +352,8 @@ export class ScoringSession {
    * run scored it in (chosen when the row named it, so that Score keeps it).
    */
   showCase(input: CaseInput, results: MetricResult[], language?: TextLanguage): void {
-    this.#run?.abort();
-    this.running = false;
-    this.input = { source: input.source, summary: input.summary, reference: input.reference ?? '' };
-    this.scoredSummary = input.summary;
-    this.scoredSource = input.source;
-    const { cards, customCards } = cardsOf(results);
-    this.cards = cards;
-    this.customCards = customCards;
-    this.judgeNotice = undefined;
-    this.problems = [];
+    this.#showResults(input, results);
     this.openCaseId = undefined;
-    this.instructionsText = instructionsTextOf(input.instructions ?? []);
     this.language.restore(input, language?.basis === 'script' ? 'script' : 'detected');
     this.scoredKey = scoredCaseKey(
       { ...caseInputOf(this.input, input.instructions ?? []), ...this.language.current },
@@ -516,36 +363,32 @@ export class ScoringSession {
     );
   }
 
+  /** A case scored before (stored, or a data-set row) in the form and on the cards. */
+  #showResults(input: CaseInput, results: readonly MetricResult[]): void {
+    this.#run?.abort();
+    this.running = false;
+    this.input = { source: input.source, summary: input.summary, reference: input.reference ?? '' };
+    this.scoredSummary = input.summary;
+    this.scoredSource = input.source;
+    const { cards, customCards } = cardsOf(results);
+    this.cards = cards;
+    this.customCards = customCards;
+    this.instructionsText = instructionsTextOf(input.instructions ?? []);
+    this.judgeNotice = undefined;
+    this.problems = [];
+  }
+
   async remove(id: string): Promise<void> {
-    await deleteCase(id);
-    this.history = this.history.filter((h) => h.id !== id);
+    await this.history.remove(id);
     if (this.openCaseId === id) this.openCaseId = undefined;
   }
 
   async removeAll(): Promise<void> {
-    await deleteAllCases();
-    this.history = [];
+    await this.history.removeAll();
     this.openCaseId = undefined;
   }
 
   #setCard(id: MetricId, state: CardState): void {
     this.cards = { ...this.cards, [id]: state };
   }
-}
-
-/** failMissing with a reason the page words in the reader's language (English kept as text). */
-function failMissingWith(
-  ids: readonly MetricId[],
-  results: MetricResult[],
-  reason: MessageRef,
-  backend: string,
-): MetricResult[] {
-  const failures: MetricResult[] = [];
-  for (const id of ids) {
-    if (results.some((r) => r.id === id)) continue;
-    const failure = errorResult(id, english(reason.key, reason.values), backend, reason);
-    results.push(failure);
-    failures.push(failure);
-  }
-  return failures;
 }

@@ -6,7 +6,7 @@ import type { MetricNeeds } from '../metrics/types.ts';
 import { MetricWorkerClient } from './worker-client.ts';
 
 /** LLM metrics call the provider from the page itself (src/lib/llm), not from a worker. */
-export type MetricWorkers = Record<Exclude<MetricNeeds, 'llm'>, MetricWorkerClient>;
+type MetricWorkers = Record<Exclude<MetricNeeds, 'llm'>, MetricWorkerClient>;
 
 export function startMetricWorkers(): MetricWorkers {
   return {
