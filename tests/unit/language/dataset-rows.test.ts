@@ -3,7 +3,7 @@
  * single-case form does for one case: a Chinese, an English and a Russian row are zh, en and ru;
  * a row whose data has a `language` column is scored in that language (chosen). The language is
  * stored with the row's result, picks the row's metrics (entity density is n/a on the non-English
- * rows only), and 600 SummEval rows are detected well under a second.
+ * rows only), and 600 SummEval rows are detected a chunk at a time.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -161,17 +161,23 @@ describe("a run's rows in their languages", () => {
     expect(chosenRowLanguage(caseRow(1, 'a', 'b'))).toBeUndefined();
   });
 
-  it('detects 600 SummEval rows well under a second', async () => {
+  it('detects 600 SummEval rows in chunks, not one call per row', async () => {
     await loadLanguageIdentifier();
     const rows = summeval.map((r, i) => caseRow(i + 1, r.text, r.decoded));
     expect(rows).toHaveLength(600);
+    // Speed comes from handing cld3 a chunk of rows per call (one worker round trip each); the
+    // time is logged, not asserted: a shared machine makes a timed assertion flaky.
+    const calls: number[] = [];
+    const counted: DetectLanguages = async (texts) => {
+      calls.push(texts.length);
+      return cld3(texts);
+    };
     const started = performance.now();
     const labelled: DatasetRow[] = [];
-    for await (const row of withRowLanguages(rows, cld3)) labelled.push(row);
-    const elapsed = performance.now() - started;
-    console.info(`cld3: 600 SummEval rows in ${elapsed.toFixed(0)} ms`);
+    for await (const row of withRowLanguages(rows, counted)) labelled.push(row);
+    console.info(`cld3: 600 SummEval rows in ${(performance.now() - started).toFixed(0)} ms`);
     expect(labelled.every((r) => r.kind === 'case' && r.input.language === 'en')).toBe(true);
-    expect(elapsed).toBeLessThan(1000);
+    expect(calls).toHaveLength(Math.ceil(600 / LANGUAGE_CHUNK));
   });
 });
 
