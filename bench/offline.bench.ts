@@ -8,7 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { computeMetrics } from '../src/lib/metrics/offline.ts';
 import { DEFAULT_SETTINGS } from '../src/lib/metrics/settings.ts';
-import { OFFLINE_METRIC_IDS } from '../src/lib/metrics/types.ts';
+import { OFFLINE_METRIC_IDS } from '../src/lib/metrics/registry.ts';
 import type { MetricResult } from '../src/lib/metrics/types.ts';
 import { scoreReferenceMetrics } from '../src/lib/metrics/lexical/reference-metrics.ts';
 import { rouge } from '../src/lib/metrics/lexical/rouge.ts';

@@ -18,7 +18,7 @@ import { latestResults } from './support/stored-results.ts';
 import { fakeError, startFakeLlm, textReply } from '../helpers/fake-llm.ts';
 import type { FakeLlm } from '../helpers/fake-llm.ts';
 import { oracleHandler, promptOfWire } from '../helpers/judge-oracle.ts';
-import { JUDGE_METRIC_IDS } from '../../src/lib/metrics/types.ts';
+import { JUDGE_METRIC_IDS } from '../../src/lib/metrics/registry.ts';
 
 const SOURCE =
   'The city council voted to close the old bridge on Monday. Repairs would cost 4 million euros. ' +

@@ -3,7 +3,7 @@ import { computeMetrics } from '../../../src/lib/metrics/offline.ts';
 import type { OfflineBackends } from '../../../src/lib/metrics/offline.ts';
 import { DEFAULT_SETTINGS } from '../../../src/lib/metrics/settings.ts';
 import type { MetricSettings } from '../../../src/lib/metrics/settings.ts';
-import { OFFLINE_METRIC_IDS } from '../../../src/lib/metrics/types.ts';
+import { OFFLINE_METRIC_IDS } from '../../../src/lib/metrics/registry.ts';
 import type { CaseInput, MetricResult } from '../../../src/lib/metrics/types.ts';
 import { CompromiseRecognizer } from '../../../src/lib/metrics/semantic/compromise-ner.ts';
 import type { RougeDetails } from '../../../src/lib/metrics/lexical/reference-metrics.ts';

@@ -20,7 +20,7 @@ import { cosine } from '../semantic/coherence.ts';
 import { throwIfAborted, type SentenceEmbedder } from '../semantic/backends.ts';
 import { english, explained, ref, type MessageRef } from '../../i18n/message.ts';
 import { notApplicable, withNotes } from '../results.ts';
-import { type MetricResult, type TextSpan } from '../types.ts';
+import type { MetricResult, TextSpan } from '../types.ts';
 import { splitSentences, splitWords, type Segment } from '../text/tokenize.ts';
 import {
   backendWithTokenizer,

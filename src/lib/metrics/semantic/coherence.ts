@@ -18,7 +18,7 @@
 import { messageOf } from '../../errors.ts';
 import { explained, ref, type MessageRef } from '../../i18n/message.ts';
 import { failed, notApplicable } from '../results.ts';
-import { type MetricResult } from '../types.ts';
+import type { MetricResult } from '../types.ts';
 import { splitSentences, type Segment } from '../text/tokenize.ts';
 import { throwIfAborted, type SentenceEmbedder } from './backends.ts';
 import {

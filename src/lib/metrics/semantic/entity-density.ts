@@ -13,7 +13,7 @@
 import { messageOf } from '../../errors.ts';
 import { explained } from '../../i18n/message.ts';
 import { failed, notApplicable } from '../results.ts';
-import { type MetricResult, type TextSpan } from '../types.ts';
+import type { MetricResult, TextSpan } from '../types.ts';
 import { splitTokens, type Segment } from '../text/tokenize.ts';
 import { throwIfAborted, type EntityRecognizer } from './backends.ts';
 

@@ -12,11 +12,11 @@ import { calibratePair, type CalibrationRow } from '../../datasets/calibration.t
 import { computeMetrics } from '../../metrics/offline.ts';
 import { referenceCalculator } from '../../metrics/lexical/records.ts';
 import { QUALITY_BACKEND } from '../../metrics/lexical/quality.ts';
-import { metricInfo, metricRecord } from '../../metrics/registry.ts';
+import { metricInfo, metricRecord, OFFLINE_METRIC_IDS } from '../../metrics/registry.ts';
 import { DEFAULT_SETTINGS } from '../../metrics/settings.ts';
 import type { EntityRecognizer, SentenceEmbedder } from '../../metrics/semantic/backends.ts';
 import { CompromiseRecognizer } from '../../metrics/semantic/compromise-ner.ts';
-import { OFFLINE_METRIC_IDS, type MetricId, type MetricResult } from '../../metrics/types.ts';
+import type { MetricId, MetricResult } from '../../metrics/types.ts';
 import {
   HUMAN_DIMENSIONS,
   type HumanDimension,
