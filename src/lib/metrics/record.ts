@@ -30,6 +30,18 @@ export interface MetricInfo {
  */
 export type DetailViewKind = 'own' | 'generic';
 
+/**
+ * What every record holds beside its computation. `info` and `messages` are the metric's one
+ * English source: scripts/i18n-metrics.ts writes them into the catalog (src/messages/en/metrics.json)
+ * and fills the other locales from it.
+ */
+interface RecordText<V extends DetailViewKind> {
+  info: Omit<MetricInfo, 'id'>;
+  detailView: V;
+  /** The metric's own messages (full key → ICU MessageFormat English); shared ones stay in src/messages/en. */
+  messages?: Readonly<Record<string, string>>;
+}
+
 /** One offline computation for one case; the backends are shared by every metric of the case. */
 export interface OfflineRun {
   input: CaseInput;
@@ -51,10 +63,10 @@ export interface SharedOfflineCalculator {
   computeAll(run: OfflineRun, wanted: readonly MetricId[]): Promise<MetricResult[]>;
 }
 
-export interface OfflineMetricRecord<V extends DetailViewKind = DetailViewKind> {
+export interface OfflineMetricRecord<
+  V extends DetailViewKind = DetailViewKind,
+> extends RecordText<V> {
   kind: 'offline';
-  info: Omit<MetricInfo, 'id'>;
-  detailView: V;
   /** The metric's own computation, or the shared calculator it is one output of. */
   compute: ((run: OfflineRun) => Promise<MetricResult>) | SharedOfflineCalculator;
 }
@@ -79,10 +91,10 @@ export interface JudgePipelineBuilder {
   build(env: RunEnv, want: ReadonlySet<JudgeMetricId>): BuiltPart;
 }
 
-export interface JudgeMetricRecord<V extends DetailViewKind = DetailViewKind> {
+export interface JudgeMetricRecord<
+  V extends DetailViewKind = DetailViewKind,
+> extends RecordText<V> {
   kind: 'judge';
-  info: Omit<MetricInfo, 'id'>;
-  detailView: V;
   /** The builders whose pipelines produce this metric (run order: first appearance in the registry). */
   pipelines: readonly JudgePipelineBuilder[];
   /** Whether a default judge run selects it. */
