@@ -78,13 +78,6 @@ export const METRIC_RECORDS = {
   [K in MetricId]: K extends OfflineMetricId ? OfflineMetricRecord : JudgeMetricRecord;
 };
 
-type Records = typeof METRIC_RECORDS;
-
-/** Ids whose record names its own detail view (the UI's table must have one for each). */
-export type OwnDetailViewId = {
-  [K in MetricId]: Records[K]['detailView'] extends 'own' ? K : never;
-}[MetricId];
-
 const records: {
   [K in MetricId]: K extends OfflineMetricId ? OfflineMetricRecord : JudgeMetricRecord;
 } = METRIC_RECORDS;

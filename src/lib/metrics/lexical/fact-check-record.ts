@@ -68,6 +68,7 @@ export const factCheckMetric = {
     range: [0, 1],
   },
   detailView: 'own',
+  validity: { family: 'lexical', label: 'validity.row.factCheck' },
   async compute({ input, tokenizer, signal }) {
     const caseTokenizer = await tokenizer();
     throwIfAborted(signal);

@@ -68,18 +68,28 @@ export const rouge1Metric = referenceMetric(
   'ROUGE-1',
   'Unigram overlap with the reference summary (F-measure); word overlap, not meaning.',
 );
-export const rouge2Metric = referenceMetric(
-  'ROUGE-2',
-  'Bigram overlap with the reference summary (F-measure); rewards shared phrasing.',
-);
-export const rougeLMetric = referenceMetric(
-  'ROUGE-L',
-  'Longest common subsequence with the reference (F-measure); rewards the same words in the same order.',
-);
-export const rougeLsumMetric = referenceMetric(
-  'ROUGE-Lsum',
-  'Summary-level LCS: each reference sentence against the union of LCS hits over all summary sentences (F-measure).',
-);
+// The ROUGE variants' details have one shape, shown by ROUGE-1's view.
+export const rouge2Metric = {
+  ...referenceMetric(
+    'ROUGE-2',
+    'Bigram overlap with the reference summary (F-measure); rewards shared phrasing.',
+  ),
+  detailView: { sameAs: 'rouge-1' },
+} satisfies OfflineMetricRecord;
+export const rougeLMetric = {
+  ...referenceMetric(
+    'ROUGE-L',
+    'Longest common subsequence with the reference (F-measure); rewards the same words in the same order.',
+  ),
+  detailView: { sameAs: 'rouge-1' },
+} satisfies OfflineMetricRecord;
+export const rougeLsumMetric = {
+  ...referenceMetric(
+    'ROUGE-Lsum',
+    'Summary-level LCS: each reference sentence against the union of LCS hits over all summary sentences (F-measure).',
+  ),
+  detailView: { sameAs: 'rouge-1' },
+} satisfies OfflineMetricRecord;
 export const bleuMetric = referenceMetric(
   'BLEU',
   'Smoothed sentence BLEU against the reference (0–100, sacrebleu); n-gram precision with a brevity penalty, built for translation.',
@@ -103,6 +113,7 @@ export const repetitionOfflineMetric = {
     range: [0, 1],
   },
   detailView: 'own',
+  validity: { family: 'lexical', label: 'validity.row.repetition' },
   async compute({ input, backends, signal, tokenizer }) {
     // The score is lexical; the embedder only adds the most similar sentence pair, so a backend
     // that cannot load costs that pair, not the score.
@@ -159,6 +170,7 @@ export const extractivenessMetric = {
     range: [0, 1],
   },
   detailView: 'own',
+  validity: { family: 'lexical', label: 'validity.row.extractiveness' },
   async compute({ input, tokenizer }) {
     const caseTokenizer = await tokenizer();
     return withSourcePrefix(input.source, (source) =>
@@ -178,6 +190,7 @@ export const sourceCoverageMetric = {
     range: [0, 1],
   },
   detailView: 'own',
+  validity: { family: 'lexical', label: 'validity.row.sourceCoverage' },
   async compute({ input, tokenizer }) {
     const caseTokenizer = await tokenizer();
     return withSourcePrefix(input.source, (source) =>
@@ -198,6 +211,7 @@ export const qualityOfflineMetric = {
     range: [0, 1],
   },
   detailView: 'own',
+  validity: { family: 'lexical', label: 'validity.row.quality' },
   async compute({ input, tokenizer, signal }) {
     const caseTokenizer = await tokenizer();
     const names = await summaryNames(input, caseTokenizer.language, signal);

@@ -32,6 +32,7 @@ export const sourceOrderMetric = {
     range: [0, 1],
   },
   detailView: 'own',
+  validity: { family: 'use-lite', label: 'validity.row.sourceOrder' },
   async compute({ input, backends, signal }) {
     if (!backends.embedder) return failed('source-order', 'none', ref('semantic.noEmbedder'), {});
     const embedder = await backends.embedder();
@@ -53,6 +54,7 @@ export const supportMetric = {
     range: [-1, 1],
   },
   detailView: 'own',
+  validity: { family: 'use-lite', label: 'validity.row.support' },
   async compute({ input, backends, signal }) {
     if (!backends.embedder) return failed('support', 'none', ref('semantic.noEmbedder'), {});
     const embedder = await backends.embedder();
@@ -74,6 +76,7 @@ export const redundancyMetric = {
     range: [0, 1],
   },
   detailView: 'own',
+  validity: { family: 'use-lite', label: 'validity.row.redundancy' },
   async compute({ input, backends, signal }) {
     if (!backends.embedder) return failed('redundancy', 'none', ref('semantic.noEmbedder'), {});
     const embedder = await backends.embedder();

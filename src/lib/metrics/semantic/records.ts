@@ -32,6 +32,7 @@ export const entityDensityMetric = {
     range: [0, 1],
   },
   detailView: 'own',
+  validity: { family: 'compromise', label: 'validity.row.entityDensity' },
   async compute({ input, settings, backends, signal, tokenizer }) {
     if (!backends.recognizer)
       return failed('entity-density', 'none', 'No entity recogniser here.', {});
@@ -99,6 +100,7 @@ export const coherenceMetric = {
     range: [-1, 1],
   },
   detailView: 'own',
+  validity: { family: 'use-lite', label: 'validity.row.coherence' },
   async compute({ input, backends, signal }) {
     if (!backends.embedder) return failed('coherence', 'none', ref('semantic.noEmbedder'), {});
     const embedder = await backends.embedder();

@@ -66,20 +66,6 @@ function cellsOf(rows: readonly CalibrationRow[], key: (d: HumanDimension) => st
   return cells;
 }
 
-/** Backend family of a built-in row's key, so that model rows of the same metric differ. */
-const FAMILY: Record<string, string> = {
-  'entity-density': 'compromise',
-  coherence: 'use-lite',
-  'source-order': 'use-lite',
-  support: 'use-lite',
-  redundancy: 'use-lite',
-  'repetition-offline': 'lexical',
-  extractiveness: 'lexical',
-  'source-coverage': 'lexical',
-  'quality-offline': 'lexical',
-  'fact-check': 'lexical',
-};
-
 /**
  * Metrics whose definition was chosen (repetition, the salient-word count of source coverage) or
  * whose weights were fit (the quality estimate) on this dev set: their rows are in-sample.
@@ -151,7 +137,8 @@ export async function metricRows(
       const info = metricInfo(id);
       const backend = backendOf.get(id);
       if (!backend) throw new Error(`${id} scored none of the ${dev.length} summaries`);
-      const family = variant.key === 'builtin' ? (FAMILY[id] ?? '') : variant.key;
+      const family =
+        variant.key === 'builtin' ? (metricRecord(id).validity?.family ?? '') : variant.key;
       rows.push({
         key: family ? `${id}-${family}` : id,
         metrics: [id],
