@@ -7,25 +7,24 @@
  */
 import type { JudgeMetricRecord, MetricInfo, MetricRecord, OfflineMetricRecord } from './record.ts';
 import type { JudgeMetricId, MetricId, OfflineMetricId } from './types.ts';
-import { coherenceMetric, entityDensityMetric } from './semantic/records.ts';
-import {
-  redundancyMetric,
-  sourceOrderMetric,
-  supportMetric,
-} from './semantic/alignment-records.ts';
-import { factCheckMetric } from './lexical/fact-check-record.ts';
+import { entityDensityMetric } from './semantic/entity-density/record.ts';
+import { coherenceMetric } from './semantic/coherence/record.ts';
+import { sourceOrderMetric } from './semantic/source-order/record.ts';
+import { supportMetric } from './semantic/support/record.ts';
+import { redundancyMetric } from './semantic/redundancy/record.ts';
+import { factCheckMetric } from './lexical/fact-check/record.ts';
 import {
   bleuMetric,
-  extractivenessMetric,
-  qualityOfflineMetric,
-  repetitionOfflineMetric,
   rouge1Metric,
   rouge2Metric,
   rougeLMetric,
   rougeLsumMetric,
-  sourceCoverageMetric,
   tokenF1Metric,
-} from './lexical/records.ts';
+} from './lexical/reference/record.ts';
+import { repetitionOfflineMetric } from './lexical/repetition-offline/record.ts';
+import { extractivenessMetric } from './lexical/extractiveness/record.ts';
+import { sourceCoverageMetric } from './lexical/source-coverage/record.ts';
+import { qualityOfflineMetric } from './lexical/quality-offline/record.ts';
 import {
   alignmentMetric,
   ccaiAccuracyMetric,

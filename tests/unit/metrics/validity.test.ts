@@ -28,7 +28,7 @@ import {
   validityRows,
   type ValidityReport,
 } from '../../../src/lib/metrics/validity.ts';
-import qualityWeights from '../../../src/lib/metrics/lexical/quality-weights.json';
+import qualityWeights from '../../../src/lib/metrics/lexical/quality-offline/quality-weights.json';
 import { repoRoot } from '../../helpers/shared.ts';
 
 const FIXTURE_MODELS = resolve(repoRoot, 'tests/fixtures/models');

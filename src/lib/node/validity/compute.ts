@@ -10,8 +10,8 @@
  */
 import { calibratePair, type CalibrationRow } from '../../datasets/calibration.ts';
 import { computeMetrics } from '../../metrics/offline.ts';
-import { referenceCalculator } from '../../metrics/lexical/records.ts';
-import { QUALITY_BACKEND } from '../../metrics/lexical/quality.ts';
+import { referenceCalculator } from '../../metrics/lexical/reference/record.ts';
+import { QUALITY_BACKEND } from '../../metrics/lexical/quality-offline/quality.ts';
 import { metricInfo, metricRecord, OFFLINE_METRIC_IDS } from '../../metrics/registry.ts';
 import { DEFAULT_SETTINGS } from '../../metrics/settings.ts';
 import type { EntityRecognizer, SentenceEmbedder } from '../../metrics/semantic/backends.ts';

@@ -8,7 +8,7 @@ import {
   rougeScoreTokenize,
   type RougeLcsOutcome,
   type RougeScore,
-} from '../../../../src/lib/metrics/lexical/rouge.ts';
+} from '../../../../src/lib/metrics/lexical/reference/rouge.ts';
 import { lcsIndices, lcsLength } from '../../../../src/lib/metrics/lexical/lcs.ts';
 
 type Prf = { precision: number; recall: number; fmeasure: number };

@@ -7,12 +7,12 @@
  * likely paraphrased repeats; other backends get no threshold and no flags. On SummEval dev it
  * tracks expert coherence weakly (summary-level Spearman 0.20 with GloVe SIF, 0.18 with USE-lite).
  */
-import { MAX_PAIR_SENTENCES } from '../lexical/repetition.ts';
-import { explained, ref } from '../../i18n/message.ts';
-import { failed, notApplicable, withNotes } from '../results.ts';
-import type { MetricResult } from '../types.ts';
-import { throwIfAborted, type SentenceEmbedder } from './backends.ts';
-import { cosine } from './coherence.ts';
+import { MAX_PAIR_SENTENCES } from '../../lexical/repetition-offline/repetition.ts';
+import { explained, ref } from '../../../i18n/message.ts';
+import { failed, notApplicable, withNotes } from '../../results.ts';
+import type { MetricResult } from '../../types.ts';
+import { throwIfAborted, type SentenceEmbedder } from '../backends.ts';
+import { cosine } from '../coherence/coherence.ts';
 import {
   embedSentences,
   ENCODER_THRESHOLDS,
@@ -21,7 +21,7 @@ import {
   thresholdsFor,
   type CalibratedThreshold,
   type EncoderThresholds,
-} from './sentence-alignment.ts';
+} from '../sentence-alignment.ts';
 
 export interface RedundancySentence {
   index: number;

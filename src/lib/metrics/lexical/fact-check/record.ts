@@ -4,13 +4,13 @@
  * names) is imported on first use, and only for English cases, so that other cases and the other
  * lexical metrics never load its lexicon.
  */
-import type { OfflineMetricRecord } from '../record.ts';
-import { isAbort } from '../results.ts';
-import { throwIfAborted } from '../semantic/backends.ts';
-import type { TextSpan } from '../types.ts';
+import type { OfflineMetricRecord } from '../../record.ts';
+import { isAbort } from '../../results.ts';
+import { throwIfAborted } from '../../semantic/backends.ts';
+import type { TextSpan } from '../../types.ts';
 import { scoreFactCheck, type FactCheckDetails } from './fact-check.ts';
 
-declare module '../types.ts' {
+declare module '../../types.ts' {
   interface OfflineMetricDetails {
     'fact-check': FactCheckDetails;
   }
@@ -29,7 +29,7 @@ let compromise: Promise<Recognizer> | undefined;
  * two (compromise took about 30% of a SummEval row's time).
  */
 export function loadCompromise(): Promise<Recognizer> {
-  compromise ??= import('../semantic/compromise-ner.ts').then(
+  compromise ??= import('../../semantic/compromise-ner.ts').then(
     ({ CompromiseRecognizer }) => new CompromiseRecognizer({ cacheSize: 16 }),
   );
   return compromise;

@@ -12,15 +12,15 @@
  * sentences scores 1, so it is never a quality rating. The pure functions are exported for the
  * offline quality estimate, which reads the same signals.
  */
-import { explained, ref } from '../../i18n/message.ts';
-import { notApplicable } from '../results.ts';
-import type { MetricResult, TextSpan } from '../types.ts';
-import { splitSentences, splitWords, type Segment } from '../text/tokenize.ts';
+import { explained, ref } from '../../../i18n/message.ts';
+import { notApplicable } from '../../results.ts';
+import type { MetricResult, TextSpan } from '../../types.ts';
+import { splitSentences, splitWords, type Segment } from '../../text/tokenize.ts';
 import {
   backendWithTokenizer,
   tokenizerDetail,
   type CaseTokenizer,
-} from '../text/case-tokenizer.ts';
+} from '../../text/case-tokenizer.ts';
 
 export const EXTRACTIVENESS_BACKEND = 'lexical fragments (Grusky et al. 2018 greedy)';
 
@@ -367,7 +367,7 @@ export function scoreExtractiveness(
   };
 }
 
-declare module '../types.ts' {
+declare module '../../types.ts' {
   interface OfflineMetricDetails {
     extractiveness: ExtractivenessDetails;
   }

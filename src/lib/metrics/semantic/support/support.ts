@@ -11,10 +11,10 @@
  * On SummEval dev (summary level): Spearman 0.33 with expert consistency with GloVe SIF, 0.25
  * with USE-lite.
  */
-import { explained, ref } from '../../i18n/message.ts';
-import { failed, notApplicable, withNotes } from '../results.ts';
-import type { CaseInput, MetricResult } from '../types.ts';
-import { throwIfAborted, type SentenceEmbedder } from './backends.ts';
+import { explained, ref } from '../../../i18n/message.ts';
+import { failed, notApplicable, withNotes } from '../../results.ts';
+import type { CaseInput, MetricResult } from '../../types.ts';
+import { throwIfAborted, type SentenceEmbedder } from '../backends.ts';
 import {
   bestSourceMatches,
   caseSentences,
@@ -25,7 +25,7 @@ import {
   type CalibratedThreshold,
   type EncoderThresholds,
   type SourceMatch,
-} from './sentence-alignment.ts';
+} from '../sentence-alignment.ts';
 
 export interface SupportSentence {
   index: number;

@@ -10,12 +10,12 @@
  * `densityScore = max(0, 1 − |density − target| / width)`, target 0.15, width 0.15 by default.
  * `result.raw` is the density itself.
  */
-import { messageOf } from '../../errors.ts';
-import { explained } from '../../i18n/message.ts';
-import { failed, notApplicable } from '../results.ts';
-import type { MetricResult, TextSpan } from '../types.ts';
-import { splitTokens, type Segment } from '../text/tokenize.ts';
-import { throwIfAborted, type EntityRecognizer } from './backends.ts';
+import { messageOf } from '../../../errors.ts';
+import { explained } from '../../../i18n/message.ts';
+import { failed, notApplicable } from '../../results.ts';
+import type { MetricResult, TextSpan } from '../../types.ts';
+import { splitTokens, type Segment } from '../../text/tokenize.ts';
+import { throwIfAborted, type EntityRecognizer } from '../backends.ts';
 
 export const DEFAULT_DENSITY_TARGET = 0.15;
 export const DEFAULT_DENSITY_WIDTH = 0.15;

@@ -15,12 +15,12 @@
  * they are kept in the details with a null value and left out of the means. When no adjacent pair
  * is left, the result is `n/a`.
  */
-import { messageOf } from '../../errors.ts';
-import { explained, ref, type MessageRef } from '../../i18n/message.ts';
-import { failed, notApplicable } from '../results.ts';
-import type { MetricResult } from '../types.ts';
-import { splitSentences, type Segment } from '../text/tokenize.ts';
-import { throwIfAborted, type SentenceEmbedder } from './backends.ts';
+import { messageOf } from '../../../errors.ts';
+import { explained, ref, type MessageRef } from '../../../i18n/message.ts';
+import { failed, notApplicable } from '../../results.ts';
+import type { MetricResult } from '../../types.ts';
+import { splitSentences, type Segment } from '../../text/tokenize.ts';
+import { throwIfAborted, type SentenceEmbedder } from '../backends.ts';
 import {
   followProbability,
   orderModelFor,
@@ -28,8 +28,8 @@ import {
   positionAgreement,
   predictedPosition,
   type OrderModel,
-} from './order-model.ts';
-import { ORDER_MODELS } from './order-models.ts';
+} from '../order-model.ts';
+import { ORDER_MODELS } from '../order-models.ts';
 
 export interface CoherenceSentence {
   index: number;

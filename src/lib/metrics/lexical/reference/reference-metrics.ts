@@ -19,10 +19,10 @@
  *   '... (intl-segmenter)', or '... (intl-segmenter, jieba unavailable)' when jieba failed to load
  *   (the reason is in the details). BLEU keeps its Intl.Segmenter tokenizer either way.
  */
-import { messageOf } from '../../errors.ts';
-import { explained, ref, type MessageRef } from '../../i18n/message.ts';
-import { failed, notApplicable } from '../results.ts';
-import type { CaseInput } from '../types.ts';
+import { messageOf } from '../../../errors.ts';
+import { explained, ref, type MessageRef } from '../../../i18n/message.ts';
+import { failed, notApplicable } from '../../results.ts';
+import type { CaseInput } from '../../types.ts';
 import {
   REFERENCE_METRIC_IDS,
   type ReferenceMetricId,
@@ -39,7 +39,7 @@ import {
   type RougeTokenizerKind,
   type RougeType,
 } from './rouge.ts';
-import { segmenterLabel, type WordSegmenter } from './cjk-words.ts';
+import { segmenterLabel, type WordSegmenter } from '../cjk-words.ts';
 import { tokenF1 } from './token-f1.ts';
 
 export {

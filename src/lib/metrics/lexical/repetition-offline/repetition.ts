@@ -15,18 +15,18 @@
  * occurrences, the pair of sentences that share the most words, and the pair the active embedding
  * backend finds most alike (those never change the score).
  */
-import { messageOf } from '../../errors.ts';
-import { cosine } from '../semantic/coherence.ts';
-import { throwIfAborted, type SentenceEmbedder } from '../semantic/backends.ts';
-import { english, explained, ref, type MessageRef } from '../../i18n/message.ts';
-import { notApplicable, withNotes } from '../results.ts';
-import type { MetricResult, TextSpan } from '../types.ts';
-import { splitSentences, splitWords, type Segment } from '../text/tokenize.ts';
+import { messageOf } from '../../../errors.ts';
+import { cosine } from '../../semantic/coherence/coherence.ts';
+import { throwIfAborted, type SentenceEmbedder } from '../../semantic/backends.ts';
+import { english, explained, ref, type MessageRef } from '../../../i18n/message.ts';
+import { notApplicable, withNotes } from '../../results.ts';
+import type { MetricResult, TextSpan } from '../../types.ts';
+import { splitSentences, splitWords, type Segment } from '../../text/tokenize.ts';
 import {
   backendWithTokenizer,
   tokenizerDetail,
   type CaseTokenizer,
-} from '../text/case-tokenizer.ts';
+} from '../../text/case-tokenizer.ts';
 
 export const REPETITION_BACKEND = 'lexical repeats (Intl.Segmenter words)';
 

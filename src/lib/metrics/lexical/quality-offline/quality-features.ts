@@ -11,21 +11,25 @@
  * content stems: a faithful paraphrase that reuses the source's vocabulary in its own sentences
  * scores as well as a copy. Extractiveness stays its own card, describing, not grading.
  */
-import { alignSentences, alignSourceToSummary } from '../text/aligner.ts';
-import type { CaseTokenizer } from '../text/case-tokenizer.ts';
-import { firstSentences } from '../text/source-prefix.ts';
-import type { Segment } from '../text/tokenize.ts';
-import { kendallTauB } from '../../stats/correlation.ts';
+import { alignSentences, alignSourceToSummary } from '../../text/aligner.ts';
+import type { CaseTokenizer } from '../../text/case-tokenizer.ts';
+import { firstSentences } from '../../text/source-prefix.ts';
+import type { Segment } from '../../text/tokenize.ts';
+import { kendallTauB } from '../../../stats/correlation.ts';
 import {
   analyseExtractiveness,
   lexicalTokens,
   type ExtractiveAnalysis,
   type Token,
-} from './extractiveness.ts';
-import { checkFacts, type FactCheckDetails, type FactCheckOptions } from './fact-check.ts';
-import { findRepeats } from './repetition.ts';
-import { contentStems, salientWords } from './source-coverage.ts';
-import { recentValues } from '../../recent.ts';
+} from '../extractiveness/extractiveness.ts';
+import {
+  checkFacts,
+  type FactCheckDetails,
+  type FactCheckOptions,
+} from '../fact-check/fact-check.ts';
+import { findRepeats } from '../repetition-offline/repetition.ts';
+import { contentStems, salientWords } from '../source-coverage/source-coverage.ts';
+import { recentValues } from '../../../recent.ts';
 
 export const QUALITY_FEATURE_IDS = [
   'fact-precision',

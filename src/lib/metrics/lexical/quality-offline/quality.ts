@@ -12,20 +12,20 @@
  * the comparison and the leaderboard, and caps the score at DEGENERATE_CAP, because a fit on
  * real summaries has seen too few of them to rank them low by itself.
  */
-import { english, explained, ref, type MessageRef } from '../../i18n/message.ts';
-import { notApplicable } from '../results.ts';
-import type { MetricResult } from '../types.ts';
-import { firstSentences } from '../text/source-prefix.ts';
-import type { Segment } from '../text/tokenize.ts';
-import { backendWithTokenizer, type CaseTokenizer } from '../text/case-tokenizer.ts';
+import { english, explained, ref, type MessageRef } from '../../../i18n/message.ts';
+import { notApplicable } from '../../results.ts';
+import type { MetricResult } from '../../types.ts';
+import { firstSentences } from '../../text/source-prefix.ts';
+import type { Segment } from '../../text/tokenize.ts';
+import { backendWithTokenizer, type CaseTokenizer } from '../../text/case-tokenizer.ts';
 import {
   analyseExtractiveness,
   lexicalTokens,
   MIN_VERBATIM_WORDS,
   sentenceWordRanges,
   type ExtractiveAnalysis,
-} from './extractiveness.ts';
-import type { FactCheckOptions } from './fact-check.ts';
+} from '../extractiveness/extractiveness.ts';
+import type { FactCheckOptions } from '../fact-check/fact-check.ts';
 import { QUALITY_FEATURE_LABELS, qualitySignals } from './quality-features.ts';
 import {
   estimateDimension,
@@ -293,7 +293,7 @@ export function cappedScore(score: number, flags: readonly Pick<GamingFlag, 'id'
   return flags.some((f) => DEGENERATE_FLAGS.has(f.id)) ? Math.min(score, DEGENERATE_CAP) : score;
 }
 
-declare module '../types.ts' {
+declare module '../../types.ts' {
   interface OfflineMetricDetails {
     'quality-offline': QualityDetails;
   }

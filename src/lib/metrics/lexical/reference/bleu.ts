@@ -19,8 +19,8 @@
  * marks become tokens. sacrebleu's own answer is tokenize='zh' (one token per Chinese character),
  * which we do not implement.
  */
-import { splitTokens } from '../text/tokenize.ts';
-import { pyRstrip, pySplit } from './py-compat.ts';
+import { splitTokens } from '../../text/tokenize.ts';
+import { pyRstrip, pySplit } from '../py-compat.ts';
 
 export type BleuTokenize = '13a' | 'none' | 'intl-segmenter';
 export type BleuSmoothMethod = 'none' | 'floor' | 'add-k' | 'exp';

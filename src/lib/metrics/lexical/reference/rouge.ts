@@ -35,13 +35,13 @@
  *   ROUGE-1/2 are linear and always computed. For Lsum the cells of all sentence pairs add up to
  *   the same product, so the same guard applies.
  */
-import { reasoned, type MessageRef } from '../../i18n/message.ts';
-import { guessLocale, splitSentences, splitWords } from '../text/tokenize.ts';
-import { intlWordSegmenter, usesWordSegmenter, type WordSegmenter } from './cjk-words.ts';
-import { Interner, LCS_CELL_BUDGET, lcsIndices, lcsLength } from './lcs.ts';
-import { createPorterStemmer } from './porter-stemmer.ts';
+import { reasoned, type MessageRef } from '../../../i18n/message.ts';
+import { guessLocale, splitSentences, splitWords } from '../../text/tokenize.ts';
+import { intlWordSegmenter, usesWordSegmenter, type WordSegmenter } from '../cjk-words.ts';
+import { Interner, LCS_CELL_BUDGET, lcsIndices, lcsLength } from '../lcs.ts';
+import { createPorterStemmer } from '../porter-stemmer.ts';
 
-export { LCS_CELL_BUDGET } from './lcs.ts';
+export { LCS_CELL_BUDGET } from '../lcs.ts';
 
 export interface RougeScore {
   precision: number;

@@ -4,8 +4,8 @@
  * occurrence it touches ("very very very" copies itself), and of overlapping first occurrences
  * the earlier, longer one stays.
  */
-import { ref } from '../../i18n/message.ts';
-import type { TextSpan } from '../types.ts';
+import { ref } from '../../../i18n/message.ts';
+import type { TextSpan } from '../../types.ts';
 import type { RepeatOccurrence, RepetitionDetails } from './repetition.ts';
 
 /** Label prefix of a first occurrence's span; a repeat's label starts with "said before". */

@@ -5,9 +5,9 @@
 import type { BleuScore, BleuTokenize } from './bleu.ts';
 import type { RougeTokenizerKind, RougeType } from './rouge.ts';
 import type { TokenF1Language, TokenF1Segmentation } from './token-f1.ts';
-import type { WordSegmenter } from './cjk-words.ts';
-import type { CaseTokenizer } from '../text/case-tokenizer.ts';
-import type { MetricResult } from '../types.ts';
+import type { WordSegmenter } from '../cjk-words.ts';
+import type { CaseTokenizer } from '../../text/case-tokenizer.ts';
+import type { MetricResult } from '../../types.ts';
 
 /** The metrics scored together by scoreReferenceMetrics, in its output order. */
 export const REFERENCE_METRIC_IDS = [
@@ -118,7 +118,7 @@ export interface ReferenceMetricsOptions {
   only?: readonly ReferenceMetricId[];
 }
 
-declare module '../types.ts' {
+declare module '../../types.ts' {
   interface OfflineMetricDetails {
     'rouge-1': RougeDetails;
     'rouge-2': RougeDetails;

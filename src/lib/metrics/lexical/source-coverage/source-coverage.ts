@@ -11,17 +11,17 @@
  * source uses first. Only English stopwords are removed, so on other languages the salient words
  * include function words and the score says less.
  */
-import { explained, ref } from '../../i18n/message.ts';
-import { notApplicable } from '../results.ts';
-import type { MetricResult } from '../types.ts';
-import { firstSentences } from '../text/source-prefix.ts';
-import { lexicalTokens, type Token } from './extractiveness.ts';
+import { explained, ref } from '../../../i18n/message.ts';
+import { notApplicable } from '../../results.ts';
+import type { MetricResult } from '../../types.ts';
+import { firstSentences } from '../../text/source-prefix.ts';
+import { lexicalTokens, type Token } from '../extractiveness/extractiveness.ts';
 import {
   backendWithTokenizer,
   tokenizerDetail,
   type CaseTokenizer,
-} from '../text/case-tokenizer.ts';
-import { createPorterStemmer } from './porter-stemmer.ts';
+} from '../../text/case-tokenizer.ts';
+import { createPorterStemmer } from '../porter-stemmer.ts';
 
 export const SOURCE_COVERAGE_BACKEND = 'lexical recall (top-10 content stems, lead-3)';
 
@@ -195,7 +195,7 @@ export function scoreSourceCoverage(
   };
 }
 
-declare module '../types.ts' {
+declare module '../../types.ts' {
   interface OfflineMetricDetails {
     'source-coverage': SourceCoverageDetails;
   }

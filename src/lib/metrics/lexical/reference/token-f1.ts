@@ -15,15 +15,15 @@
  *   when both sides are empty (the SQuAD script would give 1 there; LongBench gives 0).
  * - Several answers: the maximum over answers (what TinyEval's published numbers use).
  */
-import { guessLocale, hasCjk } from '../text/tokenize.ts';
+import { guessLocale, hasCjk } from '../../text/tokenize.ts';
 import {
   cjkWords,
   intlWordSegmenter,
   segmenterLabel,
   usesWordSegmenter,
   type WordSegmenter,
-} from './cjk-words.ts';
-import { pySplit } from './py-compat.ts';
+} from '../cjk-words.ts';
+import { pySplit } from '../py-compat.ts';
 
 export type TokenF1Language = 'auto' | 'en' | 'zh' | 'ja';
 

@@ -34,18 +34,18 @@
  * and aligned only when an item is not found, and a long source is aligned on the sentences
  * that share the most words with the summary sentence (ALIGN_CANDIDATES).
  */
-import { explained, ref } from '../../i18n/message.ts';
-import { notApplicable, withNotes } from '../results.ts';
-import type { MetricResult, TextSpan } from '../types.ts';
-import { splitSentences, type Segment } from '../text/tokenize.ts';
-import { firstSentences, sourcePrefix } from '../text/source-prefix.ts';
-import { alignSentences } from '../text/aligner.ts';
+import { explained, ref } from '../../../i18n/message.ts';
+import { notApplicable, withNotes } from '../../results.ts';
+import type { MetricResult, TextSpan } from '../../types.ts';
+import { splitSentences, type Segment } from '../../text/tokenize.ts';
+import { firstSentences, sourcePrefix } from '../../text/source-prefix.ts';
+import { alignSentences } from '../../text/aligner.ts';
 import {
   backendWithTokenizer,
   tokenizerDetail,
   type CaseTokenizer,
-} from '../text/case-tokenizer.ts';
-import { isContentWord } from './source-coverage.ts';
+} from '../../text/case-tokenizer.ts';
+import { isContentWord } from '../source-coverage/source-coverage.ts';
 import {
   dateIndexKeys,
   dateKeys,
@@ -57,7 +57,7 @@ import {
   type DateParts,
   type NumberMention,
 } from './fact-check-numbers.ts';
-import { recentValues } from '../../recent.ts';
+import { recentValues } from '../../../recent.ts';
 
 export type FactKind = 'number' | 'date' | 'entity' | 'quote';
 export const FACT_KINDS: readonly FactKind[] = ['number', 'date', 'entity', 'quote'];

@@ -10,18 +10,18 @@
  * 0.25 with USE-lite; consistency 0.15 and 0.17): summaries that follow the article's order tend
  * to be rated better, but a summary may reorder for good reasons.
  */
-import { kendallTauB } from '../../stats/correlation.ts';
-import { explained, ref } from '../../i18n/message.ts';
-import { failed, notApplicable, withNotes } from '../results.ts';
-import type { CaseInput, MetricResult } from '../types.ts';
-import { throwIfAborted, type SentenceEmbedder } from './backends.ts';
+import { kendallTauB } from '../../../stats/correlation.ts';
+import { explained, ref } from '../../../i18n/message.ts';
+import { failed, notApplicable, withNotes } from '../../results.ts';
+import type { CaseInput, MetricResult } from '../../types.ts';
+import { throwIfAborted, type SentenceEmbedder } from '../backends.ts';
 import {
   bestSourceMatches,
   caseSentences,
   embedCase,
   truncationNote,
   type SourceMatch,
-} from './sentence-alignment.ts';
+} from '../sentence-alignment.ts';
 
 export interface AlignedSummarySentence {
   index: number;
