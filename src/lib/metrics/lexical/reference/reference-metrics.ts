@@ -30,8 +30,8 @@ import {
   type ReferenceMetricsOptions,
 } from './reference-types.ts';
 import { sentenceBleu, type BleuTokenize } from './bleu.ts';
+import { chooseRougeTokenizer } from './rouge-tokenize.ts';
 import {
-  chooseRougeTokenizer,
   rouge,
   type RougeLcsOutcome,
   type RougeResult,
