@@ -3,6 +3,7 @@
  * no reference; `needs: 'reference'` names the lexical worker that hosts them (every worker gets
  * the whole case), so no model load delays it.
  */
+import { extractivenessMessages } from './text.ts';
 import { withSourcePrefix } from '../../text/source-prefix.ts';
 import type { OfflineMetricRecord } from '../../record.ts';
 import { scoreExtractiveness } from './extractiveness.ts';
@@ -18,6 +19,7 @@ export const extractivenessMetric = {
     range: [0, 1],
   },
   detailView: 'own',
+  messages: extractivenessMessages,
   validity: { family: 'lexical', label: 'validity.row.extractiveness' },
   async compute({ input, tokenizer }) {
     const caseTokenizer = await tokenizer();

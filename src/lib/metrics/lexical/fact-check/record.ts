@@ -4,6 +4,7 @@
  * names) is imported on first use, and only for English cases, so that other cases and the other
  * lexical metrics never load its lexicon.
  */
+import { factCheckMessages } from './text.ts';
 import type { OfflineMetricRecord } from '../../record.ts';
 import { isAbort } from '../../results.ts';
 import { throwIfAborted } from '../../semantic/backends.ts';
@@ -68,6 +69,7 @@ export const factCheckMetric = {
     range: [0, 1],
   },
   detailView: 'own',
+  messages: factCheckMessages,
   validity: { family: 'lexical', label: 'validity.row.factCheck' },
   async compute({ input, tokenizer, signal }) {
     const caseTokenizer = await tokenizer();

@@ -1,4 +1,5 @@
 /** The record of the offline quality estimate (quality.ts; the lexical worker, no model). */
+import { qualityOfflineMessages } from './text.ts';
 import { withSourcePrefix } from '../../text/source-prefix.ts';
 import type { OfflineMetricRecord } from '../../record.ts';
 import { summaryNames } from '../fact-check/record.ts';
@@ -16,6 +17,7 @@ export const qualityOfflineMetric = {
     range: [0, 1],
   },
   detailView: 'own',
+  messages: qualityOfflineMessages,
   validity: { family: 'lexical', label: 'validity.row.quality' },
   async compute({ input, tokenizer, signal }) {
     const caseTokenizer = await tokenizer();

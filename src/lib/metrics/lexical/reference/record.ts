@@ -2,6 +2,7 @@
  * The records of the six reference metrics (ROUGE-1/2/L/Lsum, BLEU, token F1): one shared
  * calculator scores them in one pass (one tokenisation, one word segmenter per case).
  */
+import { referenceMessages } from './text.ts';
 import type { OfflineMetricRecord, SharedOfflineCalculator } from '../../record.ts';
 import { throwIfAborted } from '../../semantic/backends.ts';
 import { scoreReferenceMetrics } from './reference-metrics.ts';
@@ -43,10 +44,14 @@ function referenceMetric(
   } satisfies OfflineMetricRecord;
 }
 
-export const rouge1Metric = referenceMetric(
-  'ROUGE-1',
-  'Unigram overlap with the reference summary (F-measure); word overlap, not meaning.',
-);
+// The six share one calculator, so its messages are given once, by ROUGE-1.
+export const rouge1Metric = {
+  ...referenceMetric(
+    'ROUGE-1',
+    'Unigram overlap with the reference summary (F-measure); word overlap, not meaning.',
+  ),
+  messages: referenceMessages,
+} satisfies OfflineMetricRecord;
 // The ROUGE variants' details have one shape, shown by ROUGE-1's view.
 export const rouge2Metric = {
   ...referenceMetric(

@@ -1,4 +1,5 @@
 /** The record of offline repetition (repetition.ts). */
+import { repetitionOfflineMessages } from './text.ts';
 import { messageOf } from '../../../errors.ts';
 import { englishRef, ref, type MessageRef } from '../../../i18n/message.ts';
 import type { OfflineMetricRecord } from '../../record.ts';
@@ -24,6 +25,7 @@ export const repetitionOfflineMetric = {
     range: [0, 1],
   },
   detailView: 'own',
+  messages: repetitionOfflineMessages,
   validity: { family: 'lexical', label: 'validity.row.repetition' },
   async compute({ input, backends, signal, tokenizer }) {
     // The score is lexical; the embedder only adds the most similar sentence pair, so a backend

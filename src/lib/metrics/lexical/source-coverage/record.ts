@@ -1,4 +1,5 @@
 /** The record of source coverage (a source-based lexical metric: no model, the lexical worker). */
+import { sourceCoverageMessages } from './text.ts';
 import { withSourcePrefix } from '../../text/source-prefix.ts';
 import type { OfflineMetricRecord } from '../../record.ts';
 import { scoreSourceCoverage } from './source-coverage.ts';
@@ -14,6 +15,7 @@ export const sourceCoverageMetric = {
     range: [0, 1],
   },
   detailView: 'own',
+  messages: sourceCoverageMessages,
   validity: { family: 'lexical', label: 'validity.row.sourceCoverage' },
   async compute({ input, tokenizer }) {
     const caseTokenizer = await tokenizer();

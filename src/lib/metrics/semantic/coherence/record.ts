@@ -1,4 +1,5 @@
 /** The record of local coherence: the calculation (coherence.ts) on the case's sentence encoder. */
+import { coherenceMessages } from './text.ts';
 import { ref } from '../../../i18n/message.ts';
 import type { OfflineMetricRecord } from '../../record.ts';
 import { failed, withNotes } from '../../results.ts';
@@ -37,6 +38,7 @@ export const coherenceMetric = {
     range: [-1, 1],
   },
   detailView: 'own',
+  messages: coherenceMessages,
   validity: { family: 'use-lite', label: 'validity.row.coherence' },
   async compute({ input, backends, signal }) {
     if (!backends.embedder) return failed('coherence', 'none', ref('semantic.noEmbedder'), {});

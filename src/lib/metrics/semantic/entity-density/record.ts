@@ -2,6 +2,7 @@
  * The record of entity density: the NER-backed calculation (entity-density.ts) wired to a case,
  * with no score where the recogniser cannot read the case's language.
  */
+import { entityDensityMessages } from './text.ts';
 import { ref } from '../../../i18n/message.ts';
 import type { OfflineMetricRecord } from '../../record.ts';
 import { failed, notApplicable, withNotes } from '../../results.ts';
@@ -28,6 +29,7 @@ export const entityDensityMetric = {
     range: [0, 1],
   },
   detailView: 'own',
+  messages: entityDensityMessages,
   validity: { family: 'compromise', label: 'validity.row.entityDensity' },
   async compute({ input, settings, backends, signal, tokenizer }) {
     if (!backends.recognizer)

@@ -2,6 +2,7 @@
  * The record of source order, one of the encoder alignment metrics (sentence-alignment.ts embeds the
  * source once per case for all three); an encoder that cannot read the case's language makes it n/a.
  */
+import { sourceOrderMessages } from './text.ts';
 import { ref } from '../../../i18n/message.ts';
 import type { OfflineMetricRecord } from '../../record.ts';
 import { failed, withNotes } from '../../results.ts';
@@ -26,6 +27,7 @@ export const sourceOrderMetric = {
     range: [0, 1],
   },
   detailView: 'own',
+  messages: sourceOrderMessages,
   validity: { family: 'use-lite', label: 'validity.row.sourceOrder' },
   async compute({ input, backends, signal }) {
     if (!backends.embedder) return failed('source-order', 'none', ref('semantic.noEmbedder'), {});

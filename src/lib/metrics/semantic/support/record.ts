@@ -2,6 +2,7 @@
  * The record of source support, one of the encoder alignment metrics (sentence-alignment.ts embeds the
  * source once per case for all three); an encoder that cannot read the case's language makes it n/a.
  */
+import { supportMessages } from './text.ts';
 import { ref } from '../../../i18n/message.ts';
 import type { OfflineMetricRecord } from '../../record.ts';
 import { failed, withNotes } from '../../results.ts';
@@ -26,6 +27,7 @@ export const supportMetric = {
     range: [-1, 1],
   },
   detailView: 'own',
+  messages: supportMessages,
   validity: { family: 'use-lite', label: 'validity.row.support' },
   async compute({ input, backends, signal }) {
     if (!backends.embedder) return failed('support', 'none', ref('semantic.noEmbedder'), {});
