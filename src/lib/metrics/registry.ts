@@ -1,7 +1,7 @@
 /**
  * The one list of metrics: one record per metric id, in display order. Adding a metric is one
- * module with its record (and its `declare module './types.ts'` details entry) plus, here, one
- * import and one entry (README → Adding a metric).
+ * folder with its record (and its `declare module '…/types.ts'` details entry) plus, here, one
+ * import and one entry; `npm run new:metric` writes all three.
  * The id lists are derived from this table, and the compiler checks it against the details maps
  * of types.ts in both directions (no id without a record, no record without an id).
  */
