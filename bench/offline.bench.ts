@@ -8,10 +8,10 @@
 import { performance } from 'node:perf_hooks';
 import { computeMetrics } from '../src/lib/metrics/offline.ts';
 import { DEFAULT_SETTINGS } from '../src/lib/metrics/settings.ts';
-import { OFFLINE_METRIC_IDS } from '../src/lib/metrics/types.ts';
+import { OFFLINE_METRIC_IDS } from '../src/lib/metrics/registry.ts';
 import type { MetricResult } from '../src/lib/metrics/types.ts';
-import { scoreReferenceMetrics } from '../src/lib/metrics/lexical/reference-metrics.ts';
-import { rouge } from '../src/lib/metrics/lexical/rouge.ts';
+import { scoreReferenceMetrics } from '../src/lib/metrics/lexical/reference/reference-metrics.ts';
+import { rouge } from '../src/lib/metrics/lexical/reference/rouge.ts';
 import { CompromiseRecognizer } from '../src/lib/metrics/semantic/compromise-ner.ts';
 import { loadGloveEmbedder } from '../src/lib/node/load-glove.ts';
 import { loadJiebaNode } from '../src/lib/metrics/lexical/jieba.ts';
@@ -24,7 +24,7 @@ import { sourceSentencesForEmbedding } from '../src/lib/metrics/semantic/source-
 import { SentenceVectorCache, cachedEmbedding } from '../src/lib/metrics/semantic/vector-cache.ts';
 import { benchVsPython } from './vs-python.ts';
 import { alignSentences } from '../src/lib/metrics/text/aligner.ts';
-import { checkFacts } from '../src/lib/metrics/lexical/fact-check.ts';
+import { checkFacts } from '../src/lib/metrics/lexical/fact-check/fact-check.ts';
 
 const rows = readDevRows();
 const { source, summary, reference, otherSummary } = benchTexts(rows);

@@ -13,8 +13,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { rouge, type RougeResult } from '../src/lib/metrics/lexical/rouge.ts';
-import { sentenceBleu } from '../src/lib/metrics/lexical/bleu.ts';
+import { rouge, type RougeResult } from '../src/lib/metrics/lexical/reference/rouge.ts';
+import { sentenceBleu } from '../src/lib/metrics/lexical/reference/bleu.ts';
 import { repoRoot } from '../src/lib/node/external-data.ts';
 import { buildCli } from '../scripts/build-cli.ts';
 

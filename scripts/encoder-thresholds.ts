@@ -22,7 +22,7 @@ import { loadGloveEmbedder } from '../src/lib/node/load-glove.ts';
 import { loadUseLiteEmbedder } from '../src/lib/node/load-use.ts';
 import { readDevRows } from '../src/lib/node/validity/summeval.ts';
 import { sharingEmbeddings, type SentenceEmbedder } from '../src/lib/metrics/semantic/backends.ts';
-import { cosine } from '../src/lib/metrics/semantic/coherence.ts';
+import { cosine } from '../src/lib/metrics/semantic/coherence/coherence.ts';
 import {
   bestSourceMatches,
   caseSentences,

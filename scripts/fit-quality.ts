@@ -13,7 +13,7 @@
  * all of SummEval dev), with the held-out figures the card quotes.
  *
  * Usage: npm run fit:quality              print
- *        npm run fit:quality -- --write   also store src/lib/metrics/lexical/quality-weights.json
+ *        npm run fit:quality -- --write   also store src/lib/metrics/lexical/quality-offline/quality-weights.json
  */
 import { writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
@@ -24,7 +24,7 @@ import {
   type HeldOutFigure,
   type QualityDimension,
   type QualityWeights,
-} from '../src/lib/metrics/lexical/quality-model.ts';
+} from '../src/lib/metrics/lexical/quality-offline/quality-model.ts';
 import { repoRoot } from '../src/lib/node/external-data.ts';
 import {
   ARTICLE_FOLDS,
@@ -40,7 +40,10 @@ import { heldOutPredictions } from '../src/lib/node/quality-validation.ts';
 import { kendallTauB, summaryLevel } from '../src/lib/stats/correlation.ts';
 import { pairedBootstrap } from '../src/lib/stats/paired-bootstrap.ts';
 
-const WEIGHTS_FILE = resolve(repoRoot, 'src/lib/metrics/lexical/quality-weights.json');
+const WEIGHTS_FILE = resolve(
+  repoRoot,
+  'src/lib/metrics/lexical/quality-offline/quality-weights.json',
+);
 const f3 = (x: number | null) => (x === null ? '—' : x.toFixed(3));
 
 function printFigures(title: string, rows: SetFigures[]): void {

@@ -12,7 +12,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { messageOf } from '../src/lib/errors.ts';
-import { cosine } from '../src/lib/metrics/semantic/coherence.ts';
+import { cosine } from '../src/lib/metrics/semantic/coherence/coherence.ts';
 import { CompromiseRecognizer } from '../src/lib/metrics/semantic/compromise-ner.ts';
 import {
   ENCODER_THRESHOLDS,

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { repoRoot } from '../src/lib/node/external-data.ts';
 import { loadGloveEmbedder } from '../src/lib/node/load-glove.ts';
 import { loadUseLiteEmbedder } from '../src/lib/node/load-use.ts';
-import { scoreCoherenceOfSentences } from '../src/lib/metrics/semantic/coherence.ts';
+import { scoreCoherenceOfSentences } from '../src/lib/metrics/semantic/coherence/coherence.ts';
 import type { SentenceEmbedder } from '../src/lib/metrics/semantic/backends.ts';
 import type { MetricResult } from '../src/lib/metrics/types.ts';
 import { CachedEmbedder } from './order-model/cached-embedder.ts';

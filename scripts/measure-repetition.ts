@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { externalPath } from '../src/lib/node/external-data.ts';
 import { calibratePair, type CalibrationRow } from '../src/lib/datasets/calibration.ts';
 import { mean } from '../src/lib/stats/correlation.ts';
-import { findRepeats } from '../src/lib/metrics/lexical/repetition.ts';
+import { findRepeats } from '../src/lib/metrics/lexical/repetition-offline/repetition.ts';
 import { splitSentences, splitWords } from '../src/lib/metrics/text/tokenize.ts';
 
 const DEV = externalPath('data/summeval/dev.jsonl');
@@ -55,7 +55,7 @@ function repeatedCoverage(ws: string[], n: number): number {
   return covered.reduce((a, b) => a + b, 0) / ws.length;
 }
 
-/** The chosen definition: the metric's own parse (src/lib/metrics/lexical/repetition.ts). */
+/** The chosen definition: the metric's own parse (src/lib/metrics/lexical/repetition-offline/repetition.ts). */
 function parsedRepeatShare(ws: string[]): number {
   const repeated = findRepeats(ws).reduce((sum, r) => sum + r.length, 0);
   return ws.length === 0 ? 0 : repeated / ws.length;

@@ -32,7 +32,7 @@ import { loadUseOnnxEmbedder, USE_ONNX_MODEL_PATH } from '../../src/lib/node/loa
 import { devSourceOfWords, devSourceSentences } from '../../src/lib/node/summeval-sentences.ts';
 import { splitSentences, splitWords } from '../../src/lib/metrics/text/tokenize.ts';
 import { benchTexts } from '../texts.ts';
-import { cosine } from '../../src/lib/metrics/semantic/coherence.ts';
+import { cosine } from '../../src/lib/metrics/semantic/coherence/coherence.ts';
 import type { UseBenchPageApi, UseRowConfig, UseRowResult } from './protocol.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -6,7 +6,8 @@
  */
 import type { Assertion } from '../lib/assertions/assertion.ts';
 import { assertionKey, describeAssertion } from '../lib/assertions/assertion.ts';
-import { JUDGE_METRIC_IDS, OFFLINE_METRIC_IDS, type MetricResult } from '../lib/metrics/types.ts';
+import { JUDGE_METRIC_IDS, OFFLINE_METRIC_IDS } from '../lib/metrics/registry.ts';
+import type { MetricResult } from '../lib/metrics/types.ts';
 import type { CompareRow } from '../lib/datasets/compare.ts';
 import { messageOf } from '../lib/errors.ts';
 import { AssertionRun, type RowAssertions } from './assertion-run.ts';

@@ -13,7 +13,7 @@ import {
   type GateCheck,
   type GateResult,
 } from '../lib/datasets/regression-gate.ts';
-import { METRIC_IDS } from '../lib/metrics/types.ts';
+import { METRIC_IDS } from '../lib/metrics/registry.ts';
 import { columnsOf, type Side } from './baseline.ts';
 import { table } from './report.ts';
 import { markdownText } from './step-summary.ts';

@@ -16,7 +16,7 @@ export function offlineBackends(embedder: () => Promise<SentenceEmbedder>): Offl
     embedder: lazy(embedder),
     // The fact check's compromise: both read the row's summary, which is then parsed once.
     recognizer: lazy(async () =>
-      (await import('../lib/metrics/lexical/fact-check-record.ts')).loadCompromise(),
+      (await import('../lib/metrics/lexical/fact-check/record.ts')).loadCompromise(),
     ),
     wordSegmenter: lazy(async () => loadJiebaNode()),
   };

@@ -24,13 +24,12 @@ import { createReadStream, existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { once } from 'node:events';
 import { DEFAULT_SETTINGS } from '../lib/metrics/settings.ts';
-import {
-  JUDGE_METRIC_IDS,
-  OFFLINE_METRIC_IDS,
-  type JudgeMetricId,
-  type MetricId,
-  type MetricResult,
-  type OfflineMetricId,
+import { JUDGE_METRIC_IDS, OFFLINE_METRIC_IDS } from '../lib/metrics/registry.ts';
+import type {
+  JudgeMetricId,
+  MetricId,
+  MetricResult,
+  OfflineMetricId,
 } from '../lib/metrics/types.ts';
 import { validateCase } from '../lib/input/validate-case.ts';
 import { loadJiebaNode } from '../lib/metrics/lexical/jieba.ts';

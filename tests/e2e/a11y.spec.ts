@@ -17,7 +17,7 @@ import { importDataset, startedRun } from './support/datasets.ts';
 import { configureProvider, tickJudgeMetrics } from './support/llm.ts';
 import { startFakeLlm, type FakeLlm } from '../helpers/fake-llm.ts';
 import { oracleHandler } from '../helpers/judge-oracle.ts';
-import { JUDGE_METRIC_IDS, OFFLINE_METRIC_IDS } from '../../src/lib/metrics/types.ts';
+import { JUDGE_METRIC_IDS, OFFLINE_METRIC_IDS } from '../../src/lib/metrics/registry.ts';
 import { readDevRows, type DevRow } from '../../src/lib/node/validity/summeval.ts';
 
 const LLM_IDS = JUDGE_METRIC_IDS.filter((id) => id !== 'geval-custom');

@@ -16,7 +16,7 @@ import type { Page } from 'playwright-core';
 import { openApp, type App } from './support/browser.ts';
 import { importDataset, listedRun, startedRun, storedRecords } from './support/datasets.ts';
 import { clippedText, shootViews } from './support/layout.ts';
-import { OFFLINE_METRIC_IDS } from '../../src/lib/metrics/types.ts';
+import { OFFLINE_METRIC_IDS } from '../../src/lib/metrics/registry.ts';
 import { compareSides, type SideData } from '../../src/lib/datasets/compare.ts';
 import { regressionGate } from '../../src/lib/datasets/regression-gate.ts';
 import { kendallTauB } from '../../src/lib/stats/correlation.ts';

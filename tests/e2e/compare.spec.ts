@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { openApp, type App } from './support/browser.ts';
 import { importDataset } from './support/datasets.ts';
 import Papa from 'papaparse';
-import { OFFLINE_METRIC_IDS } from '../../src/lib/metrics/types.ts';
+import { OFFLINE_METRIC_IDS } from '../../src/lib/metrics/registry.ts';
 import type { ComparisonExport } from '../../src/lib/datasets/export/compare-json.ts';
 import { bootstrapMean } from '../../src/lib/stats/paired-bootstrap.ts';
 import { wilcoxon } from '../../src/lib/stats/wilcoxon.ts';

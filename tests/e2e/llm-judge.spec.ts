@@ -26,7 +26,7 @@ import type { FakeHandler, FakeLlm } from '../helpers/fake-llm.ts';
 import { oracleHandler, promptOfWire, wireMessages } from '../helpers/judge-oracle.ts';
 import { formReply } from '../unit/judge/scripted-judge.ts';
 import { AnswerGate } from '../helpers/answer-gate.ts';
-import { JUDGE_METRIC_IDS } from '../../src/lib/metrics/types.ts';
+import { JUDGE_METRIC_IDS } from '../../src/lib/metrics/registry.ts';
 
 const SOURCE =
   'The city council voted to close the old bridge on Monday. Repairs would cost 4 million euros. ' +

@@ -13,7 +13,7 @@ import type { Locator, Page } from 'playwright-core';
 import { fillCase, openApp, waitForScores, type App } from './support/browser.ts';
 import { importDataset, listedRun, startedRun } from './support/datasets.ts';
 import { shootViews } from './support/layout.ts';
-import { OFFLINE_METRIC_IDS } from '../../src/lib/metrics/types.ts';
+import { OFFLINE_METRIC_IDS } from '../../src/lib/metrics/registry.ts';
 import { readDevRows } from '../../src/lib/node/validity/summeval.ts';
 
 const SOURCE = `The city council voted on Monday to close the old bridge for repairs after a long debate.

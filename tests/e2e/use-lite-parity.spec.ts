@@ -21,7 +21,7 @@ import { startServer } from '../../bench/models/server.ts';
 import type { BenchPageApi, UseLiteRequest, UseLiteResult } from '../../bench/models/protocol.ts';
 import { repoRoot } from '../helpers/shared.ts';
 import { loadUseLiteEmbedder, USE_MODEL_DIR } from '../../src/lib/node/load-use.ts';
-import { cosine } from '../../src/lib/metrics/semantic/coherence.ts';
+import { cosine } from '../../src/lib/metrics/semantic/coherence/coherence.ts';
 import { USE_LITE_WINDOW } from '../../src/lib/metrics/semantic/use-lite.ts';
 import { maxAbsDifference, referenceEncoder, summevalSentences } from '../helpers/use-reference.ts';
 

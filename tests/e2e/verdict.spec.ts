@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { fillCase, openApp, type App } from './support/browser.ts';
 import { importDataset, listedRun, startedRun } from './support/datasets.ts';
 import { shootViews } from './support/layout.ts';
-import { OFFLINE_METRIC_IDS } from '../../src/lib/metrics/types.ts';
+import { OFFLINE_METRIC_IDS } from '../../src/lib/metrics/registry.ts';
 
 const SOURCE = `Rescuers pulled 8,480 migrants from the Mediterranean over the weekend, the agency said on Tuesday.
 At least 400 of them were children travelling alone, according to Save the Children.

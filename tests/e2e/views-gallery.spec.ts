@@ -17,7 +17,7 @@ import { fillCase, openApp, openCard, waitForScores, type App } from './support/
 import { textContrast } from './support/contrast.ts';
 import { clippedText, sidewaysScroll } from './support/layout.ts';
 import { importDataset, startedRun } from './support/datasets.ts';
-import { OFFLINE_METRIC_IDS } from '../../src/lib/metrics/types.ts';
+import { OFFLINE_METRIC_IDS } from '../../src/lib/metrics/registry.ts';
 import { readDevRows, type DevRow } from '../../src/lib/node/validity/summeval.ts';
 
 const SIZES = [

@@ -4,7 +4,7 @@
  * the source, an unsupported sentence, a repeated phrase…).
  */
 import { FINDING_IDS, FINDING_METRICS, findingIdsIn, type FindingId } from '../metrics/findings.ts';
-import { GAMING_FLAG_IDS } from '../metrics/lexical/quality.ts';
+import { GAMING_FLAG_IDS } from '../metrics/lexical/quality-offline/quality.ts';
 import { QUALITY_METRIC_ID } from '../metrics/quality-flags.ts';
 import type { MetricId, MetricResult } from '../metrics/types.ts';
 

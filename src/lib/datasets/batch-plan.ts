@@ -6,11 +6,11 @@
  */
 import { callsPerMetric, type JudgePlan } from '../metrics/judge/plan.ts';
 import type { MessageRef } from '../i18n/message.ts';
-import { metricInfo } from '../metrics/registry.ts';
+import { JUDGE_METRIC_IDS, metricInfo } from '../metrics/registry.ts';
 import type { MetricSettings } from '../metrics/settings.ts';
-import { JUDGE_METRIC_IDS, type JudgeMetricId, type MetricId } from '../metrics/types.ts';
+import type { JudgeMetricId, MetricId } from '../metrics/types.ts';
 import { estimateCost, type PriceTable } from '../llm/prices.ts';
-import { type ProviderKind } from '../llm/types.ts';
+import type { ProviderKind } from '../llm/types.ts';
 
 // ---- Which metrics run where ----
 

@@ -5,7 +5,7 @@
  */
 import { iterateRunResults } from '../storage/runs.ts';
 import { RUN_READ_BATCH } from './run-data.ts';
-import { METRIC_IDS } from '../metrics/types.ts';
+import { METRIC_IDS } from '../metrics/registry.ts';
 import { AssertionTallies, rowOutcome, type Outcome } from '../assertions/evaluate.ts';
 import { assertionsFromEntries } from '../assertions/stored.ts';
 import { entryOf, type AssertionEntry } from '../assertions/assertion.ts';

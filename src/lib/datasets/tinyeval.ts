@@ -23,9 +23,9 @@ import { longbenchRougeScore, longbenchRougeZhScore } from '../metrics/lexical/p
 import {
   scoreReferenceMetrics,
   type ReferenceMetricsOptions,
-} from '../metrics/lexical/reference-metrics.ts';
-import { REFERENCE_METRIC_IDS } from '../metrics/lexical/reference-types.ts';
-import { qaF1Score, qaF1ZhScore } from '../metrics/lexical/token-f1.ts';
+} from '../metrics/lexical/reference/reference-metrics.ts';
+import { REFERENCE_METRIC_IDS } from '../metrics/lexical/reference/reference-types.ts';
+import { qaF1Score, qaF1ZhScore } from '../metrics/lexical/reference/token-f1.ts';
 import type { PredictionInput, PredictionRow } from '../rows/formats.ts';
 
 /** A custom task may choose any of the app's reference metrics (scores 0–1; BLEU ÷ 100). */

@@ -1,8 +1,8 @@
 /**
  * A metric's name, meaning and citation in the page's language, from the messages
- * `card.metric.<id>.label/meaning/citation` (the registry keeps English for the CLI and exports; a
- * unit test keeps the two in step). i18n sits below metrics/, so this takes the id as a string and
- * an unknown id shows as itself.
+ * `card.metric.<id>.label/meaning/citation`, which npm run i18n:metrics writes from the records (the
+ * records keep plain English for the CLI and exports). i18n sits below metrics/, so this takes the
+ * id as a string and an unknown id shows as itself.
  */
 import { en, type MessageKey } from './catalog-en.ts';
 import { t } from './i18n.svelte.ts';

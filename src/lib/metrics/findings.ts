@@ -9,7 +9,7 @@
  * encoder's calibrated threshold, a judge's "contradicted"): this module invents no threshold.
  */
 import { ref, type MessageRef } from '../i18n/message.ts';
-import { DEGENERATE_FLAGS, type GamingFlagId } from './lexical/quality.ts';
+import { DEGENERATE_FLAGS, type GamingFlagId } from './lexical/quality-offline/quality.ts';
 import { qualityFlagsOf } from './quality-flags.ts';
 import type { MetricId, MetricResult } from './types.ts';
 

@@ -8,7 +8,7 @@
  */
 import { en, type MessageKey } from '../i18n/catalog-en.ts';
 import { english, isMessageRef, type MessageRef, type MessageValues } from '../i18n/message.ts';
-import type { GamingFlag } from './lexical/quality.ts';
+import type { GamingFlag } from './lexical/quality-offline/quality.ts';
 import type { MetricResult } from './types.ts';
 
 /**

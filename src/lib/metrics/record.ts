@@ -2,6 +2,7 @@
  * The shape of a metric record: everything the app needs to know about one metric, in one place.
  * registry.ts lists one record per metric id; the compiler checks that every id has one.
  */
+import type { MessageKey } from '../i18n/catalog-en.ts';
 import type { CaseInput, JudgeMetricId, MetricId, MetricNeeds, MetricResult } from './types.ts';
 import type { MetricSettings } from './settings.ts';
 import type { OfflineBackends } from './offline.ts';
@@ -24,11 +25,34 @@ export interface MetricInfo {
 }
 
 /**
- * Which view shows a scored result's details: 'own' = the metric's entry in the UI's table of
- * detail views (src/components/metrics/detail-views.ts, checked by the compiler); 'generic' = the
- * shared key/value view, for metrics whose details are a few plain fields.
+ * Which view shows a scored result's details: 'own' = the file `<metric-id>.detail.svelte` in the
+ * metric's folder (found by src/components/metrics/detail-views.ts); `{ sameAs }` = that metric's
+ * own view, for metrics of one calculation whose details have one shape; 'generic' = the shared
+ * key/value view, for metrics whose details are a few plain fields.
  */
-export type DetailViewKind = 'own' | 'generic';
+export type DetailViewKind = 'own' | 'generic' | { sameAs: MetricId };
+
+/**
+ * What every record holds beside its computation. `info` and `messages` are the metric's one
+ * English source: scripts/i18n-metrics.ts writes them into the catalog (src/messages/en/metrics.json)
+ * and fills the other locales from it.
+ */
+/** Where the validity report (npm run validity) files a metric's rows, and what names them. */
+export interface ValidityEntry {
+  /** The backend family in its built-in row's key (`coherence-use-lite`), so rows of other models differ. */
+  family: string;
+  /** The message that names its rows on the page (the report stores the English label). */
+  label: MessageKey;
+}
+
+interface RecordText<V extends DetailViewKind> {
+  info: Omit<MetricInfo, 'id'>;
+  detailView: V;
+  /** The metric's own messages (full key → ICU MessageFormat English); shared ones stay in src/messages/en. */
+  messages?: Readonly<Record<string, string>>;
+  /** Set for a metric the validity report measures. */
+  validity?: ValidityEntry;
+}
 
 /** One offline computation for one case; the backends are shared by every metric of the case. */
 export interface OfflineRun {
@@ -51,10 +75,10 @@ export interface SharedOfflineCalculator {
   computeAll(run: OfflineRun, wanted: readonly MetricId[]): Promise<MetricResult[]>;
 }
 
-export interface OfflineMetricRecord<V extends DetailViewKind = DetailViewKind> {
+export interface OfflineMetricRecord<
+  V extends DetailViewKind = DetailViewKind,
+> extends RecordText<V> {
   kind: 'offline';
-  info: Omit<MetricInfo, 'id'>;
-  detailView: V;
   /** The metric's own computation, or the shared calculator it is one output of. */
   compute: ((run: OfflineRun) => Promise<MetricResult>) | SharedOfflineCalculator;
 }
@@ -79,10 +103,10 @@ export interface JudgePipelineBuilder {
   build(env: RunEnv, want: ReadonlySet<JudgeMetricId>): BuiltPart;
 }
 
-export interface JudgeMetricRecord<V extends DetailViewKind = DetailViewKind> {
+export interface JudgeMetricRecord<
+  V extends DetailViewKind = DetailViewKind,
+> extends RecordText<V> {
   kind: 'judge';
-  info: Omit<MetricInfo, 'id'>;
-  detailView: V;
   /** The builders whose pipelines produce this metric (run order: first appearance in the registry). */
   pipelines: readonly JudgePipelineBuilder[];
   /** Whether a default judge run selects it. */

@@ -1,31 +1,30 @@
 /**
  * The one list of metrics: one record per metric id, in display order. Adding a metric is one
- * module with its record (and its `declare module './types.ts'` details entry) plus, here, one
- * import and one entry (README → Adding a metric).
+ * folder with its record (and its `declare module '…/types.ts'` details entry) plus, here, one
+ * import and one entry; `npm run new:metric` writes all three.
  * The id lists are derived from this table, and the compiler checks it against the details maps
  * of types.ts in both directions (no id without a record, no record without an id).
  */
 import type { JudgeMetricRecord, MetricInfo, MetricRecord, OfflineMetricRecord } from './record.ts';
 import type { JudgeMetricId, MetricId, OfflineMetricId } from './types.ts';
-import { coherenceMetric, entityDensityMetric } from './semantic/records.ts';
-import {
-  redundancyMetric,
-  sourceOrderMetric,
-  supportMetric,
-} from './semantic/alignment-records.ts';
-import { factCheckMetric } from './lexical/fact-check-record.ts';
+import { entityDensityMetric } from './semantic/entity-density/record.ts';
+import { coherenceMetric } from './semantic/coherence/record.ts';
+import { sourceOrderMetric } from './semantic/source-order/record.ts';
+import { supportMetric } from './semantic/support/record.ts';
+import { redundancyMetric } from './semantic/redundancy/record.ts';
+import { factCheckMetric } from './lexical/fact-check/record.ts';
 import {
   bleuMetric,
-  extractivenessMetric,
-  qualityOfflineMetric,
-  repetitionOfflineMetric,
   rouge1Metric,
   rouge2Metric,
   rougeLMetric,
   rougeLsumMetric,
-  sourceCoverageMetric,
   tokenF1Metric,
-} from './lexical/records.ts';
+} from './lexical/reference/record.ts';
+import { repetitionOfflineMetric } from './lexical/repetition-offline/record.ts';
+import { extractivenessMetric } from './lexical/extractiveness/record.ts';
+import { sourceCoverageMetric } from './lexical/source-coverage/record.ts';
+import { qualityOfflineMetric } from './lexical/quality-offline/record.ts';
 import {
   alignmentMetric,
   ccaiAccuracyMetric,
@@ -77,13 +76,6 @@ export const METRIC_RECORDS = {
 } satisfies {
   [K in MetricId]: K extends OfflineMetricId ? OfflineMetricRecord : JudgeMetricRecord;
 };
-
-type Records = typeof METRIC_RECORDS;
-
-/** Ids whose record names its own detail view (the UI's table must have one for each). */
-export type OwnDetailViewId = {
-  [K in MetricId]: Records[K]['detailView'] extends 'own' ? K : never;
-}[MetricId];
 
 const records: {
   [K in MetricId]: K extends OfflineMetricId ? OfflineMetricRecord : JudgeMetricRecord;

@@ -1,7 +1,6 @@
 /**
- * The constructors of results without a score. Kept apart from types.ts because types.ts re-exports
- * the id lists from the registry, which imports every metric module: a module importing a value
- * from types.ts would close an import cycle.
+ * The constructors of results without a score. Kept apart from types.ts, which holds types only so
+ * that every metric can import it without a runtime edge.
  */
 import type { MetricId, MetricResult, ScoredResult, UnscoredResult } from './types.ts';
 import { englishRef, type MessageRef } from '../i18n/message.ts';

@@ -5,8 +5,8 @@
 
 /**
  * The details of a scored result, by metric id. Each metric module adds its own id here (declaration
- * merging, `declare module '…/types.ts'`), next to its record; the id lists are the keys of the
- * registry (registry.ts), which the compiler checks against these maps in both directions.
+ * merging, `declare module '…/types.ts'`), next to its record; the id lists (METRIC_IDS …) are the
+ * keys of the registry (registry.ts), which the compiler checks against these maps in both directions.
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by each offline metric module
 export interface OfflineMetricDetails {}
@@ -20,11 +20,9 @@ export type OfflineMetricId = keyof OfflineMetricDetails & string;
 export type JudgeMetricId = keyof JudgeMetricDetails & string;
 export type MetricId = OfflineMetricId | JudgeMetricId;
 
+// Types only: a runtime import here would put this module, which every metric imports, on a cycle
+// (the id lists are values of registry.ts, which imports every metric).
 import type { MessageRef } from '../i18n/message.ts';
-
-/** The id lists, in display order; the worker protocol validates against METRIC_IDS. */
-export { JUDGE_METRIC_IDS, METRIC_IDS, OFFLINE_METRIC_IDS } from './registry.ts';
-export { failed, notApplicable } from './results.ts';
 
 export type MetricStatus = 'ok' | 'n/a' | 'error';
 

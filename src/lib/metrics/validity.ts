@@ -6,6 +6,7 @@
 import report from './validity-summeval.json';
 import { englishRef, ref, type MessageKey, type MessageRef } from '../i18n/message.ts';
 import type { MetricId } from './types.ts';
+import { metricInfo, metricRecord } from './registry.ts';
 
 export const HUMAN_DIMENSIONS = ['coherence', 'consistency', 'fluency', 'relevance'] as const;
 export type HumanDimension = (typeof HUMAN_DIMENSIONS)[number];
@@ -143,26 +144,18 @@ export function dimensionTitle(dimension: HumanDimension): string {
 }
 
 /**
- * The report's texts are written by `npm run validity` in English; the page words the ones it
- * knows (matched on that English, so rows measured later with other backends are worded too) and
- * shows any other as stored.
+ * Rows that name no single metric, by their stable key; a metric's own rows are named by its
+ * record (`validity.label`).
  */
-const ROW_LABEL_KEYS: Readonly<Record<string, MessageKey>> = {
-  'Entity density': 'validity.row.entityDensity',
-  'Local coherence': 'validity.row.coherence',
-  'Source order': 'validity.row.sourceOrder',
-  'Source support': 'validity.row.support',
-  'Redundancy (encoder)': 'validity.row.redundancy',
-  'Repetition (offline)': 'validity.row.repetition',
-  Extractiveness: 'validity.row.extractiveness',
-  'Source coverage': 'validity.row.sourceCoverage',
-  'Quality estimate (offline)': 'validity.row.quality',
-  'Quality estimate (offline), held out: coherence, consistency and relevance columns the estimate of their own dimension, fluency the score':
-    'validity.row.qualityCv',
-  'Fact check (offline)': 'validity.row.factCheck',
-  'G-Eval, each column its own criterion': 'validity.row.geval',
+const COMPOSITE_ROW_KEYS: Readonly<Record<string, MessageKey>> = {
+  'quality-offline-lexical-cv': 'validity.row.qualityCv',
+  'geval-recorded-gpt4': 'validity.row.geval',
 };
 
+/**
+ * The report's data-set texts are written by `npm run validity` in English; the page words the ones
+ * it knows and shows any other as stored.
+ */
 const DATASET_TEXT_KEYS: Readonly<Record<string, MessageKey>> = {
   'mean of 3 expert ratings, 1–5': 'validity.dataset.summevalRaters',
   'Fabbri et al. 2021, CNN/DailyMail test articles': 'validity.dataset.summevalOrigin',
@@ -180,7 +173,15 @@ function storedText(text: string, keys: Readonly<Record<string, MessageKey>>): M
 
 /** A row's name in words the page can translate (ROUGE-1, BLEU… are names in every language). */
 export function rowLabelRef(row: ValidityRow): MessageRef {
-  return storedText(row.label, ROW_LABEL_KEYS);
+  const composite = Object.hasOwn(COMPOSITE_ROW_KEYS, row.key)
+    ? COMPOSITE_ROW_KEYS[row.key]
+    : undefined;
+  if (composite) return ref(composite);
+  const [id] = row.metrics;
+  const validity = row.metrics.length === 1 && id ? metricRecord(id).validity : undefined;
+  // The script stores the label the metric had when measured; a renamed metric's old rows show it.
+  if (validity && id && row.label === metricInfo(id).label) return ref(validity.label);
+  return ref('common.literal', { text: row.label });
 }
 
 export function fitRef(fit: NonNullable<ValidityRow['fit']>): MessageRef {

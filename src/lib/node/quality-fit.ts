@@ -24,8 +24,11 @@ import type {
   DimensionModel,
   HeldOutFigure,
   QualityDimension,
-} from '../metrics/lexical/quality-model.ts';
-import type { QualityFeatureId, QualityFeatures } from '../metrics/lexical/quality-features.ts';
+} from '../metrics/lexical/quality-offline/quality-model.ts';
+import type {
+  QualityFeatureId,
+  QualityFeatures,
+} from '../metrics/lexical/quality-offline/quality-features.ts';
 import { summaryLevel, type PairedScore, spearman } from '../stats/correlation.ts';
 import { fitPairwiseLogistic, type RankedPair } from '../stats/pairwise-logistic.ts';
 import { dot, standardize, standardizer } from '../stats/ridge.ts';

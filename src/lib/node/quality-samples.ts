@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { qualitySignals } from '../metrics/lexical/quality-features.ts';
-import { gamingFlags } from '../metrics/lexical/quality.ts';
+import { qualitySignals } from '../metrics/lexical/quality-offline/quality-features.ts';
+import { gamingFlags } from '../metrics/lexical/quality-offline/quality.ts';
 import { sourcePrefix } from '../metrics/text/source-prefix.ts';
 import { CompromiseRecognizer } from '../metrics/semantic/compromise-ner.ts';
 import { repoRoot } from './external-data.ts';
@@ -16,14 +16,22 @@ import { readRatedSets, type RatedSummary } from './validity/rated-sets.ts';
 
 /** The files whose code decides the signals: a change to any of them recomputes. */
 const SIGNAL_CODE = [
-  'src/lib/metrics/lexical/quality-features.ts',
-  'src/lib/metrics/lexical/fact-check-numbers.ts',
+  'src/lib/metrics/lexical/quality-offline/quality-features.ts',
+  'src/lib/metrics/lexical/fact-check/fact-check-numbers.ts',
+  'src/lib/metrics/lexical/fact-check/number-words.ts',
+  'src/lib/metrics/lexical/fact-check/dates.ts',
   'src/lib/metrics/semantic/compromise-ner.ts',
-  'src/lib/metrics/lexical/quality.ts',
-  'src/lib/metrics/lexical/fact-check.ts',
+  'src/lib/metrics/lexical/quality-offline/quality.ts',
+  'src/lib/metrics/lexical/fact-check/fact-check.ts',
+  'src/lib/metrics/lexical/fact-check/fact-tokens.ts',
+  'src/lib/metrics/lexical/fact-check/names.ts',
+  'src/lib/metrics/lexical/fact-check/source-index.ts',
+  'src/lib/metrics/lexical/fact-check/candidates.ts',
+  'src/lib/metrics/lexical/fact-check/lookups.ts',
+  'src/lib/metrics/lexical/fact-check/closest.ts',
   'src/lib/metrics/text/aligner.ts',
-  'src/lib/metrics/lexical/source-coverage.ts',
-  'src/lib/metrics/lexical/extractiveness.ts',
+  'src/lib/metrics/lexical/source-coverage/source-coverage.ts',
+  'src/lib/metrics/lexical/extractiveness/extractiveness.ts',
 ];
 
 export interface QualitySample extends FitSample {

@@ -14,8 +14,8 @@ import {
   normalCdf,
   type HeldOutFigure,
   type QualityDimension,
-} from '../metrics/lexical/quality-model.ts';
-import { cappedScore, type GamingFlagId } from '../metrics/lexical/quality.ts';
+} from '../metrics/lexical/quality-offline/quality-model.ts';
+import { cappedScore, type GamingFlagId } from '../metrics/lexical/quality-offline/quality.ts';
 import {
   ARTICLE_FOLDS,
   fitSelected,

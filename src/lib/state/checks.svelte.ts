@@ -3,7 +3,7 @@
  * Reading is synchronous (localStorage), so a reload shows pass/fail with the first paint of
  * results; every edit is saved at once.
  */
-import { METRIC_IDS } from '../metrics/types.ts';
+import { METRIC_IDS } from '../metrics/registry.ts';
 import type { Assertion } from '../assertions/assertion.ts';
 import { loadChecks, saveChecks, type ChecksScope } from '../assertions/stored.ts';
 

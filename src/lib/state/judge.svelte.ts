@@ -22,7 +22,7 @@ import type { JudgePlan } from '../metrics/judge/plan.ts';
 import { runJudgeMetrics } from '../metrics/judge/run.ts';
 import type { JudgeProgress, JudgeRunSummary } from '../metrics/judge/run.ts';
 import type { CaseInput, JudgeMetricId, MetricResult } from '../metrics/types.ts';
-import { JUDGE_METRIC_IDS } from '../metrics/types.ts';
+import { JUDGE_METRIC_IDS } from '../metrics/registry.ts';
 import { capabilityStore, judgeAnswerCache } from '../storage/judge-cache.ts';
 import type { JudgeResponse } from '../llm/types.ts';
 import { DEFAULT_JUDGE_PROVIDER, judgeProviderSchema } from './judge-prefs.ts';

@@ -7,7 +7,8 @@
 import { z } from 'zod';
 import { metricSettingsSchema } from '../metrics/settings.ts';
 import { modelSourceSchema } from '../models/source.ts';
-import { METRIC_IDS, type MetricResult } from '../metrics/types.ts';
+import { METRIC_IDS } from '../metrics/registry.ts';
+import type { MetricResult } from '../metrics/types.ts';
 import { messageRefSchema } from './message-ref.ts';
 import { defineWorkerApi } from './rpc.ts';
 

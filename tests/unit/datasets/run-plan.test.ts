@@ -12,7 +12,8 @@ import {
   planJudgeRun,
 } from '../../../src/lib/metrics/judge/plan.ts';
 import { DEFAULT_JUDGE_SETTINGS } from '../../../src/lib/metrics/judge/settings.ts';
-import { JUDGE_METRIC_IDS, type JudgeMetricId } from '../../../src/lib/metrics/types.ts';
+import { JUDGE_METRIC_IDS } from '../../../src/lib/metrics/registry.ts';
+import type { JudgeMetricId } from '../../../src/lib/metrics/types.ts';
 import type { Capabilities } from '../../../src/lib/llm/types.ts';
 
 const INPUT = {

@@ -1,7 +1,7 @@
 /** The quality card's ingredients read in the reader's language: each has a message, translated. */
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { QUALITY_FEATURE_IDS } from '../../../src/lib/metrics/lexical/quality-features.ts';
+import { QUALITY_FEATURE_IDS } from '../../../src/lib/metrics/lexical/quality-offline/quality-features.ts';
 import { en } from '../../../src/lib/i18n/catalog-en.ts';
 
 const catalog = (locale: string) =>

@@ -4,7 +4,7 @@ import { DEFAULT_SETTINGS } from '../../../src/lib/metrics/settings.ts';
 import type { CaseInput, MetricId, MetricResult } from '../../../src/lib/metrics/types.ts';
 import { intlWordSegmenter } from '../../../src/lib/metrics/lexical/cjk-words.ts';
 import { caseTokenizer } from '../../../src/lib/metrics/text/case-tokenizer.ts';
-import { normalizeZhAnswer } from '../../../src/lib/metrics/lexical/token-f1.ts';
+import { normalizeZhAnswer } from '../../../src/lib/metrics/lexical/reference/token-f1.ts';
 
 const LEXICAL: MetricId[] = [
   'rouge-1',

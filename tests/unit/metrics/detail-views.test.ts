@@ -1,23 +1,23 @@
 /**
- * Every metric has an info record and a detail view: its own where its record asks for one, the
- * generic one otherwise. The compiler checks the table (src/components/metrics/detail-views.ts);
- * this checks the table the app really loads, through Vite with the Svelte plugin (the unit
- * config has none), and renders two views on the server to see that they show what the audit
- * and the e2e tests rely on.
+ * Every metric has an info record and a detail view: its own (`<id>.detail.svelte` beside its
+ * record) where its record asks for one, the generic one otherwise. This checks the views the app
+ * really loads (src/components/metrics/detail-views.ts globs them), through Vite with the Svelte
+ * plugin (the unit config has none), and renders views on the server to see that they show what
+ * the audit and the e2e tests rely on.
  */
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { METRIC_IDS, metricInfo, metricRecord } from '../../../src/lib/metrics/registry.ts';
-import type { CoherenceDetails } from '../../../src/lib/metrics/semantic/coherence.ts';
+import type { CoherenceDetails } from '../../../src/lib/metrics/semantic/coherence/coherence.ts';
 import type { AlignmentDetails } from '../../../src/lib/metrics/judge/summarization/alignment.ts';
-import type { RedundancyDetails } from '../../../src/lib/metrics/semantic/redundancy.ts';
-import type { SourceOrderDetails } from '../../../src/lib/metrics/semantic/source-order.ts';
-import type { SupportDetails } from '../../../src/lib/metrics/semantic/support.ts';
+import type { RedundancyDetails } from '../../../src/lib/metrics/semantic/redundancy/redundancy.ts';
+import type { SourceOrderDetails } from '../../../src/lib/metrics/semantic/source-order/source-order.ts';
+import type { SupportDetails } from '../../../src/lib/metrics/semantic/support/support.ts';
 import { genericFields } from '../../../src/components/metrics/generic-fields.ts';
-import { scoreExtractiveness } from '../../../src/lib/metrics/lexical/extractiveness.ts';
-import { scoreQuality } from '../../../src/lib/metrics/lexical/quality.ts';
-import { scoreSourceCoverage } from '../../../src/lib/metrics/lexical/source-coverage.ts';
+import { scoreExtractiveness } from '../../../src/lib/metrics/lexical/extractiveness/extractiveness.ts';
+import { scoreQuality } from '../../../src/lib/metrics/lexical/quality-offline/quality.ts';
+import { scoreSourceCoverage } from '../../../src/lib/metrics/lexical/source-coverage/source-coverage.ts';
 import { repoRoot } from '../../helpers/shared.ts';
 import { scored } from './scored.ts';
 
@@ -42,6 +42,7 @@ function callable(value: unknown, what: string): (...args: unknown[]) => unknown
 
 let server: ViteDevServer;
 let ownViews: Record<string, unknown>;
+let viewFiles: unknown;
 let detailViewOf: (id: string) => unknown;
 let genericView: unknown;
 let renderOnServer: (...args: unknown[]) => unknown;
@@ -69,6 +70,7 @@ beforeAll(async () => {
   });
   const views = await load('/src/components/metrics/detail-views.ts');
   ownViews = record(views.OWN_DETAIL_VIEWS, 'OWN_DETAIL_VIEWS');
+  viewFiles = views.OWN_DETAIL_VIEW_FILES;
   detailViewOf = callable(views.detailViewOf, 'detailViewOf');
   genericView = (await load('/src/components/metrics/GenericDetail.svelte')).default;
   renderOnServer = callable((await load('svelte/server')).render, 'render');
@@ -83,13 +85,33 @@ describe('detail views', () => {
     expect(genericView).toBeTypeOf('function');
     for (const id of METRIC_IDS) {
       expect(metricInfo(id).label, id).toBeTruthy();
-      const own = metricRecord(id).detailView === 'own';
-      expect(Object.hasOwn(ownViews, id), id).toBe(own);
+      const kind = metricRecord(id).detailView;
+      expect(Object.hasOwn(ownViews, id), id).toBe(kind === 'own');
       const view = detailViewOf(id);
       expect(view, id).toBeTypeOf('function');
-      if (own) expect(view, id).toBe(ownViews[id]);
-      else expect(view, id).toBe(genericView);
+      if (kind === 'own') expect(view, id).toBe(ownViews[id]);
+      else if (kind === 'generic') expect(view, id).toBe(genericView);
+      else {
+        expect(metricRecord(kind.sameAs).detailView, `${id} shares ${kind.sameAs}'s view`).toBe(
+          'own',
+        );
+        expect(view, id).toBe(ownViews[kind.sameAs]);
+      }
     }
+  });
+
+  it('finds each own view as <metric-id>.detail.svelte in the metric folders, one per id', () => {
+    expect(Array.isArray(viewFiles)).toBe(true);
+    const files = (viewFiles as string[]).map((path) =>
+      path.replace(/^.*\/src\/lib\/metrics\//u, ''),
+    );
+    const ids = files.map((path) => path.replace(/^.*\//u, '').replace(/\.detail\.svelte$/u, ''));
+    expect(files).toContain('lexical/fact-check/fact-check.detail.svelte');
+    expect(new Set(ids).size, 'two view files for one id').toBe(ids.length);
+    const own = METRIC_IDS.filter((id) => metricRecord(id).detailView === 'own');
+    // Every file names a metric whose record asks for its own view (the rest of `own` are the
+    // judge views that have not moved yet).
+    expect(ids.filter((id) => !own.includes(id as never))).toEqual([]);
   });
 
   it('lists no view for an id the registry does not know', () => {
@@ -165,27 +187,36 @@ describe('the source-based lexical views', () => {
 
   it('extractiveness marks the verbatim sentence and shades fragments by their length', async () => {
     const summary = 'The cat sat on the mat. Later it was happy all day.';
-    const html = await render('/src/components/metrics/ExtractivenessDetail.svelte', {
-      details: scored(scoreExtractiveness(source, summary)).details,
-      summary,
-    });
+    const html = await render(
+      '/src/lib/metrics/lexical/extractiveness/extractiveness.detail.svelte',
+      {
+        details: scored(scoreExtractiveness(source, summary)).details,
+        summary,
+      },
+    );
     expect(html).toContain('data-label="sentence copied whole"');
     expect(html).toContain('data-label="copied, 5 words"');
     expect(html).toContain('not how good it');
   });
 
   it('source coverage shows covered and missed salient words as chips', async () => {
-    const html = await render('/src/components/metrics/SourceCoverageDetail.svelte', {
-      details: scored(scoreSourceCoverage(source, 'A cat slept on a mat.')).details,
-    });
+    const html = await render(
+      '/src/lib/metrics/lexical/source-coverage/source-coverage.detail.svelte',
+      {
+        details: scored(scoreSourceCoverage(source, 'A cat slept on a mat.')).details,
+      },
+    );
     expect(html).toMatch(/data-covered="true"[^>]*>✓\s+cat/u);
     expect(html).toMatch(/data-covered="false"[^>]*>✗\s+happy/u);
   });
 
   it('the quality view shows each estimate, its contributions, the flags and the caveat', async () => {
-    const html = await render('/src/components/metrics/QualityDetail.svelte', {
-      details: scored(scoreQuality(source, 'The cat sat on the mat')).details,
-    });
+    const html = await render(
+      '/src/lib/metrics/lexical/quality-offline/quality-offline.detail.svelte',
+      {
+        details: scored(scoreQuality(source, 'The cat sat on the mat')).details,
+      },
+    );
     expect(html).toContain('data-dimension="faithfulness"');
     expect(html).toContain('data-dimension="coverage"');
     expect(html).toContain('data-dimension="coherence"');
@@ -222,7 +253,7 @@ describe('the encoder alignment views', () => {
       sourceTruncated: false,
       backend: 'b',
     };
-    const html = await render('/src/components/metrics/SourceOrderDetail.svelte', {
+    const html = await render('/src/lib/metrics/semantic/source-order/source-order.detail.svelte', {
       details,
       summary,
       source,
@@ -245,7 +276,7 @@ describe('the encoder alignment views', () => {
       sourceTruncated: false,
       backend: 'b',
     };
-    const html = await render('/src/components/metrics/SupportDetail.svelte', {
+    const html = await render('/src/lib/metrics/semantic/support/support.detail.svelte', {
       details,
       summary,
       source,
@@ -265,7 +296,7 @@ describe('the encoder alignment views', () => {
       threshold: { threshold: 0.9, percentile: 99 },
       backend: 'b',
     };
-    const html = await render('/src/components/metrics/RedundancyDetail.svelte', {
+    const html = await render('/src/lib/metrics/semantic/redundancy/redundancy.detail.svelte', {
       details,
       summary,
       source,
@@ -276,7 +307,7 @@ describe('the encoder alignment views', () => {
   });
 });
 
-const COHERENCE_VIEW = '/src/components/metrics/CoherenceDetail.svelte';
+const COHERENCE_VIEW = '/src/lib/metrics/semantic/coherence/coherence.detail.svelte';
 
 const coherenceSentences = ['Rain fell.', 'Rivers rose.', 'Roads closed.'].map((text, index) => ({
   index,

@@ -59,7 +59,8 @@ describe('qualityFlagsOf', () => {
 
   // Imported here: the helper itself never loads the metric (it reads stored results).
   it('reads the lead-copy flag of a real score of a copied opening', async () => {
-    const { scoreQuality } = await import('../../../src/lib/metrics/lexical/quality.ts');
+    const { scoreQuality } =
+      await import('../../../src/lib/metrics/lexical/quality-offline/quality.ts');
     const source =
       'The city council approved a new budget on Tuesday after months of debate. ' +
       'The plan raises spending on schools and roads while cutting administrative costs. ' +

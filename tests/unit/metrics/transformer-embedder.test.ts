@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TransformerEmbedder } from '../../../src/lib/metrics/semantic/transformer-embedder.ts';
 import { featureExtractor } from '../../../src/lib/metrics/semantic/transformers-adapters.ts';
-import { scoreCoherence } from '../../../src/lib/metrics/semantic/coherence.ts';
+import { scoreCoherence } from '../../../src/lib/metrics/semantic/coherence/coherence.ts';
 import { tinyEmbeddingPipeline } from '../../helpers/tiny-models.ts';
 
 const WEATHER = [

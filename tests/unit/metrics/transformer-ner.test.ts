@@ -12,7 +12,7 @@ import {
   TransformerRecognizer,
 } from '../../../src/lib/metrics/semantic/transformer-ner.ts';
 import { tokenClassifier } from '../../../src/lib/metrics/semantic/transformers-adapters.ts';
-import { scoreEntityDensity } from '../../../src/lib/metrics/semantic/entity-density.ts';
+import { scoreEntityDensity } from '../../../src/lib/metrics/semantic/entity-density/entity-density.ts';
 import { tinyNerPipeline } from '../../helpers/tiny-models.ts';
 
 const WORDPIECE = {

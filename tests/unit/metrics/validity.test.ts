@@ -16,7 +16,7 @@ import {
   TABLE_START,
 } from '../../../src/lib/node/validity/report-files.ts';
 import { recordedRating } from '../../../src/lib/node/validity/summeval.ts';
-import { metricInfo } from '../../../src/lib/metrics/registry.ts';
+import { metricInfo, OFFLINE_METRIC_IDS } from '../../../src/lib/metrics/registry.ts';
 import {
   agreementOf,
   agreementSummary,
@@ -28,8 +28,7 @@ import {
   validityRows,
   type ValidityReport,
 } from '../../../src/lib/metrics/validity.ts';
-import { OFFLINE_METRIC_IDS } from '../../../src/lib/metrics/types.ts';
-import qualityWeights from '../../../src/lib/metrics/lexical/quality-weights.json';
+import qualityWeights from '../../../src/lib/metrics/lexical/quality-offline/quality-weights.json';
 import { repoRoot } from '../../helpers/shared.ts';
 
 const FIXTURE_MODELS = resolve(repoRoot, 'tests/fixtures/models');

@@ -23,7 +23,7 @@ import {
   USE_LITE_INT8_BYTES,
   USE_LITE_INT8_FILES,
 } from '../../../src/lib/metrics/semantic/use-lite-int8.ts';
-import { cosine } from '../../../src/lib/metrics/semantic/coherence.ts';
+import { cosine } from '../../../src/lib/metrics/semantic/coherence/coherence.ts';
 
 describe('USE-lite int8 files', () => {
   let dir: string;

@@ -9,7 +9,7 @@ import { loadUseOnnxEmbedder, type UseOnnxEmbedder } from '../../../src/lib/node
 import { loadUseLiteEmbedder, USE_LITE_NODE_BACKEND } from '../../../src/lib/node/load-use.ts';
 import { devSourceSentences } from '../../../src/lib/node/summeval-sentences.ts';
 import { maxAbsDifference } from '../../helpers/use-reference.ts';
-import { cosine } from '../../../src/lib/metrics/semantic/coherence.ts';
+import { cosine } from '../../../src/lib/metrics/semantic/coherence/coherence.ts';
 
 const FP32 = { runtime: 'auto', threads: 1, precision: 'fp32' } as const;
 

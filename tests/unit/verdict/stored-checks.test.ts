@@ -1,7 +1,7 @@
 /** The page's checks survive a reload per scope, and a stored entry this version cannot read is dropped alone. */
 import { describe, expect, it } from 'vitest';
 import { CHECKS_KEY, loadChecks, saveChecks } from '../../../src/lib/assertions/stored.ts';
-import { METRIC_IDS } from '../../../src/lib/metrics/types.ts';
+import { METRIC_IDS } from '../../../src/lib/metrics/registry.ts';
 
 function memory() {
   const map = new Map<string, string>();

@@ -4,8 +4,8 @@
  * `not-flag` assertion fails on the finding's id.
  */
 import { describe, expect, it } from 'vitest';
-import { scoreFactCheck } from '../../../src/lib/metrics/lexical/fact-check.ts';
-import { scoreRepetition } from '../../../src/lib/metrics/lexical/repetition.ts';
+import { scoreFactCheck } from '../../../src/lib/metrics/lexical/fact-check/fact-check.ts';
+import { scoreRepetition } from '../../../src/lib/metrics/lexical/repetition-offline/repetition.ts';
 import { caseTokenizer } from '../../../src/lib/metrics/text/case-tokenizer.ts';
 import type { MetricResult } from '../../../src/lib/metrics/types.ts';
 import { findingsIn, countFindings } from '../../../src/lib/metrics/findings.ts';

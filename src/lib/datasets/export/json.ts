@@ -8,7 +8,7 @@ import { englishRef, ref } from '../../i18n/message.ts';
 import { SaidError } from '../../i18n/said-error.ts';
 import { zodIssueRef } from '../../i18n/zod-issue.ts';
 import { z } from 'zod';
-import { METRIC_IDS } from '../../metrics/types.ts';
+import { METRIC_IDS } from '../../metrics/registry.ts';
 import { AUTH_HEADERS, redactValue } from '../../llm/redact.ts';
 import { listDatasets, saveDataset } from '../../storage/datasets.ts';
 import { restoreRun } from '../../storage/runs.ts';

@@ -49,7 +49,7 @@ import datesPlugin from 'compromise-dates';
 import type { TextSpan } from '../types.ts';
 import { throwIfAborted } from './backends.ts';
 import { CJK_CHAR, splitSentences } from '../text/tokenize.ts';
-import type { LanguageAwareRecognizer } from './entity-density.ts';
+import type { LanguageAwareRecognizer } from './entity-density/entity-density.ts';
 import { dateSpans } from './compromise/dates.ts';
 import { assessLanguage, type LanguageAssessment } from './compromise/language.ts';
 import { leftoverSpans, nameSpans } from './compromise/names.ts';

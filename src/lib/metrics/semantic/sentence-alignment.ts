@@ -22,7 +22,7 @@ import {
   type SourceSentences,
 } from './source-sentences.ts';
 import { throwIfAborted, type SentenceEmbedder } from './backends.ts';
-import { cosine } from './coherence.ts';
+import { cosine } from './coherence/coherence.ts';
 import calibrated from './encoder-thresholds.json';
 
 export { SOURCE_SENTENCE_CAP, sourceSentencesForEmbedding, truncationNote };

@@ -36,7 +36,7 @@
 import type { Segment } from './tokenize.ts';
 import { splitWords } from './tokenize.ts';
 import type { CaseTokenizer } from './case-tokenizer.ts';
-import { isContentWord } from '../lexical/source-coverage.ts';
+import { isContentWord } from '../lexical/source-coverage/source-coverage.ts';
 import { createPorterStemmer } from '../lexical/porter-stemmer.ts';
 import { recentValues } from '../../recent.ts';
 

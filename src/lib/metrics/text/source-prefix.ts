@@ -6,6 +6,8 @@
  * LEXICAL_SOURCE_CHARS characters, saying so.
  */
 import { ref, type MessageRef } from '../../i18n/message.ts';
+import { withNotes } from '../results.ts';
+import type { MetricResult } from '../types.ts';
 import { guessLocale, splitSentences, type Segment } from './tokenize.ts';
 
 /** ≈ 35,000 words of English: every news article, report or transcript of ordinary length whole. */
@@ -53,6 +55,16 @@ function windowEnd(source: string, start: number): number {
     if (space < 0) space = i + 1;
   }
   return space > 0 ? space : limit;
+}
+
+/** A lexical source metric on the source's first LEXICAL_SOURCE_CHARS characters, saying so. */
+export function withSourcePrefix<R extends MetricResult>(
+  source: string,
+  score: (source: string) => R,
+): R {
+  const prefix = sourcePrefix(source);
+  const note = sourcePrefixNote(prefix);
+  return withNotes(score(prefix.text), note ? [note] : undefined);
 }
 
 /**

@@ -10,13 +10,13 @@
  */
 import { calibratePair, type CalibrationRow } from '../../datasets/calibration.ts';
 import { computeMetrics } from '../../metrics/offline.ts';
-import { referenceCalculator } from '../../metrics/lexical/records.ts';
-import { QUALITY_BACKEND } from '../../metrics/lexical/quality.ts';
-import { metricInfo, metricRecord } from '../../metrics/registry.ts';
+import { referenceCalculator } from '../../metrics/lexical/reference/record.ts';
+import { QUALITY_BACKEND } from '../../metrics/lexical/quality-offline/quality.ts';
+import { metricInfo, metricRecord, OFFLINE_METRIC_IDS } from '../../metrics/registry.ts';
 import { DEFAULT_SETTINGS } from '../../metrics/settings.ts';
 import type { EntityRecognizer, SentenceEmbedder } from '../../metrics/semantic/backends.ts';
 import { CompromiseRecognizer } from '../../metrics/semantic/compromise-ner.ts';
-import { OFFLINE_METRIC_IDS, type MetricId, type MetricResult } from '../../metrics/types.ts';
+import type { MetricId, MetricResult } from '../../metrics/types.ts';
 import {
   HUMAN_DIMENSIONS,
   type HumanDimension,
@@ -65,20 +65,6 @@ function cellsOf(rows: readonly CalibrationRow[], key: (d: HumanDimension) => st
   }
   return cells;
 }
-
-/** Backend family of a built-in row's key, so that model rows of the same metric differ. */
-const FAMILY: Record<string, string> = {
-  'entity-density': 'compromise',
-  coherence: 'use-lite',
-  'source-order': 'use-lite',
-  support: 'use-lite',
-  redundancy: 'use-lite',
-  'repetition-offline': 'lexical',
-  extractiveness: 'lexical',
-  'source-coverage': 'lexical',
-  'quality-offline': 'lexical',
-  'fact-check': 'lexical',
-};
 
 /**
  * Metrics whose definition was chosen (repetition, the salient-word count of source coverage) or
@@ -151,7 +137,8 @@ export async function metricRows(
       const info = metricInfo(id);
       const backend = backendOf.get(id);
       if (!backend) throw new Error(`${id} scored none of the ${dev.length} summaries`);
-      const family = variant.key === 'builtin' ? (FAMILY[id] ?? '') : variant.key;
+      const family =
+        variant.key === 'builtin' ? (metricRecord(id).validity?.family ?? '') : variant.key;
       rows.push({
         key: family ? `${id}-${family}` : id,
         metrics: [id],

@@ -11,14 +11,14 @@
  * - 'in-sample': the stored estimate, fit on everything including this set — flatters it;
  * - 'not fit': a metric nothing was fit for (the fact check's rules were written, not tuned).
  */
-import { cappedScore, type GamingFlagId } from '../../metrics/lexical/quality.ts';
+import { cappedScore, type GamingFlagId } from '../../metrics/lexical/quality-offline/quality.ts';
 import {
   estimateDimension,
   QUALITY_DIMENSIONS,
   scoreOfEstimates,
   type QualityWeights,
-} from '../../metrics/lexical/quality-model.ts';
-import weightsJson from '../../metrics/lexical/quality-weights.json';
+} from '../../metrics/lexical/quality-offline/quality-model.ts';
+import weightsJson from '../../metrics/lexical/quality-offline/quality-weights.json';
 import { balancedAccuracy, bestThreshold } from '../../stats/binary-agreement.ts';
 import { setFigures, type SetFigures } from '../quality-fit.ts';
 import type { QualitySample } from '../quality-samples.ts';

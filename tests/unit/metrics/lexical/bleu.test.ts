@@ -5,7 +5,7 @@ import {
   corpusBleu,
   sentenceBleu,
   tokenize13a,
-} from '../../../../src/lib/metrics/lexical/bleu.ts';
+} from '../../../../src/lib/metrics/lexical/reference/bleu.ts';
 import { corpusChrf, sentenceChrf } from '../../../../src/lib/metrics/lexical/chrf.ts';
 
 interface PairRow {

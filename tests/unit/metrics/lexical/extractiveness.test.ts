@@ -9,7 +9,7 @@ import {
   VERBATIM_LABEL,
   verbatimSentences,
   lexicalTokens,
-} from '../../../../src/lib/metrics/lexical/extractiveness.ts';
+} from '../../../../src/lib/metrics/lexical/extractiveness/extractiveness.ts';
 import { splitSentences } from '../../../../src/lib/metrics/text/tokenize.ts';
 import { scored } from '../scored.ts';
 

@@ -5,9 +5,9 @@ import {
   scoreFactCheck,
   type FactCheckDetails,
   type FactItem,
-} from '../../../../src/lib/metrics/lexical/fact-check.ts';
-import { factCheckMetric } from '../../../../src/lib/metrics/lexical/fact-check-record.ts';
-import { numbersAndDates } from '../../../../src/lib/metrics/lexical/fact-check-numbers.ts';
+} from '../../../../src/lib/metrics/lexical/fact-check/fact-check.ts';
+import { factCheckMetric } from '../../../../src/lib/metrics/lexical/fact-check/record.ts';
+import { numbersAndDates } from '../../../../src/lib/metrics/lexical/fact-check/fact-check-numbers.ts';
 import { CompromiseRecognizer } from '../../../../src/lib/metrics/semantic/compromise-ner.ts';
 import { caseTokenizer } from '../../../../src/lib/metrics/text/case-tokenizer.ts';
 import { DEFAULT_SETTINGS } from '../../../../src/lib/metrics/settings.ts';

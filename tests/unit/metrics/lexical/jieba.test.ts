@@ -24,7 +24,7 @@ import {
   scoreReferenceMetrics,
   type RougeDetails,
   type TokenF1Details,
-} from '../../../../src/lib/metrics/lexical/reference-metrics.ts';
+} from '../../../../src/lib/metrics/lexical/reference/reference-metrics.ts';
 import { computeMetrics } from '../../../../src/lib/metrics/offline.ts';
 import { DEFAULT_SETTINGS } from '../../../../src/lib/metrics/settings.ts';
 import type { MetricResult } from '../../../../src/lib/metrics/types.ts';

@@ -12,8 +12,8 @@ import {
   gamingFlags,
   QUALITY_BACKEND,
   scoreQuality,
-} from '../../../../src/lib/metrics/lexical/quality.ts';
-import { analyseExtractiveness } from '../../../../src/lib/metrics/lexical/extractiveness.ts';
+} from '../../../../src/lib/metrics/lexical/quality-offline/quality.ts';
+import { analyseExtractiveness } from '../../../../src/lib/metrics/lexical/extractiveness/extractiveness.ts';
 import {
   estimateDimension,
   normalCdf,
@@ -21,9 +21,9 @@ import {
   scoreOfEstimates,
   type DimensionModel,
   type QualityWeights,
-} from '../../../../src/lib/metrics/lexical/quality-model.ts';
-import { qualityFeatures } from '../../../../src/lib/metrics/lexical/quality-features.ts';
-import weightsJson from '../../../../src/lib/metrics/lexical/quality-weights.json';
+} from '../../../../src/lib/metrics/lexical/quality-offline/quality-model.ts';
+import { qualityFeatures } from '../../../../src/lib/metrics/lexical/quality-offline/quality-features.ts';
+import weightsJson from '../../../../src/lib/metrics/lexical/quality-offline/quality-weights.json';
 import { CANDIDATES } from '../../../../src/lib/node/quality-fit.ts';
 import { splitSentences } from '../../../../src/lib/metrics/text/tokenize.ts';
 import { readDevRows } from '../../../../src/lib/node/validity/summeval.ts';

@@ -7,7 +7,7 @@ import {
   type RougeDetails,
   type TokenF1Details,
   type ReferenceMetricResult,
-} from '../../../../src/lib/metrics/lexical/reference-metrics.ts';
+} from '../../../../src/lib/metrics/lexical/reference/reference-metrics.ts';
 import type { MetricId } from '../../../../src/lib/metrics/types.ts';
 
 function byId(results: ReferenceMetricResult[]): Record<MetricId, ReferenceMetricResult> {

@@ -4,11 +4,11 @@ import {
   MAX_PAIR_SENTENCES,
   REPETITION_BACKEND,
   scoreRepetition,
-} from '../../../../src/lib/metrics/lexical/repetition.ts';
+} from '../../../../src/lib/metrics/lexical/repetition-offline/repetition.ts';
 import {
   firstOccurrenceSpans,
   wordList,
-} from '../../../../src/lib/metrics/lexical/repetition-spans.ts';
+} from '../../../../src/lib/metrics/lexical/repetition-offline/repetition-spans.ts';
 import type { SentenceEmbedder } from '../../../../src/lib/metrics/semantic/backends.ts';
 import { throwIfAborted } from '../../../../src/lib/metrics/semantic/backends.ts';
 import { splitWords } from '../../../../src/lib/metrics/text/tokenize.ts';

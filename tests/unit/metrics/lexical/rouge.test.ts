@@ -2,13 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { readJsonl } from '../../../helpers/shared.ts';
 import {
   LCS_CELL_BUDGET,
-  chooseRougeTokenizer,
   rouge,
   rougeLsumFromSentences,
-  rougeScoreTokenize,
   type RougeLcsOutcome,
   type RougeScore,
-} from '../../../../src/lib/metrics/lexical/rouge.ts';
+} from '../../../../src/lib/metrics/lexical/reference/rouge.ts';
+import {
+  chooseRougeTokenizer,
+  rougeScoreTokenize,
+} from '../../../../src/lib/metrics/lexical/reference/rouge-tokenize.ts';
 import { lcsIndices, lcsLength } from '../../../../src/lib/metrics/lexical/lcs.ts';
 
 type Prf = { precision: number; recall: number; fmeasure: number };

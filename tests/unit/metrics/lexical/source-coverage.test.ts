@@ -5,8 +5,8 @@ import {
   salientWords,
   scoreSourceCoverage,
   SOURCE_COVERAGE_BACKEND,
-} from '../../../../src/lib/metrics/lexical/source-coverage.ts';
-import { lexicalTokens } from '../../../../src/lib/metrics/lexical/extractiveness.ts';
+} from '../../../../src/lib/metrics/lexical/source-coverage/source-coverage.ts';
+import { lexicalTokens } from '../../../../src/lib/metrics/lexical/extractiveness/extractiveness.ts';
 import { scored } from '../scored.ts';
 
 const SOURCE =

@@ -21,7 +21,7 @@ import {
   normalizeZhAnswer,
   qaF1Score,
   qaF1ZhScore,
-} from '../../../../src/lib/metrics/lexical/token-f1.ts';
+} from '../../../../src/lib/metrics/lexical/reference/token-f1.ts';
 import {
   intlWordSegmenter,
   type WordSegmenter,

@@ -8,7 +8,7 @@ import {
   qaF1Score,
   qaF1ZhScore,
   tokenF1,
-} from '../../../../src/lib/metrics/lexical/token-f1.ts';
+} from '../../../../src/lib/metrics/lexical/reference/token-f1.ts';
 import { maxOverAnswers, parseAnswers } from '../../../../src/lib/metrics/lexical/answers.ts';
 import {
   chineseWords,

@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SentenceEmbedder } from '../../../../src/lib/metrics/semantic/backends.ts';
-import { scoreCoherenceOfSentences } from '../../../../src/lib/metrics/semantic/coherence.ts';
+import { scoreCoherenceOfSentences } from '../../../../src/lib/metrics/semantic/coherence/coherence.ts';
 import { loadGloveEmbedder } from '../../../../src/lib/node/load-glove.ts';
 import { loadUseLiteEmbedder } from '../../../../src/lib/node/load-use.ts';
 import { ensureEmbeddingAsset } from '../../../../src/lib/node/embedding-asset.ts';

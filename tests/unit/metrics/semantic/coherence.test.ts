@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SOURCE, ensureEmbeddingAsset } from '../../../../src/lib/node/embedding-asset.ts';
 import type { SentenceEmbedder } from '../../../../src/lib/metrics/semantic/backends.ts';
 import { throwIfAborted } from '../../../../src/lib/metrics/semantic/backends.ts';
-import { scoreCoherence } from '../../../../src/lib/metrics/semantic/coherence.ts';
+import { scoreCoherence } from '../../../../src/lib/metrics/semantic/coherence/coherence.ts';
 import type { OrderModel } from '../../../../src/lib/metrics/semantic/order-model.ts';
 import { splitSentences } from '../../../../src/lib/metrics/text/tokenize.ts';
 import { GloveSifEmbedder } from '../../../../src/lib/metrics/semantic/glove-sif.ts';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CompromiseRecognizer } from '../../../../src/lib/metrics/semantic/compromise-ner.ts';
-import { scoreEntityDensity } from '../../../../src/lib/metrics/semantic/entity-density.ts';
+import { scoreEntityDensity } from '../../../../src/lib/metrics/semantic/entity-density/entity-density.ts';
 import type { MetricResult } from '../../../../src/lib/metrics/types.ts';
 import { readDevRows } from '../../../../src/lib/node/validity/summeval.ts';
 

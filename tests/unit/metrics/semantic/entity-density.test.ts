@@ -4,7 +4,7 @@ import { CompromiseRecognizer } from '../../../../src/lib/metrics/semantic/compr
 import {
   densityScore,
   scoreEntityDensity,
-} from '../../../../src/lib/metrics/semantic/entity-density.ts';
+} from '../../../../src/lib/metrics/semantic/entity-density/entity-density.ts';
 import { splitTokens, splitWords } from '../../../../src/lib/metrics/text/tokenize.ts';
 import type { TextSpan } from '../../../../src/lib/metrics/types.ts';
 import { readJsonl } from '../../../helpers/shared.ts';

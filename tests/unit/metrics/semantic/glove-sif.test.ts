@@ -14,7 +14,7 @@ import {
   parseGloveAsset,
   zipfProbability,
 } from '../../../../src/lib/metrics/semantic/glove-sif.ts';
-import { cosine } from '../../../../src/lib/metrics/semantic/coherence.ts';
+import { cosine } from '../../../../src/lib/metrics/semantic/coherence/coherence.ts';
 import { loadGloveAsset } from '../../../../src/lib/node/load-glove.ts';
 
 /** A wink-shaped source: per word, `dims` values then the l2 norm then the index. */

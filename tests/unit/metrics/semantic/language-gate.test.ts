@@ -10,7 +10,7 @@ import { english } from '../../../../src/lib/i18n/message.ts';
 import { computeMetrics } from '../../../../src/lib/metrics/offline.ts';
 import { DEFAULT_SETTINGS } from '../../../../src/lib/metrics/settings.ts';
 import type { CaseInput, MetricId, MetricResult } from '../../../../src/lib/metrics/types.ts';
-import type { RepetitionDetails } from '../../../../src/lib/metrics/lexical/repetition.ts';
+import type { RepetitionDetails } from '../../../../src/lib/metrics/lexical/repetition-offline/repetition.ts';
 import {
   throwIfAborted,
   type EncoderLanguages,

@@ -13,7 +13,7 @@ import {
   type OrderModel,
 } from '../../../../src/lib/metrics/semantic/order-model.ts';
 import { ORDER_MODELS } from '../../../../src/lib/metrics/semantic/order-models.ts';
-import { shuffleShare } from '../../../../src/lib/metrics/semantic/records.ts';
+import { shuffleShare } from '../../../../src/lib/metrics/semantic/coherence/record.ts';
 import shuffleReport from '../../../../src/lib/metrics/semantic/order-model/shuffle-report.json';
 
 const training = {

@@ -1,7 +1,7 @@
 /** The provider embedding backend for coherence: wire shapes, order, errors, keys kept out. */
 import { describe, expect, it } from 'vitest';
 import { createProviderEmbedder } from '../../../../src/lib/metrics/semantic/provider-embedder.ts';
-import { scoreCoherence } from '../../../../src/lib/metrics/semantic/coherence.ts';
+import { scoreCoherence } from '../../../../src/lib/metrics/semantic/coherence/coherence.ts';
 
 type Call = { url: string; init: RequestInit };
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { scoreOnProviderEmbeddings } from '../../../../src/lib/metrics/semantic/provider-embedding-metrics.ts';
-import type { RepetitionDetails } from '../../../../src/lib/metrics/lexical/repetition.ts';
+import type { RepetitionDetails } from '../../../../src/lib/metrics/lexical/repetition-offline/repetition.ts';
 import { DEFAULT_SETTINGS } from '../../../../src/lib/metrics/settings.ts';
 import type { MetricResult } from '../../../../src/lib/metrics/types.ts';
 

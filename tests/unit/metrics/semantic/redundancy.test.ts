@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scoreRedundancy } from '../../../../src/lib/metrics/semantic/redundancy.ts';
+import { scoreRedundancy } from '../../../../src/lib/metrics/semantic/redundancy/redundancy.ts';
 import { scored } from '../scored.ts';
 import { DESIGNED_THRESHOLDS, DesignedEmbedder } from './alignment-fakes.ts';
 

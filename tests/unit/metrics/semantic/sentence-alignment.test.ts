@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { computeMetrics } from '../../../../src/lib/metrics/offline.ts';
 import { DEFAULT_SETTINGS } from '../../../../src/lib/metrics/settings.ts';
-import { scoreSourceOrder } from '../../../../src/lib/metrics/semantic/source-order.ts';
-import { scoreSupport } from '../../../../src/lib/metrics/semantic/support.ts';
+import { scoreSourceOrder } from '../../../../src/lib/metrics/semantic/source-order/source-order.ts';
+import { scoreSupport } from '../../../../src/lib/metrics/semantic/support/support.ts';
 import {
   caseSentences,
   ENCODER_THRESHOLDS,

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { orderOf, scoreSourceOrder } from '../../../../src/lib/metrics/semantic/source-order.ts';
+import {
+  orderOf,
+  scoreSourceOrder,
+} from '../../../../src/lib/metrics/semantic/source-order/source-order.ts';
 import { scored } from '../scored.ts';
 import { DesignedEmbedder, SOURCE, SOURCE_VECTORS } from './alignment-fakes.ts';
 

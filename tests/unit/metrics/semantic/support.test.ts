@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scoreSupport } from '../../../../src/lib/metrics/semantic/support.ts';
+import { scoreSupport } from '../../../../src/lib/metrics/semantic/support/support.ts';
 import { scored } from '../scored.ts';
 import {
   DESIGNED_THRESHOLDS,

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BEYOND_LATIN, languageFromScript } from '../../../../src/lib/metrics/text/language.ts';
-import { nonLatinShare } from '../../../../src/lib/metrics/lexical/rouge.ts';
+import { nonLatinShare } from '../../../../src/lib/metrics/lexical/reference/rouge-tokenize.ts';
 
 const OTHER_SCRIPT =
   /[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Han}\p{Script=Cyrillic}\p{Script=Thai}\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Greek}\p{Script=Devanagari}]/u;
