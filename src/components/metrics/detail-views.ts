@@ -12,15 +12,19 @@ import type {
   MetricResult,
   ScoredResult,
 } from '../../lib/metrics/types.ts';
-import AccuracyDetail from '../judge/AccuracyDetail.svelte';
-import AdherenceDetail from '../judge/AdherenceDetail.svelte';
-import AlignmentDetail from '../judge/AlignmentDetail.svelte';
-import CompletenessDetail from '../judge/CompletenessDetail.svelte';
-import CoverageDetail from '../judge/CoverageDetail.svelte';
-import GEvalMetricDetail from '../judge/GEvalMetricDetail.svelte';
-import RepetitivenessDetail from '../judge/RepetitivenessDetail.svelte';
-import SummarizationDetail from '../judge/SummarizationDetail.svelte';
-import VaguenessDetail from '../judge/VaguenessDetail.svelte';
+import AccuracyDetail from '../../lib/metrics/judge/ccai/ccai-accuracy.detail.svelte';
+import AdherenceDetail from '../../lib/metrics/judge/ccai/ccai-adherence.detail.svelte';
+import CompletenessDetail from '../../lib/metrics/judge/ccai/ccai-completeness.detail.svelte';
+import GEvalCoherenceDetail from '../../lib/metrics/judge/g-eval/geval-coherence.detail.svelte';
+import GEvalConsistencyDetail from '../../lib/metrics/judge/g-eval/geval-consistency.detail.svelte';
+import GEvalCustomDetail from '../../lib/metrics/judge/g-eval/geval-custom.detail.svelte';
+import GEvalFluencyDetail from '../../lib/metrics/judge/g-eval/geval-fluency.detail.svelte';
+import GEvalRelevanceDetail from '../../lib/metrics/judge/g-eval/geval-relevance.detail.svelte';
+import RepetitivenessDetail from '../../lib/metrics/judge/repetitiveness/repetitiveness.detail.svelte';
+import AlignmentDetail from '../../lib/metrics/judge/summarization/alignment.detail.svelte';
+import CoverageDetail from '../../lib/metrics/judge/summarization/coverage.detail.svelte';
+import SummarizationDetail from '../../lib/metrics/judge/summarization/summarization.detail.svelte';
+import VaguenessDetail from '../../lib/metrics/judge/vagueness/vagueness.detail.svelte';
 import BleuDetail from './BleuDetail.svelte';
 import CoherenceDetail from './CoherenceDetail.svelte';
 import EntityDetail from './EntityDetail.svelte';
@@ -72,11 +76,11 @@ export const OWN_DETAIL_VIEWS = {
   coverage: CoverageDetail,
   vagueness: VaguenessDetail,
   repetitiveness: RepetitivenessDetail,
-  'geval-coherence': GEvalMetricDetail,
-  'geval-consistency': GEvalMetricDetail,
-  'geval-fluency': GEvalMetricDetail,
-  'geval-relevance': GEvalMetricDetail,
-  'geval-custom': GEvalMetricDetail,
+  'geval-coherence': GEvalCoherenceDetail,
+  'geval-consistency': GEvalConsistencyDetail,
+  'geval-fluency': GEvalFluencyDetail,
+  'geval-relevance': GEvalRelevanceDetail,
+  'geval-custom': GEvalCustomDetail,
   'ccai-accuracy': AccuracyDetail,
   'ccai-adherence': AdherenceDetail,
   'ccai-completeness': CompletenessDetail,

@@ -26,6 +26,7 @@ import verdict from '../../messages/en/verdict.json';
 import views from '../../messages/en/views.json';
 import plan from '../../messages/en/plan.json';
 import editor from '../../messages/en/editor.json';
+import metrics from '../../messages/en/metrics.json';
 
 export const en = {
   ...common,
@@ -51,6 +52,7 @@ export const en = {
   ...views,
   ...plan,
   ...editor,
+  ...metrics,
 };
 
 export type MessageKey = keyof typeof en;

@@ -82,6 +82,14 @@ export interface JudgePipelineBuilder {
 export interface JudgeMetricRecord<V extends DetailViewKind = DetailViewKind> {
   kind: 'judge';
   info: Omit<MetricInfo, 'id'>;
+  /**
+   * The metric's own English messages (full key → ICU MessageFormat text): the one source of the
+   * generated English catalog's entries for them; messages several metrics use stay in the
+   * catalog's JSON files.
+   */
+  messages?: Readonly<Record<string, string>>;
+  /** The validity report's row for this metric: its backend family and the row's English label. */
+  validity?: { family: string; label: string };
   detailView: V;
   /** The builders whose pipelines produce this metric (run order: first appearance in the registry). */
   pipelines: readonly JudgePipelineBuilder[];

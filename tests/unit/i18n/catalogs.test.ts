@@ -48,7 +48,9 @@ describe('message catalogs', () => {
   });
 
   it('keys are namespaced by their file', () => {
-    for (const file of readdirSync(join(root, 'en')).filter((f) => f.endsWith('.json'))) {
+    // metrics.json is generated from the metric records, which keep their messages' old keys.
+    const namespaced = (f: string) => f.endsWith('.json') && f !== 'metrics.json';
+    for (const file of readdirSync(join(root, 'en')).filter(namespaced)) {
       const ns = file.replace(/\.json$/u, '');
       const messages = JSON.parse(readFileSync(join(root, 'en', file), 'utf8')) as object;
       for (const key of Object.keys(messages)) expect(key.startsWith(`${ns}.`), key).toBe(true);

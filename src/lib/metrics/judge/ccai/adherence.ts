@@ -13,6 +13,8 @@ import { share } from '../scoring.ts';
 import { notApplicable } from '../../results.ts';
 import { adherencePrompt, CCAI_PROMPT_VERSIONS, isCategorical, rubricQuestion } from './prompts.ts';
 import { adherenceSchema } from './schema.ts';
+import type { JudgeMetricRecord } from '../../record.ts';
+import { singlePipeline } from '../pipeline.ts';
 
 export interface AdherenceQuestion {
   index: number;
@@ -90,3 +92,31 @@ export function adherencePipeline(env: RunEnv): Pipeline {
     },
   });
 }
+
+declare module '../../types.ts' {
+  interface JudgeMetricDetails {
+    'ccai-adherence': AdherenceDetails;
+  }
+}
+
+export const ccaiAdherenceMetric = {
+  kind: 'judge',
+  info: {
+    label: 'Adherence (call center)',
+    needs: 'llm',
+    meaning: 'Share of your summary instructions the summary follows; n/a without instructions.',
+    citation: 'Google CCAI Insights summarization autoeval',
+    range: [0, 1],
+  },
+  messages: {
+    'judgeMetrics.purpose.adherence': 'adherence: one rubric question per instruction',
+    'judgeMetrics.adherence.explanation':
+      'The summary follows {addressed} of its {total} instructions ({share, number, percent}).',
+    'judge.detail.instructions': 'Instructions',
+    'judge.detail.followed': 'followed',
+    'judge.detail.notFollowed': 'not followed',
+  },
+  detailView: 'own',
+  pipelines: [singlePipeline(adherencePipeline)],
+  inDefaultRun: () => true,
+} satisfies JudgeMetricRecord;

@@ -33,6 +33,7 @@ import { type JudgeMetricId, type MetricResult } from '../../types.ts';
 import { accuracyFailure, accuracyResult } from '../ccai/accuracy.ts';
 import { claimsPrompt, PROMPT_VERSIONS, verdictsPrompt } from './prompts.ts';
 import { claimsSchema, claimVerdictsSchema } from './schema.ts';
+import type { JudgeMetricRecord, JudgePipelineBuilder } from '../../record.ts';
 
 export interface ClaimVerdict {
   /** 1-based, in the order the claims were extracted. */
@@ -201,3 +202,49 @@ export function claimsPipeline(env: RunEnv, produces: JudgeMetricId[]): ClaimsPi
     },
   };
 }
+
+declare module '../../types.ts' {
+  interface JudgeMetricDetails {
+    alignment: AlignmentDetails;
+  }
+}
+
+/**
+ * The summary claims and their verdicts: one pipeline serves alignment, call-center accuracy and
+ * the summarization card, so the three records name this builder and the run calls it once.
+ */
+export const claimsBuilder: JudgePipelineBuilder = {
+  build(env, want) {
+    const produces: JudgeMetricId[] = [];
+    if (want.has('alignment') || want.has('summarization')) produces.push('alignment');
+    if (want.has('ccai-accuracy')) produces.push('ccai-accuracy');
+    const claims = claimsPipeline(env, produces);
+    return { pipelines: [claims], needsCapabilities: false, claims };
+  },
+};
+
+export const alignmentMetric = {
+  kind: 'judge',
+  info: {
+    label: 'Alignment',
+    needs: 'llm',
+    meaning:
+      'Share of the summary claims that the source supports, judged claim by claim against the full source; unsupported claims count against it unless you switch that off.',
+    citation: 'DeepEval SummarizationMetric (alignment), SPEC §3',
+    range: [0, 1],
+  },
+  messages: {
+    'judgeMetrics.purpose.claims': 'alignment: extract the summary claims',
+    'judgeMetrics.purpose.verdicts': 'alignment: judge every claim against the full source',
+    'judgeMetrics.alignment.none': 'The summary states no factual claim to check.',
+    'judgeMetrics.alignment.neutral':
+      'No claim could be counted: every claim is unsupported, and unsupported claims are set to count as neutral.',
+    'judgeMetrics.alignment.explanation':
+      '{supported} of {claims} summary claims are supported by the source ({contradicted} contradicted, {unsupported} not in the source): alignment {score, number, ::.00}.',
+    'judgeMetrics.alignment.explanationNeutral':
+      '{supported} of {claims} summary claims are supported by the source ({contradicted} contradicted, {unsupported} not in the source, unsupported ones counted as neutral): alignment {score, number, ::.00}.',
+  },
+  detailView: 'own',
+  pipelines: [claimsBuilder],
+  inDefaultRun: () => true,
+} satisfies JudgeMetricRecord;

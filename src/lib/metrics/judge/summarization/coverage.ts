@@ -32,6 +32,7 @@ import {
   type GradeItem,
 } from './prompts.ts';
 import { answerGradesSchema, coverageQuestionsSchema, summaryAnswersSchema } from './schema.ts';
+import type { JudgeMetricRecord, JudgePipelineBuilder } from '../../record.ts';
 
 export interface CoverageQuestion {
   index: number;
@@ -247,3 +248,44 @@ export function coveragePipeline(env: RunEnv): CoveragePipeline {
     failure: (message) => [failed('coverage', env.backend, message, details())],
   };
 }
+
+declare module '../../types.ts' {
+  interface JudgeMetricDetails {
+    coverage: CoverageDetails;
+  }
+}
+
+/** The key questions and their graded answers: coverage and the summarization card share it. */
+export const coverageBuilder: JudgePipelineBuilder = {
+  build(env) {
+    const coverage = coveragePipeline(env);
+    return { pipelines: [coverage], needsCapabilities: false, coverage };
+  },
+};
+
+export const coverageMetric = {
+  kind: 'judge',
+  info: {
+    label: 'Coverage',
+    needs: 'llm',
+    meaning:
+      'How well the summary answers the key questions of the source, weighted by their importance (1–5): Σ importance·grade/5 / Σ importance.',
+    citation: 'DeepEval SummarizationMetric (coverage), with the importances actually used',
+    range: [0, 1],
+  },
+  messages: {
+    'judgeMetrics.purpose.questions': 'coverage: key questions about the source',
+    'judgeMetrics.purpose.answers': 'coverage: answer the questions from the summary only',
+    'judgeMetrics.purpose.grades': 'coverage: grade the summary answers against the source answers',
+    'judgeMetrics.coverage.none': 'There were no key questions to answer.',
+    'judgeMetrics.coverage.explanation':
+      "The summary answers the source's {count} key questions to {share, number, percent}, weighted by importance.",
+    'judgeMetrics.coverage.explanationIdk':
+      "The summary answers the source's {count} key questions to {share, number, percent}, weighted by importance; {idk} of them it does not answer at all.",
+    'judgeMetrics.coverage.idkReason': 'The summary does not answer this question ("idk").',
+    'judgeMetrics.coverage.noQuestions': 'The judge wrote no key questions about the source.',
+  },
+  detailView: 'own',
+  pipelines: [coverageBuilder],
+  inDefaultRun: () => true,
+} satisfies JudgeMetricRecord;

@@ -13,6 +13,8 @@ import { splitSentences } from '../../text/tokenize.ts';
 import { notApplicable } from '../../results.ts';
 import { vaguenessPrompt, VAGUENESS_PROMPT_VERSION } from './prompts.ts';
 import { vagueVerdictsSchema } from './schema.ts';
+import type { JudgeMetricRecord } from '../../record.ts';
+import { singlePipeline } from '../pipeline.ts';
 
 export interface VagueSentence {
   index: number;
@@ -89,3 +91,32 @@ export function vaguenessPipeline(env: RunEnv): Pipeline {
     },
   });
 }
+
+declare module '../../types.ts' {
+  interface JudgeMetricDetails {
+    vagueness: VaguenessDetails;
+  }
+}
+
+export const vaguenessMetric = {
+  kind: 'judge',
+  info: {
+    label: 'Specific sentences',
+    needs: 'llm',
+    meaning:
+      'Share of summary sentences that name a concrete point rather than saying what the text “discusses”.',
+    citation: 'SPEC §3, sentence vagueness',
+    range: [0, 1],
+  },
+  messages: {
+    'judgeMetrics.purpose.vagueness': 'vagueness: judge every summary sentence',
+    'judgeMetrics.vagueness.none': 'The summary has no sentence to judge.',
+    'judgeMetrics.vagueness.explanation':
+      '{vague} of {total} summary sentences are vague; {share, number, percent} name a concrete point.',
+    'judge.detail.sentences': 'Sentences',
+    'judge.detail.vagueBecause': ' — vague: {reason}',
+  },
+  detailView: 'own',
+  pipelines: [singlePipeline(vaguenessPipeline)],
+  inDefaultRun: () => true,
+} satisfies JudgeMetricRecord;
