@@ -9,9 +9,10 @@ import { ref } from '../../../i18n/message.ts';
 import type { CallRecord } from '../call.ts';
 import { listJudgePipeline } from '../list-pipeline.ts';
 import { okResult, purposeOf, type Pipeline, type RunEnv } from '../pipeline.ts';
+import { promptKey } from '../prompt-kit.ts';
 import { share } from '../scoring.ts';
 import { notApplicable } from '../../results.ts';
-import { adherencePrompt, CCAI_PROMPT_VERSIONS, isCategorical, rubricQuestion } from './prompts.ts';
+import { ADHERENCE_PROMPT, adherencePrompt, isCategorical, rubricQuestion } from './prompts.ts';
 import { adherenceSchema } from './schema.ts';
 import type { JudgeMetricRecord } from '../../record.ts';
 import { singlePipeline } from '../pipeline.ts';
@@ -62,7 +63,7 @@ export function adherencePipeline(env: RunEnv): Pipeline {
       prompt: (fence) => adherencePrompt(fence, summary, texts),
       name: 'adherence',
       schema: adherenceSchema,
-      cacheKey: { prompt: CCAI_PROMPT_VERSIONS.adherence, summary, questions: texts },
+      cacheKey: { prompt: promptKey(ADHERENCE_PROMPT), summary, questions: texts },
       answerTokens: { expected: 60, budget: 150 },
       answers: (reply) => reply.questions,
       numberOf: (a) => a.question,
@@ -117,6 +118,7 @@ export const ccaiAdherenceMetric = {
     'judge.detail.notFollowed': 'not followed',
   },
   detailView: 'own',
+  prompts: [ADHERENCE_PROMPT],
   pipelines: [singlePipeline(adherencePipeline)],
   inDefaultRun: () => true,
 } satisfies JudgeMetricRecord;

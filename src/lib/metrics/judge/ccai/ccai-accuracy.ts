@@ -4,7 +4,7 @@
  * in a file of its own instead of closing an import cycle.
  */
 import type { JudgeMetricRecord } from '../../record.ts';
-import { claimsBuilder } from '../summarization/alignment.ts';
+import { claimsBuilder, CLAIMS_PROMPTS } from '../summarization/alignment.ts';
 import type { AccuracyDetails } from './accuracy.ts';
 
 declare module '../../types.ts' {
@@ -32,6 +32,7 @@ export const ccaiAccuracyMetric = {
     'judge.detail.points': 'Points',
   },
   detailView: 'own',
+  prompts: CLAIMS_PROMPTS,
   pipelines: [claimsBuilder],
   inDefaultRun: () => true,
 } satisfies JudgeMetricRecord;

@@ -11,11 +11,12 @@ import type { CallRecord } from '../call.ts';
 import { describeCut, type ContextNote } from '../context.ts';
 import { listJudgePipeline } from '../list-pipeline.ts';
 import { okResult, purposeOf, type Pipeline, type RunEnv } from '../pipeline.ts';
+import { promptKey } from '../prompt-kit.ts';
 import { share } from '../scoring.ts';
 import { locateSpan, type Offsets } from '../spans.ts';
 import { notApplicable } from '../../results.ts';
 import { NO_INSTRUCTIONS } from './adherence.ts';
-import { CCAI_PROMPT_VERSIONS, completenessPrompt, isCategorical } from './prompts.ts';
+import { COMPLETENESS_PROMPT, completenessPrompt, isCategorical } from './prompts.ts';
 import { completenessSchema } from './schema.ts';
 import type { JudgeMetricRecord } from '../../record.ts';
 import { singlePipeline } from '../pipeline.ts';
@@ -83,7 +84,7 @@ export function completenessPipeline(env: RunEnv): Pipeline {
       name: 'completeness',
       schema: completenessSchema,
       cacheKey: {
-        prompt: CCAI_PROMPT_VERSIONS.completeness,
+        prompt: promptKey(COMPLETENESS_PROMPT),
         source: env.source,
         summary,
         instructions: judged.map((s) => ({ name: s.name, instruction: s.instruction })),
@@ -199,6 +200,7 @@ export const ccaiCompletenessMetric = {
     'judge.detail.summarySays': ' — summary: {text}',
   },
   detailView: 'own',
+  prompts: [COMPLETENESS_PROMPT],
   pipelines: [singlePipeline(completenessPipeline)],
   inDefaultRun: () => true,
 } satisfies JudgeMetricRecord;

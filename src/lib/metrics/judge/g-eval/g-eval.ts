@@ -15,6 +15,7 @@
 import { messageOf } from '../../../errors.ts';
 import type { TopLogprob } from '../../../llm/types.ts';
 import { createFence } from '../fence.ts';
+import { promptKey } from '../prompt-kit.ts';
 import { callJson, callText, malformed, type CallRecord } from '../call.ts';
 import { describeCut, type ContextNote } from '../context.ts';
 import { ref, type MessageRef } from '../../../i18n/message.ts';
@@ -42,7 +43,8 @@ import { criterionName, type GEvalCriterion } from './criteria.ts';
 import { chooseMethod, scoreReplies } from './method.ts';
 import {
   formPrompt,
-  GEVAL_PROMPT_VERSIONS,
+  GEVAL_FORM_PROMPT,
+  GEVAL_STEPS_PROMPT,
   stepsPrompt,
   taskFor,
   type FormExtra,
@@ -151,7 +153,7 @@ export function gevalPipeline(
         name: 'evaluation_steps',
         schema: evaluationStepsSchema,
         cacheKey: {
-          prompt: GEVAL_PROMPT_VERSIONS.steps,
+          prompt: promptKey(GEVAL_STEPS_PROMPT),
           task: taskFor(criterion),
           criterion: criterionKey,
         },
@@ -209,7 +211,7 @@ export function gevalPipeline(
           hooks.extra,
         ),
         cacheKey: {
-          prompt: GEVAL_PROMPT_VERSIONS.form,
+          prompt: promptKey(GEVAL_FORM_PROMPT),
           criterion: criterionKey,
           extra: hooks.extra ?? null,
           steps,

@@ -10,6 +10,7 @@ import type { Pipeline } from '../pipeline.ts';
 import type { BuiltinCriterion } from '../settings.ts';
 import { builtinCriterion, customCriterion } from './criteria.ts';
 import { gevalPipeline, type GEvalDetails } from './g-eval.ts';
+import { GEVAL_PROMPTS } from './prompts.ts';
 
 declare module '../../types.ts' {
   interface JudgeMetricDetails {
@@ -123,6 +124,7 @@ export const gevalCoherenceMetric = {
   },
   detailView: 'own',
   validity: GEVAL_VALIDITY,
+  prompts: GEVAL_PROMPTS,
   pipelines: [builtinBuilder('coherence')],
   inDefaultRun: (settings) => settings.gevalCriteria.includes('coherence'),
 } satisfies JudgeMetricRecord;
@@ -142,6 +144,7 @@ export const gevalConsistencyMetric = {
   },
   detailView: 'own',
   validity: GEVAL_VALIDITY,
+  prompts: GEVAL_PROMPTS,
   pipelines: [builtinBuilder('consistency')],
   inDefaultRun: (settings) => settings.gevalCriteria.includes('consistency'),
 } satisfies JudgeMetricRecord;
@@ -161,6 +164,7 @@ export const gevalFluencyMetric = {
   },
   detailView: 'own',
   validity: GEVAL_VALIDITY,
+  prompts: GEVAL_PROMPTS,
   pipelines: [builtinBuilder('fluency')],
   inDefaultRun: (settings) => settings.gevalCriteria.includes('fluency'),
 } satisfies JudgeMetricRecord;
@@ -180,6 +184,7 @@ export const gevalRelevanceMetric = {
   },
   detailView: 'own',
   validity: GEVAL_VALIDITY,
+  prompts: GEVAL_PROMPTS,
   pipelines: [builtinBuilder('relevance')],
   inDefaultRun: (settings) => settings.gevalCriteria.includes('relevance'),
 } satisfies JudgeMetricRecord;
@@ -198,6 +203,7 @@ export const gevalCustomMetric = {
     'judgeMetrics.geval.noCustom': 'No custom G-Eval criteria are defined.',
   },
   detailView: 'own',
+  prompts: GEVAL_PROMPTS,
   pipelines: [customBuilder],
   inDefaultRun: (settings) => settings.customCriteria.length > 0,
 } satisfies JudgeMetricRecord;

@@ -13,7 +13,7 @@ import { toUnit } from '../scoring.ts';
 import { locateAll, type Offsets } from '../spans.ts';
 import type { GEvalCriterion } from '../g-eval/criteria.ts';
 import { gevalBackend, gevalPipeline, methodText, type GEvalDetails } from '../g-eval/g-eval.ts';
-import type { FormExtra } from '../g-eval/prompts.ts';
+import { GEVAL_PROMPTS, type FormExtra } from '../g-eval/prompts.ts';
 import type { JudgeMetricRecord } from '../../record.ts';
 
 export const REPETITION_CRITERION: GEvalCriterion = {
@@ -137,6 +137,7 @@ export const repetitivenessMetric = {
     'judge.detail.repeatedItem': '“{text}” ({count}×)',
   },
   detailView: 'own',
+  prompts: GEVAL_PROMPTS,
   pipelines: [
     { build: (env) => ({ pipelines: [repetitivenessPipeline(env)], needsCapabilities: true }) },
   ],

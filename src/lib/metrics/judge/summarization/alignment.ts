@@ -9,6 +9,7 @@
  */
 import { ref } from '../../../i18n/message.ts';
 import { createFence } from '../fence.ts';
+import { promptKey } from '../prompt-kit.ts';
 import { callJson, inOrder, type CallRecord } from '../call.ts';
 import { describeCut, estimateTokens, type ContextNote } from '../context.ts';
 import {
@@ -31,7 +32,7 @@ import { locateSpan, type Offsets } from '../spans.ts';
 import { failed, notApplicable } from '../../results.ts';
 import { type JudgeMetricId, type MetricResult } from '../../types.ts';
 import { accuracyFailure, accuracyResult } from '../ccai/accuracy.ts';
-import { claimsPrompt, PROMPT_VERSIONS, verdictsPrompt } from './prompts.ts';
+import { CLAIMS_PROMPT, claimsPrompt, VERDICTS_PROMPT, verdictsPrompt } from './prompts.ts';
 import { claimsSchema, claimVerdictsSchema } from './schema.ts';
 import type { JudgeMetricRecord, JudgePipelineBuilder } from '../../record.ts';
 
@@ -103,7 +104,7 @@ export function claimsPipeline(env: RunEnv, produces: JudgeMetricId[]): ClaimsPi
         messages: claimsPrompt(createFence(), summary),
         name: 'summary_claims',
         schema: claimsSchema,
-        cacheKey: { prompt: PROMPT_VERSIONS.claims, summary },
+        cacheKey: { prompt: promptKey(CLAIMS_PROMPT), summary },
         maxTokens: outputBudget(estimateTokens(summary), 1.6, 300),
       });
       outcome.claims = reply.claims.map((c) => c.trim()).filter((c) => c.length > 0);
@@ -132,7 +133,7 @@ export function claimsPipeline(env: RunEnv, produces: JudgeMetricId[]): ClaimsPi
         messages: verdictsPrompt(createFence(), env.source, claims),
         name: 'claim_verdicts',
         schema: claimVerdictsSchema,
-        cacheKey: { prompt: PROMPT_VERSIONS.verdicts, source: env.source, claims },
+        cacheKey: { prompt: promptKey(VERDICTS_PROMPT), source: env.source, claims },
         maxTokens: outputBudget(claims.length, 120),
       });
       const ordered = inOrder(reply.verdicts, (v) => v.claim, claims.length, 'claims');
@@ -223,6 +224,9 @@ export const claimsBuilder: JudgePipelineBuilder = {
   },
 };
 
+/** The claims pipeline's prompts, sent for every metric that names claimsBuilder. */
+export const CLAIMS_PROMPTS = [CLAIMS_PROMPT, VERDICTS_PROMPT];
+
 export const alignmentMetric = {
   kind: 'judge',
   info: {
@@ -245,6 +249,7 @@ export const alignmentMetric = {
       '{supported} of {claims} summary claims are supported by the source ({contradicted} contradicted, {unsupported} not in the source, unsupported ones counted as neutral): alignment {score, number, ::.00}.',
   },
   detailView: 'own',
+  prompts: CLAIMS_PROMPTS,
   pipelines: [claimsBuilder],
   inDefaultRun: () => true,
 } satisfies JudgeMetricRecord;

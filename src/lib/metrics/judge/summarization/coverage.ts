@@ -8,6 +8,7 @@
  */
 import { english, ref } from '../../../i18n/message.ts';
 import { createFence } from '../fence.ts';
+import { promptKey } from '../prompt-kit.ts';
 import { callJson, inOrder, malformed, type CallRecord } from '../call.ts';
 import { describeCut, type ContextNote } from '../context.ts';
 import {
@@ -27,7 +28,9 @@ import { type MetricResult } from '../../types.ts';
 import {
   answersPrompt,
   gradesPrompt,
-  PROMPT_VERSIONS,
+  ANSWERS_PROMPT,
+  GRADES_PROMPT,
+  QUESTIONS_PROMPT,
   questionsPrompt,
   type GradeItem,
 } from './prompts.ts';
@@ -108,7 +111,7 @@ export function coveragePipeline(env: RunEnv): CoveragePipeline {
         messages: questionsPrompt(createFence(), env.source, requested),
         name: 'coverage_questions',
         schema: coverageQuestionsSchema,
-        cacheKey: { prompt: PROMPT_VERSIONS.questions, source: env.source, count: requested },
+        cacheKey: { prompt: promptKey(QUESTIONS_PROMPT), source: env.source, count: requested },
         maxTokens: outputBudget(requested, QUESTION_TOKENS * 2),
       });
       const kept = reply.questions.filter((q) => q.question.trim()).slice(0, requested);
@@ -147,7 +150,7 @@ export function coveragePipeline(env: RunEnv): CoveragePipeline {
         messages: answersPrompt(createFence(), summary, texts),
         name: 'summary_answers',
         schema: summaryAnswersSchema,
-        cacheKey: { prompt: PROMPT_VERSIONS.answers, summary, questions: texts },
+        cacheKey: { prompt: promptKey(ANSWERS_PROMPT), summary, questions: texts },
         maxTokens: outputBudget(texts.length, ANSWER_TOKENS * 3),
       });
       const ordered = inOrder(reply.answers, (a) => a.question, texts.length, 'questions');
@@ -189,7 +192,7 @@ export function coveragePipeline(env: RunEnv): CoveragePipeline {
         messages: gradesPrompt(createFence(), items),
         name: 'answer_grades',
         schema: answerGradesSchema,
-        cacheKey: { prompt: PROMPT_VERSIONS.grades, items },
+        cacheKey: { prompt: promptKey(GRADES_PROMPT), items },
         maxTokens: outputBudget(items.length, 80),
       });
       const ordered = inOrder(reply.grades, (g) => g.question, items.length, 'answers to grade');
@@ -263,6 +266,9 @@ export const coverageBuilder: JudgePipelineBuilder = {
   },
 };
 
+/** The coverage pipeline's prompts, sent for every metric that names coverageBuilder. */
+export const COVERAGE_PROMPTS = [QUESTIONS_PROMPT, ANSWERS_PROMPT, GRADES_PROMPT];
+
 export const coverageMetric = {
   kind: 'judge',
   info: {
@@ -286,6 +292,7 @@ export const coverageMetric = {
     'judgeMetrics.coverage.noQuestions': 'The judge wrote no key questions about the source.',
   },
   detailView: 'own',
+  prompts: COVERAGE_PROMPTS,
   pipelines: [coverageBuilder],
   inDefaultRun: () => true,
 } satisfies JudgeMetricRecord;

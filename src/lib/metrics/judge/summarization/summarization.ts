@@ -14,8 +14,8 @@ import { type MetricResult } from '../../types.ts';
 import type { AlignmentDetails, ClaimVerdict } from './alignment.ts';
 import type { CoverageDetails, CoverageQuestion } from './coverage.ts';
 import type { JudgeMetricRecord } from '../../record.ts';
-import { claimsBuilder } from './alignment.ts';
-import { coverageBuilder } from './coverage.ts';
+import { claimsBuilder, CLAIMS_PROMPTS } from './alignment.ts';
+import { coverageBuilder, COVERAGE_PROMPTS } from './coverage.ts';
 
 export interface SummarizationDetails {
   alignment: number | null;
@@ -143,6 +143,7 @@ export const summarizationMetric = {
     'judge.detail.fbeta': 'F-β (β = {beta})',
   },
   detailView: 'own',
+  prompts: [...CLAIMS_PROMPTS, ...COVERAGE_PROMPTS],
   pipelines: [claimsBuilder, coverageBuilder],
   inDefaultRun: () => true,
 } satisfies JudgeMetricRecord;

@@ -8,10 +8,11 @@ import { ref } from '../../../i18n/message.ts';
 import type { CallRecord } from '../call.ts';
 import { listJudgePipeline } from '../list-pipeline.ts';
 import { okResult, purposeOf, type Pipeline, type RunEnv } from '../pipeline.ts';
+import { promptKey } from '../prompt-kit.ts';
 import { share } from '../scoring.ts';
 import { splitSentences } from '../../text/tokenize.ts';
 import { notApplicable } from '../../results.ts';
-import { vaguenessPrompt, VAGUENESS_PROMPT_VERSION } from './prompts.ts';
+import { VAGUENESS_PROMPT, vaguenessPrompt } from './prompts.ts';
 import { vagueVerdictsSchema } from './schema.ts';
 import type { JudgeMetricRecord } from '../../record.ts';
 import { singlePipeline } from '../pipeline.ts';
@@ -59,7 +60,7 @@ export function vaguenessPipeline(env: RunEnv): Pipeline {
       prompt: (fence) => vaguenessPrompt(fence, texts),
       name: 'vague_sentences',
       schema: vagueVerdictsSchema,
-      cacheKey: { prompt: VAGUENESS_PROMPT_VERSION, sentences: texts },
+      cacheKey: { prompt: promptKey(VAGUENESS_PROMPT), sentences: texts },
       answerTokens: { expected: 35, budget: 70 },
       answers: (reply) => reply.sentences,
       numberOf: (v) => v.sentence,
@@ -117,6 +118,7 @@ export const vaguenessMetric = {
     'judge.detail.vagueBecause': ' — vague: {reason}',
   },
   detailView: 'own',
+  prompts: [VAGUENESS_PROMPT],
   pipelines: [singlePipeline(vaguenessPipeline)],
   inDefaultRun: () => true,
 } satisfies JudgeMetricRecord;
