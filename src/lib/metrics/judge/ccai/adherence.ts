@@ -8,14 +8,13 @@
 import { ref } from '../../../i18n/message.ts';
 import type { CallRecord } from '../call.ts';
 import { listJudgePipeline } from '../list-pipeline.ts';
-import { okResult, purposeOf, type Pipeline, type RunEnv } from '../pipeline.ts';
+import { okResult, purposeOf, singlePipeline, type Pipeline, type RunEnv } from '../pipeline.ts';
 import { promptKey } from '../prompt-kit.ts';
 import { share } from '../scoring.ts';
 import { notApplicable } from '../../results.ts';
 import { ADHERENCE_PROMPT, adherencePrompt, isCategorical, rubricQuestion } from './prompts.ts';
 import { adherenceSchema } from './schema.ts';
 import type { JudgeMetricRecord } from '../../record.ts';
-import { singlePipeline } from '../pipeline.ts';
 
 export interface AdherenceQuestion {
   index: number;

@@ -10,7 +10,7 @@ import { ref } from '../../../i18n/message.ts';
 import type { CallRecord } from '../call.ts';
 import { describeCut, type ContextNote } from '../context.ts';
 import { listJudgePipeline } from '../list-pipeline.ts';
-import { okResult, purposeOf, type Pipeline, type RunEnv } from '../pipeline.ts';
+import { okResult, purposeOf, singlePipeline, type Pipeline, type RunEnv } from '../pipeline.ts';
 import { promptKey } from '../prompt-kit.ts';
 import { share } from '../scoring.ts';
 import { locateSpan, type Offsets } from '../spans.ts';
@@ -19,7 +19,6 @@ import { NO_INSTRUCTIONS } from './adherence.ts';
 import { COMPLETENESS_PROMPT, completenessPrompt, isCategorical } from './prompts.ts';
 import { completenessSchema } from './schema.ts';
 import type { JudgeMetricRecord } from '../../record.ts';
-import { singlePipeline } from '../pipeline.ts';
 
 export interface CompletenessContent {
   sourceContent: string;

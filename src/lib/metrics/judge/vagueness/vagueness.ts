@@ -7,7 +7,7 @@
 import { ref } from '../../../i18n/message.ts';
 import type { CallRecord } from '../call.ts';
 import { listJudgePipeline } from '../list-pipeline.ts';
-import { okResult, purposeOf, type Pipeline, type RunEnv } from '../pipeline.ts';
+import { okResult, purposeOf, singlePipeline, type Pipeline, type RunEnv } from '../pipeline.ts';
 import { promptKey } from '../prompt-kit.ts';
 import { share } from '../scoring.ts';
 import { splitSentences } from '../../text/tokenize.ts';
@@ -15,7 +15,6 @@ import { notApplicable } from '../../results.ts';
 import { VAGUENESS_PROMPT, vaguenessPrompt } from './prompts.ts';
 import { vagueVerdictsSchema } from './schema.ts';
 import type { JudgeMetricRecord } from '../../record.ts';
-import { singlePipeline } from '../pipeline.ts';
 
 export interface VagueSentence {
   index: number;
