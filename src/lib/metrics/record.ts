@@ -89,8 +89,6 @@ export interface JudgeMetricRecord<V extends DetailViewKind = DetailViewKind> {
    * catalog's JSON files.
    */
   messages?: Readonly<Record<string, string>>;
-  /** The validity report's row for this metric: its backend family and the row's English label. */
-  validity?: { family: string; label: string };
   detailView: V;
   /** The prompts this metric's calls are rendered from (test judges recognise calls by them). */
   prompts: readonly JudgePrompt[];

@@ -66,9 +66,6 @@ const GEVAL_FAMILY_MESSAGES = {
     'Less than half the probability fell on allowed scores: this score is unreliable.',
 };
 
-/** The validity report measures the four criteria together, from recorded GPT-4 replies. */
-const GEVAL_VALIDITY = { family: 'geval', label: 'G-Eval, each column its own criterion' };
-
 function builtinBuilder(criterion: BuiltinCriterion): JudgePipelineBuilder {
   return {
     build: (env) => ({
@@ -123,7 +120,6 @@ export const gevalCoherenceMetric = {
     'judgeMetrics.criterion.coherence': 'Coherence',
   },
   detailView: 'own',
-  validity: GEVAL_VALIDITY,
   prompts: GEVAL_PROMPTS,
   pipelines: [builtinBuilder('coherence')],
   inDefaultRun: (settings) => settings.gevalCriteria.includes('coherence'),
@@ -143,7 +139,6 @@ export const gevalConsistencyMetric = {
     'judgeMetrics.criterion.consistency': 'Consistency',
   },
   detailView: 'own',
-  validity: GEVAL_VALIDITY,
   prompts: GEVAL_PROMPTS,
   pipelines: [builtinBuilder('consistency')],
   inDefaultRun: (settings) => settings.gevalCriteria.includes('consistency'),
@@ -163,7 +158,6 @@ export const gevalFluencyMetric = {
     'judgeMetrics.criterion.fluency': 'Fluency',
   },
   detailView: 'own',
-  validity: GEVAL_VALIDITY,
   prompts: GEVAL_PROMPTS,
   pipelines: [builtinBuilder('fluency')],
   inDefaultRun: (settings) => settings.gevalCriteria.includes('fluency'),
@@ -183,7 +177,6 @@ export const gevalRelevanceMetric = {
     'judgeMetrics.criterion.relevance': 'Relevance',
   },
   detailView: 'own',
-  validity: GEVAL_VALIDITY,
   prompts: GEVAL_PROMPTS,
   pipelines: [builtinBuilder('relevance')],
   inDefaultRun: (settings) => settings.gevalCriteria.includes('relevance'),
