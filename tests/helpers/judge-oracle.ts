@@ -1,25 +1,50 @@
 /**
  * A sensible judge behind the fake provider's wire: it recognises which SumLens prompt a request
- * carries (from its system text: the cache key never travels on the wire) and answers the way the
- * in-memory scripted judge does. Used by the client-flow unit test and the end-to-end tests, on
- * every wire format.
+ * was rendered from by matching its system text against every prompt the code lists (the cache key
+ * never travels on the wire), and answers the way the in-memory scripted judge does. Used by the
+ * client-flow unit test and the end-to-end tests, on every wire format.
  */
 import type { JudgeRequest } from '../../src/lib/llm/types.ts';
+import { JUDGE_PROMPTS } from '../../src/lib/metrics/judge/prompt-list.ts';
+import { promptKey, type JudgePrompt } from '../../src/lib/metrics/judge/prompt-kit.ts';
 import { textReply, type RecordedRequest } from './fake-llm.ts';
 import { ScriptedJudge, oracle } from '../unit/judge/scripted-judge.ts';
 
-const SIGNATURES: Array<[RegExp, string]> = [
-  [/split a summary into atomic factual claims/u, 'summarization.claims@1'],
-  [/check claims against a source document/u, 'summarization.verdicts@1'],
-  [/key questions that a good summary/u, 'summarization.questions@1'],
-  [/answer questions using the text of a summary/u, 'summarization.answers@1'],
-  [/grade answers against reference answers/u, 'summarization.grades@1'],
-  [/sentences of a summary for vagueness/u, 'vagueness.sentences@1'],
-  [/evaluation procedures/u, 'g-eval.steps@1'],
-  [/follows the instructions it was written under/u, 'ccai.adherence@1'],
-  [/contains what its instructions ask for/u, 'ccai.completeness@1'],
-  [/rate the summary on one criterion|rate it on one criterion/u, 'g-eval.form@1'],
-];
+/** A prompt recognised in a request: its `'<id>@<version>'` and the values its holes were given. */
+export interface RecognisedPrompt {
+  key: string;
+  values: Record<string, string>;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+
+/**
+ * The prompt's instructions as a pattern: the fixed text verbatim, each `{{hole}}` any text (the
+ * same text where a hole repeats). The system message is the instructions, then optionally the
+ * data notice and the reply-language line after a blank line.
+ */
+function instructionsPattern(prompt: JudgePrompt): RegExp {
+  const seen = new Set<string>();
+  const parts = prompt.instructions.split(/\{\{(\w+)\}\}/u).map((part, i) => {
+    if (i % 2 === 0) return escapeRegExp(part);
+    if (seen.has(part)) return `\\k<${part}>`;
+    seen.add(part);
+    return `(?<${part}>[\\s\\S]*?)`;
+  });
+  return new RegExp(`^${parts.join('')}(?:\\n\\n[\\s\\S]*)?$`, 'u');
+}
+
+/** Which listed prompt a system text was rendered from, or undefined (a probe, a connection test). */
+export function recognisePrompt(
+  system: string,
+  prompts: readonly JudgePrompt[] = JUDGE_PROMPTS,
+): RecognisedPrompt | undefined {
+  for (const prompt of prompts) {
+    const match = instructionsPattern(prompt).exec(system);
+    if (match) return { key: promptKey(prompt), values: { ...match.groups } };
+  }
+  return undefined;
+}
 
 type PartText = { text?: string };
 
@@ -46,11 +71,13 @@ export function wireMessages(req: RecordedRequest): JudgeRequest['messages'] {
   return req.body.messages;
 }
 
-/** Prompt id of a wire request, or undefined (the capability probe, a connection test). */
+/** Prompt key of a wire request, or undefined (the capability probe, a connection test). */
 export function promptOfWire(req: RecordedRequest): string | undefined {
-  const messages = wireMessages(req);
-  const system = messages.find((m) => m.role === 'system')?.content ?? '';
-  return SIGNATURES.find(([re]) => re.test(system))?.[1];
+  return recognisePrompt(systemOf(req))?.key;
+}
+
+function systemOf(req: RecordedRequest): string {
+  return wireMessages(req).find((m) => m.role === 'system')?.content ?? '';
 }
 
 /** The fake server's handler: every G-Eval form is answered with `gevalScore`. */
@@ -59,11 +86,12 @@ export function oracleHandler(gevalScore: number) {
   const judge = new ScriptedJudge(answer);
   return async (req: RecordedRequest) => {
     const messages = wireMessages(req);
-    const system = messages.find((m) => m.role === 'system')?.content ?? '';
-    const prompt = promptOfWire(req);
+    const prompt = recognisePrompt(systemOf(req));
     if (!prompt) return textReply(req, '7');
-    const count = Number(/Write (\d+) open-ended questions/u.exec(system)?.[1] ?? 0);
-    const reply = await answer({ messages, cacheKey: { prompt, count } }, judge);
+    const reply = await answer(
+      { messages, cacheKey: { prompt: prompt.key, ...prompt.values } },
+      judge,
+    );
     const first = Array.isArray(reply) ? reply[0] : reply;
     return textReply(req, typeof first === 'string' ? first : first.text);
   };

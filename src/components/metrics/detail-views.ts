@@ -12,15 +12,6 @@ import type {
   MetricResult,
   ScoredResult,
 } from '../../lib/metrics/types.ts';
-import AccuracyDetail from '../judge/AccuracyDetail.svelte';
-import AdherenceDetail from '../judge/AdherenceDetail.svelte';
-import AlignmentDetail from '../judge/AlignmentDetail.svelte';
-import CompletenessDetail from '../judge/CompletenessDetail.svelte';
-import CoverageDetail from '../judge/CoverageDetail.svelte';
-import GEvalMetricDetail from '../judge/GEvalMetricDetail.svelte';
-import RepetitivenessDetail from '../judge/RepetitivenessDetail.svelte';
-import SummarizationDetail from '../judge/SummarizationDetail.svelte';
-import VaguenessDetail from '../judge/VaguenessDetail.svelte';
 import GenericDetail from './GenericDetail.svelte';
 
 /** What every detail view is given; a view declares only the props it uses. */
@@ -52,31 +43,10 @@ const viewFiles = import.meta.glob<LoadedView>('/src/lib/metrics/**/*.detail.sve
   import: 'default',
 });
 
-/**
- * The judge metrics' views, until they move beside their records as `<id>.detail.svelte`; an id
- * listed here and found by the glob is a mistake the unit test reports.
- */
-const VIEWS_NOT_YET_MOVED: Readonly<Record<string, unknown>> = {
-  summarization: SummarizationDetail,
-  alignment: AlignmentDetail,
-  coverage: CoverageDetail,
-  vagueness: VaguenessDetail,
-  repetitiveness: RepetitivenessDetail,
-  'geval-coherence': GEvalMetricDetail,
-  'geval-consistency': GEvalMetricDetail,
-  'geval-fluency': GEvalMetricDetail,
-  'geval-relevance': GEvalMetricDetail,
-  'geval-custom': GEvalMetricDetail,
-  'ccai-accuracy': AccuracyDetail,
-  'ccai-adherence': AdherenceDetail,
-  'ccai-completeness': CompletenessDetail,
-};
-
 /** Every own view, by the metric id it is named for. */
-export const OWN_DETAIL_VIEWS: Readonly<Record<string, unknown>> = {
-  ...VIEWS_NOT_YET_MOVED,
-  ...Object.fromEntries(Object.entries(viewFiles).map(([path, view]) => [viewFileId(path), view])),
-};
+export const OWN_DETAIL_VIEWS: Readonly<Record<string, unknown>> = Object.fromEntries(
+  Object.entries(viewFiles).map(([path, view]) => [viewFileId(path), view]),
+);
 
 /** The paths the glob found (for the test that checks them against the records). */
 export const OWN_DETAIL_VIEW_FILES: readonly string[] = Object.keys(viewFiles);

@@ -8,6 +8,7 @@ import type { MetricSettings } from './settings.ts';
 import type { OfflineBackends } from './offline.ts';
 import type { CaseTokenizer } from './text/case-tokenizer.ts';
 import type { JudgeSettings } from './judge/settings.ts';
+import type { JudgePrompt } from './judge/prompt-kit.ts';
 import type { Pipeline, RunEnv } from './judge/pipeline.ts';
 import type { ClaimsPipeline } from './judge/summarization/alignment.ts';
 import type { CoveragePipeline } from './judge/summarization/coverage.ts';
@@ -107,6 +108,8 @@ export interface JudgeMetricRecord<
   V extends DetailViewKind = DetailViewKind,
 > extends RecordText<V> {
   kind: 'judge';
+  /** The prompts this metric's calls are rendered from (test judges recognise calls by them). */
+  prompts: readonly JudgePrompt[];
   /** The builders whose pipelines produce this metric (run order: first appearance in the registry). */
   pipelines: readonly JudgePipelineBuilder[];
   /** Whether a default judge run selects it. */

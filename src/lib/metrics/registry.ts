@@ -25,21 +25,21 @@ import { repetitionOfflineMetric } from './lexical/repetition-offline/record.ts'
 import { extractivenessMetric } from './lexical/extractiveness/record.ts';
 import { sourceCoverageMetric } from './lexical/source-coverage/record.ts';
 import { qualityOfflineMetric } from './lexical/quality-offline/record.ts';
+import { summarizationMetric } from './judge/summarization/summarization.ts';
+import { alignmentMetric } from './judge/summarization/alignment.ts';
+import { coverageMetric } from './judge/summarization/coverage.ts';
+import { vaguenessMetric } from './judge/vagueness/vagueness.ts';
+import { repetitivenessMetric } from './judge/repetitiveness/repetitiveness.ts';
 import {
-  alignmentMetric,
-  ccaiAccuracyMetric,
-  ccaiAdherenceMetric,
-  ccaiCompletenessMetric,
-  coverageMetric,
   gevalCoherenceMetric,
   gevalConsistencyMetric,
   gevalCustomMetric,
   gevalFluencyMetric,
   gevalRelevanceMetric,
-  repetitivenessMetric,
-  summarizationMetric,
-  vaguenessMetric,
-} from './judge/records.ts';
+} from './judge/g-eval/geval-metrics.ts';
+import { ccaiAccuracyMetric } from './judge/ccai/ccai-accuracy.ts';
+import { ccaiAdherenceMetric } from './judge/ccai/adherence.ts';
+import { ccaiCompletenessMetric } from './judge/ccai/completeness.ts';
 
 export type { MetricInfo } from './record.ts';
 

@@ -16,6 +16,9 @@ import {
   type TokenLogprob,
 } from '../../../src/lib/llm/types.ts';
 import { splitSentences } from '../../../src/lib/metrics/text/tokenize.ts';
+import { GEVAL_FORM_PROMPT } from '../../../src/lib/metrics/judge/g-eval/prompts.ts';
+import { JUDGE_PROMPTS } from '../../../src/lib/metrics/judge/prompt-list.ts';
+import { promptKey, type JudgePrompt } from '../../../src/lib/metrics/judge/prompt-kit.ts';
 
 export type ReplyChoice = string | { text: string; logprobs?: TokenLogprob[] };
 /** One reply, or one per choice (n samples). */
@@ -209,96 +212,145 @@ export function formReply(score: number, reasoning = 'Reasoning in one sentence.
   return `${reasoning}\nFinal score: ${score}`;
 }
 
+/** What a scripted reply is given: the request, its fenced blocks and its cache key. */
+export interface ScriptedCall {
+  request: JudgeRequest;
+  blocks: Record<string, string>;
+  cacheKey: Record<string, unknown>;
+}
+
+/** Replies by prompt, keyed `'<id>@<version>'` as the code's prompt list names them. */
+export type ReplyScript = Readonly<Record<string, (call: ScriptedCall) => Reply>>;
+
+const json = (v: unknown) => JSON.stringify(v);
+
 /**
- * Answers every SumLens prompt from the data it is shown: claims = summary sentences; a claim is
- * supported (quoting itself) when the source contains it, else unsupported; questions = the first
- * source sentences; the summary answers a question when it contains the question's answer; grades
- * 5; vague = mentions "discusses"/"describes"; G-Eval forms score `gevalScore`; adherence and
- * completeness all met.
+ * Sensible replies to every SumLens prompt, from the data it is shown: claims = summary sentences;
+ * a claim is supported (quoting itself) when the source contains it, else unsupported; questions =
+ * the first source sentences; the summary answers a question when it contains the question's
+ * answer; grades 5; vague = mentions "discusses"/"describes"; adherence and completeness all met.
+ * G-Eval forms are answered by `oracle` with the score it is given.
  */
-export function oracle(options: { gevalScore?: number } = {}): Responder {
+const SENSIBLE_REPLIES: ReplyScript = {
+  'summarization.claims@1': ({ blocks: b }) =>
+    json({ claims: splitSentences(b.summary ?? '').map((s) => s.text) }),
+  'summarization.verdicts@1': ({ blocks: b }) => {
+    const source = b.source ?? '';
+    return json({
+      verdicts: numberedItems(b.claims).map((claim, i) => {
+        const found = source.includes(claim);
+        return {
+          claim: i + 1,
+          verdict: found ? 'supported' : 'unsupported',
+          reason: found ? 'The source states it.' : 'The source does not mention it.',
+          quote: found ? claim : '',
+        };
+      }),
+    });
+  },
+  'summarization.questions@1': ({ blocks: b, cacheKey }) => {
+    const sentences = splitSentences(b.source ?? '').slice(0, Number(cacheKey.count));
+    return json({
+      questions: sentences.map((s, i) => ({
+        question: `What does sentence ${i + 1} say?`,
+        answer: s.text,
+        quote: s.text,
+        importance: (i % 5) + 1,
+      })),
+    });
+  },
+  'summarization.answers@1': ({ blocks: b }) => {
+    // The question number i asks for source sentence i; answer it when the summary holds it.
+    const summarySentences = splitSentences(b.summary ?? '').map((s) => s.text);
+    return json({
+      answers: numberedItems(b.questions).map((q, i) => {
+        const n = Number(/sentence (\d+)/u.exec(q)?.[1] ?? 0);
+        return { question: i + 1, answer: summarySentences[n - 1] ?? 'idk' };
+      }),
+    });
+  },
+  'summarization.grades@1': ({ blocks: b }) => {
+    const items = (b.answers ?? '').split('\n').filter((l) => /^\d+\. /u.test(l));
+    return json({
+      grades: items.map((_, i) => ({ question: i + 1, grade: 5, reason: 'Same facts.' })),
+    });
+  },
+  'vagueness.sentences@1': ({ blocks: b }) =>
+    json({
+      sentences: numberedItems(b.sentences).map((s, i) => ({
+        sentence: i + 1,
+        vague: /\b(discusses|describes)\b/u.test(s),
+        reason: 'Checked.',
+      })),
+    }),
+  'g-eval.steps@1': () =>
+    json({ steps: ['Read the source.', 'Read the summary.', 'Pick the score.'] }),
+  'ccai.adherence@1': ({ blocks: b }) =>
+    json({
+      questions: numberedItems(b.questions).map((_, i) => ({
+        question: i + 1,
+        reasoning: 'Followed.',
+        is_addressed: true,
+      })),
+    }),
+  'ccai.completeness@1': ({ blocks: b }) => {
+    const source = splitSentences(b.source ?? '')[0]?.text ?? '';
+    return json({
+      instructions: numberedItems(b.instructions).map((_, i) => ({
+        instruction: i + 1,
+        contents: [{ source_content: source, summary_content: '', is_covered: true }],
+      })),
+    });
+  },
+};
+
+/**
+ * Fails loudly when a script answers a prompt the code no longer sends: a prompt whose text was
+ * edited has a new version, and the replies written for the old text must be checked against the
+ * new one and keyed by the new version.
+ */
+export function checkScript(script: ReplyScript, prompts: readonly JudgePrompt[]): void {
+  const current = new Set(prompts.map(promptKey));
+  const stale = Object.keys(script).filter((key) => !current.has(key));
+  if (stale.length === 0) return;
+  const now = stale.map((key) => {
+    const id = key.slice(0, key.lastIndexOf('@'));
+    const prompt = prompts.find((p) => p.id === id);
+    return prompt ? `${key} is now ${promptKey(prompt)}` : `${key} is no longer sent`;
+  });
+  throw new Error(
+    `The judge oracle scripts replies for prompts the code does not send (${now.join('; ')}): ` +
+      'check each reply against the prompt as it reads now and key it by its new version.',
+  );
+}
+
+/**
+ * Answers every SumLens prompt from the data it is shown (SENSIBLE_REPLIES), G-Eval forms with
+ * `gevalScore`; `replies` adds or replaces scripts (a new metric's prompts). Which prompt a call
+ * carries is the cache key's `'<id>@<version>'`, as the code rendered it.
+ */
+export function oracle(
+  options: {
+    gevalScore?: number;
+    replies?: ReplyScript;
+    /** The prompts the code sends (default: every registered metric's). */
+    prompts?: readonly JudgePrompt[];
+  } = {},
+): Responder {
+  const script: ReplyScript = {
+    ...SENSIBLE_REPLIES,
+    [promptKey(GEVAL_FORM_PROMPT)]: () => formReply(options.gevalScore ?? 4),
+    ...options.replies,
+  };
+  checkScript(script, options.prompts ?? JUDGE_PROMPTS);
   return (request) => {
     const prompt = promptOf(request);
-    const b = blocks(request);
-    const key = request.cacheKey as Record<string, unknown>;
-    const json = (v: unknown) => JSON.stringify(v);
-    switch (prompt) {
-      case 'summarization.claims@1':
-        return json({ claims: splitSentences(b.summary ?? '').map((s) => s.text) });
-      case 'summarization.verdicts@1': {
-        const source = b.source ?? '';
-        return json({
-          verdicts: numberedItems(b.claims).map((claim, i) => {
-            const found = source.includes(claim);
-            return {
-              claim: i + 1,
-              verdict: found ? 'supported' : 'unsupported',
-              reason: found ? 'The source states it.' : 'The source does not mention it.',
-              quote: found ? claim : '',
-            };
-          }),
-        });
-      }
-      case 'summarization.questions@1': {
-        const count = Number(key.count);
-        const sentences = splitSentences(b.source ?? '').slice(0, count);
-        return json({
-          questions: sentences.map((s, i) => ({
-            question: `What does sentence ${i + 1} say?`,
-            answer: s.text,
-            quote: s.text,
-            importance: (i % 5) + 1,
-          })),
-        });
-      }
-      case 'summarization.answers@1': {
-        // The question number i asks for source sentence i; answer it when the summary holds it.
-        const summary = b.summary ?? '';
-        const summarySentences = splitSentences(summary).map((s) => s.text);
-        return json({
-          answers: numberedItems(b.questions).map((q, i) => {
-            const n = Number(/sentence (\d+)/u.exec(q)?.[1] ?? 0);
-            return { question: i + 1, answer: summarySentences[n - 1] ?? 'idk' };
-          }),
-        });
-      }
-      case 'summarization.grades@1': {
-        const items = (b.answers ?? '').split('\n').filter((l) => /^\d+\. Question:/u.test(l));
-        return json({
-          grades: items.map((_, i) => ({ question: i + 1, grade: 5, reason: 'Same facts.' })),
-        });
-      }
-      case 'vagueness.sentences@1':
-        return json({
-          sentences: numberedItems(b.sentences).map((s, i) => ({
-            sentence: i + 1,
-            vague: /\b(discusses|describes)\b/u.test(s),
-            reason: 'Checked.',
-          })),
-        });
-      case 'g-eval.steps@1':
-        return json({ steps: ['Read the source.', 'Read the summary.', 'Pick the score.'] });
-      case 'g-eval.form@1':
-        return formReply(options.gevalScore ?? 4);
-      case 'ccai.adherence@1':
-        return json({
-          questions: numberedItems(b.questions).map((_, i) => ({
-            question: i + 1,
-            reasoning: 'Followed.',
-            is_addressed: true,
-          })),
-        });
-      case 'ccai.completeness@1': {
-        const source = splitSentences(b.source ?? '')[0]?.text ?? '';
-        return json({
-          instructions: numberedItems(b.instructions).map((_, i) => ({
-            instruction: i + 1,
-            contents: [{ source_content: source, summary_content: '', is_covered: true }],
-          })),
-        });
-      }
-      default:
-        throw new Error(`oracle: unknown prompt ${prompt}`);
-    }
+    const reply = Object.hasOwn(script, prompt) ? script[prompt] : undefined;
+    if (!reply) throw new Error(`oracle: no scripted reply for prompt ${prompt || '(none)'}`);
+    return reply({
+      request,
+      blocks: blocks(request),
+      cacheKey: request.cacheKey as Record<string, unknown>,
+    });
   };
 }

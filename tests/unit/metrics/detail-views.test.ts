@@ -165,7 +165,7 @@ describe('detail views', () => {
         ],
       },
     };
-    const html = await render('/src/components/judge/AlignmentDetail.svelte', {
+    const html = await render('/src/lib/metrics/judge/summarization/alignment.detail.svelte', {
       details,
       summary: 'The bridge closed.',
       source: 'closed on Monday.',

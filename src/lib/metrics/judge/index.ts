@@ -24,7 +24,8 @@ export type { AlignmentDetails, ClaimVerdict } from './summarization/alignment.t
 export type { CoverageDetails, CoverageQuestion } from './summarization/coverage.ts';
 export type { SummarizationDetails } from './summarization/summarization.ts';
 export type { VaguenessDetails, VagueSentence } from './vagueness/vagueness.ts';
-export type { GEvalDetails, MethodPlan } from './g-eval/g-eval.ts';
+export type { GEvalDetails } from './g-eval/g-eval.ts';
+export type { MethodPlan } from './g-eval/method.ts';
 export type { RepeatedItem, RepetitivenessDetails } from './repetitiveness/repetitiveness.ts';
 export type { AccuracyDetails, AccuracyPoint } from './ccai/accuracy.ts';
 export type { AdherenceDetails, AdherenceQuestion } from './ccai/adherence.ts';

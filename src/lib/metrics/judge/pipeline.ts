@@ -19,6 +19,7 @@ import type { CallContext, CallRecord, Round } from './call.ts';
 import { estimateTokens, type ContextNote } from './context.ts';
 import { createFence } from './fence.ts';
 import type { JudgeSettings } from './settings.ts';
+import type { JudgePipelineBuilder } from '../record.ts';
 
 /** What every pipeline of one case shares. */
 export interface RunEnv {
@@ -125,4 +126,9 @@ export function fmt(value: number): string {
 /** A percentage for explanations. */
 export function pct(value: number): string {
   return `${Math.round(value * 100)}%`;
+}
+
+/** The builder of a metric whose one pipeline needs no capabilities and serves no other metric. */
+export function singlePipeline(pipeline: (env: RunEnv) => Pipeline): JudgePipelineBuilder {
+  return { build: (env) => ({ pipelines: [pipeline(env)], needsCapabilities: false }) };
 }

@@ -10,7 +10,7 @@ import type { Capabilities } from '../../llm/types.ts';
 import type { CaseInput, JudgeMetricId } from '../types.ts';
 import type { Round } from './call.ts';
 import { fitSource, type ContextNote } from './context.ts';
-import { chooseMethod, type MethodPlan } from './g-eval/g-eval.ts';
+import { chooseMethod, type MethodPlan } from './g-eval/method.ts';
 import type { Pipeline, RunEnv } from './pipeline.ts';
 import { usableJudgeRun, type JudgeSettings } from './settings.ts';
 import type { ClaimsPipeline } from './summarization/alignment.ts';

@@ -1,7 +1,44 @@
-/** Small helpers shared by the judge prompts. */
+/** What every judge prompt is (an id, a version and its fixed text) and the helpers they share. */
 import type { ChatMessage } from '../../llm/types.ts';
 import type { Fence } from './fence.ts';
 import { englishLanguageName, isEnglishOrUnknown } from '../text/language.ts';
+
+/**
+ * One judge prompt: what the code sends and what a test's fake judge recognises. The system
+ * instructions are fixed text with `{{name}}` holes for the per-call values (a count, a criterion);
+ * everything else a call carries (the case data) goes into the user turn.
+ */
+export interface JudgePrompt {
+  /** Stable name, e.g. 'summarization.claims'. */
+  readonly id: string;
+  /**
+   * Bumped on every edit of the prompt's text. It is part of the cache key, so answers cached for
+   * the old wording are never served for the new one.
+   */
+  readonly version: number;
+  /** The system instructions, `{{name}}` marking where a call's values go. */
+  readonly instructions: string;
+}
+
+/** `'<id>@<version>'`: the prompt's part of every cache key, and the key test replies are kept by. */
+export function promptKey(prompt: JudgePrompt): string {
+  return `${prompt.id}@${prompt.version}`;
+}
+
+const HOLE = /\{\{(\w+)\}\}/gu;
+
+/** The instructions with every hole filled; a hole without a value is a programming error. */
+export function fillInstructions(
+  prompt: JudgePrompt,
+  values: Readonly<Record<string, string | number>> = {},
+): string {
+  // One pass, so a value that itself holds `{{…}}` (a user's criterion text) is left as it is.
+  return prompt.instructions.replace(HOLE, (_, name: string) => {
+    if (!Object.hasOwn(values, name))
+      throw new Error(`${promptKey(prompt)}: no value for {{${name}}}`);
+    return String(values[name]);
+  });
+}
 
 /** "1. first\n2. second", one item per line (line breaks inside an item become spaces). */
 export function numbered(items: readonly string[]): string {

@@ -48,7 +48,7 @@ export const judgeSettingsSchema = z.object({
   gevalSamples: z.number().int().min(1).max(50),
   /** Alternatives asked per token for the logprob method (clamped to what the model allows). */
   gevalTopLogprobs: z.number().int().min(1).max(20),
-  /** The built-in criteria the UI offers ticked; their records (judge/records.ts) say which are in a default run. */
+  /** The built-in criteria the UI offers ticked; their records (judge/g-eval/geval-metrics.ts) say which are in a default run. */
   gevalCriteria: z.array(z.enum(BUILTIN_CRITERIA)),
   /** G-Eval's fluency is 1–3; SummEval's human fluency ratings are 1–5. */
   fluencyScale: z.enum(['1-3', '1-5']),

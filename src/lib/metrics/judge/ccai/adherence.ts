@@ -8,11 +8,13 @@
 import { ref } from '../../../i18n/message.ts';
 import type { CallRecord } from '../call.ts';
 import { listJudgePipeline } from '../list-pipeline.ts';
-import { okResult, purposeOf, type Pipeline, type RunEnv } from '../pipeline.ts';
+import { okResult, purposeOf, singlePipeline, type Pipeline, type RunEnv } from '../pipeline.ts';
+import { promptKey } from '../prompt-kit.ts';
 import { share } from '../scoring.ts';
 import { notApplicable } from '../../results.ts';
-import { adherencePrompt, CCAI_PROMPT_VERSIONS, isCategorical, rubricQuestion } from './prompts.ts';
+import { ADHERENCE_PROMPT, adherencePrompt, isCategorical, rubricQuestion } from './prompts.ts';
 import { adherenceSchema } from './schema.ts';
+import type { JudgeMetricRecord } from '../../record.ts';
 
 export interface AdherenceQuestion {
   index: number;
@@ -60,7 +62,7 @@ export function adherencePipeline(env: RunEnv): Pipeline {
       prompt: (fence) => adherencePrompt(fence, summary, texts),
       name: 'adherence',
       schema: adherenceSchema,
-      cacheKey: { prompt: CCAI_PROMPT_VERSIONS.adherence, summary, questions: texts },
+      cacheKey: { prompt: promptKey(ADHERENCE_PROMPT), summary, questions: texts },
       answerTokens: { expected: 60, budget: 150 },
       answers: (reply) => reply.questions,
       numberOf: (a) => a.question,
@@ -90,3 +92,32 @@ export function adherencePipeline(env: RunEnv): Pipeline {
     },
   });
 }
+
+declare module '../../types.ts' {
+  interface JudgeMetricDetails {
+    'ccai-adherence': AdherenceDetails;
+  }
+}
+
+export const ccaiAdherenceMetric = {
+  kind: 'judge',
+  info: {
+    label: 'Adherence (call center)',
+    needs: 'llm',
+    meaning: 'Share of your summary instructions the summary follows; n/a without instructions.',
+    citation: 'Google CCAI Insights summarization autoeval',
+    range: [0, 1],
+  },
+  messages: {
+    'judgeMetrics.purpose.adherence': 'adherence: one rubric question per instruction',
+    'judgeMetrics.adherence.explanation':
+      'The summary follows {addressed} of its {total} instructions ({share, number, percent}).',
+    'judge.detail.instructions': 'Instructions',
+    'judge.detail.followed': 'followed',
+    'judge.detail.notFollowed': 'not followed',
+  },
+  detailView: 'own',
+  prompts: [ADHERENCE_PROMPT],
+  pipelines: [singlePipeline(adherencePipeline)],
+  inDefaultRun: () => true,
+} satisfies JudgeMetricRecord;

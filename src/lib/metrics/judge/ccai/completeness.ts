@@ -10,13 +10,15 @@ import { ref } from '../../../i18n/message.ts';
 import type { CallRecord } from '../call.ts';
 import { describeCut, type ContextNote } from '../context.ts';
 import { listJudgePipeline } from '../list-pipeline.ts';
-import { okResult, purposeOf, type Pipeline, type RunEnv } from '../pipeline.ts';
+import { okResult, purposeOf, singlePipeline, type Pipeline, type RunEnv } from '../pipeline.ts';
+import { promptKey } from '../prompt-kit.ts';
 import { share } from '../scoring.ts';
 import { locateSpan, type Offsets } from '../spans.ts';
 import { notApplicable } from '../../results.ts';
 import { NO_INSTRUCTIONS } from './adherence.ts';
-import { CCAI_PROMPT_VERSIONS, completenessPrompt, isCategorical } from './prompts.ts';
+import { COMPLETENESS_PROMPT, completenessPrompt, isCategorical } from './prompts.ts';
 import { completenessSchema } from './schema.ts';
+import type { JudgeMetricRecord } from '../../record.ts';
 
 export interface CompletenessContent {
   sourceContent: string;
@@ -81,7 +83,7 @@ export function completenessPipeline(env: RunEnv): Pipeline {
       name: 'completeness',
       schema: completenessSchema,
       cacheKey: {
-        prompt: CCAI_PROMPT_VERSIONS.completeness,
+        prompt: promptKey(COMPLETENESS_PROMPT),
         source: env.source,
         summary,
         instructions: judged.map((s) => ({ name: s.name, instruction: s.instruction })),
@@ -157,3 +159,47 @@ export function completenessPipeline(env: RunEnv): Pipeline {
     },
   });
 }
+
+declare module '../../types.ts' {
+  interface JudgeMetricDetails {
+    'ccai-completeness': CompletenessDetails;
+  }
+}
+
+export const ccaiCompletenessMetric = {
+  kind: 'judge',
+  info: {
+    label: 'Completeness (call center)',
+    needs: 'llm',
+    meaning:
+      'Share of the source contents your instructions ask for that the summary covers; n/a for categorical sections.',
+    citation: 'Google CCAI Insights summarization autoeval',
+    range: [0, 1],
+  },
+  messages: {
+    'judgeMetrics.purpose.completeness':
+      'completeness: source contents per instruction, covered or not',
+    'judgeMetrics.completeness.allCategorical':
+      'Completeness applies to non-categorical sections only, and every section here is categorical.',
+    'judgeMetrics.completeness.nothingAsked':
+      'The source holds nothing that the instructions ask for, so there is nothing to cover.',
+    'judgeMetrics.completeness.explanation':
+      'The summary covers {covered} of the {listed} source contents its instructions ask for ({share, number, percent}).',
+    'judgeMetrics.completeness.explanationSkipped':
+      'The summary covers {covered} of the {listed} source contents its instructions ask for ({share, number, percent}); {skipped}.',
+    'judgeMetrics.completeness.leftOut':
+      '{count, plural, one {# instruction with nothing in the source left out} other {# instructions with nothing in the source left out}}',
+    'judgeMetrics.completeness.categoricalSkipped':
+      '{count, plural, one {# categorical section skipped} other {# categorical sections skipped}}',
+    'judgeMetrics.completeness.bothSkipped': '{leftOut}, {categorical}',
+    'judge.detail.sections': 'What the instructions ask for',
+    'judge.detail.sectionLeftOut': ': nothing in the source asks for it (left out of the score)',
+    'judge.detail.covered': 'covered',
+    'judge.detail.missing': 'missing',
+    'judge.detail.summarySays': ' — summary: {text}',
+  },
+  detailView: 'own',
+  prompts: [COMPLETENESS_PROMPT],
+  pipelines: [singlePipeline(completenessPipeline)],
+  inDefaultRun: () => true,
+} satisfies JudgeMetricRecord;

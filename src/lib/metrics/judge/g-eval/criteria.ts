@@ -85,3 +85,8 @@ export function customCriterion(c: CustomCriterion): GEvalCriterion {
     usesSource: true,
   };
 }
+
+/** The criterion as a message value: a built-in's name in the reader's language, else its own. */
+export function criterionName(criterion: GEvalCriterion): MessageRef | string {
+  return criterion.nameRef ?? criterion.name;
+}

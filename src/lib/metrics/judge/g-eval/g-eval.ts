@@ -13,8 +13,9 @@
  * score token (deepeval); replies are parsed with `parseScoreFromText`, half points kept.
  */
 import { messageOf } from '../../../errors.ts';
-import type { Capabilities, TokenLogprob, TopLogprob } from '../../../llm/types.ts';
+import type { TopLogprob } from '../../../llm/types.ts';
 import { createFence } from '../fence.ts';
+import { promptKey } from '../prompt-kit.ts';
 import { callJson, callText, malformed, type CallRecord } from '../call.ts';
 import { describeCut, type ContextNote } from '../context.ts';
 import { ref, type MessageRef } from '../../../i18n/message.ts';
@@ -30,32 +31,25 @@ import {
 } from '../pipeline.ts';
 import {
   allowedScores,
-  fromSamples,
-  greedyScore,
-  parseScoreFromText,
   toUnit,
-  weightFromLogprobs,
   type DistributionBar,
   type GEvalMethod,
   type ScoreDistribution,
 } from '../scoring.ts';
-import type { GEvalMethodChoice, JudgeSettings } from '../settings.ts';
+import type { GEvalMethodChoice } from '../settings.ts';
 import { failed } from '../../results.ts';
 import type { MetricResult } from '../../types.ts';
-import type { GEvalCriterion } from './criteria.ts';
+import { criterionName, type GEvalCriterion } from './criteria.ts';
+import { chooseMethod, scoreReplies } from './method.ts';
 import {
   formPrompt,
-  GEVAL_PROMPT_VERSIONS,
+  GEVAL_FORM_PROMPT,
+  GEVAL_STEPS_PROMPT,
   stepsPrompt,
   taskFor,
   type FormExtra,
 } from './prompts.ts';
 import { evaluationStepsSchema } from './schema.ts';
-
-/** The criterion as a message value: a built-in's name in the reader's language, else its own. */
-function nameOf(criterion: GEvalCriterion): MessageRef | string {
-  return criterion.nameRef ?? criterion.name;
-}
 
 export interface GEvalDetails {
   /** The criterion's name in English ("Coherence", or the user's name). */
@@ -89,111 +83,6 @@ export interface GEvalDetails {
   /** null when the form did not show the source. */
   context: ContextNote | null;
   audit: { calls: CallRecord[] };
-}
-
-export interface MethodPlan {
-  method: GEvalMethod;
-  n: number;
-  temperature: number;
-  topLogprobs?: number;
-  /** Why the method differs from the one asked for. */
-  note?: MessageRef;
-}
-
-/**
- * The form-filling method: logprobs when the model returns them, else n samples, else one greedy
- * reply (PROVIDERS.md §12.3–12.4). `caps` undefined (not probed) plans the costliest path.
- */
-export function chooseMethod(settings: JudgeSettings, caps: Capabilities | undefined): MethodPlan {
-  const samples = settings.gevalSamples;
-  const sampling = (note?: MessageRef): MethodPlan =>
-    samples > 1
-      ? { method: 'sampling', n: samples, temperature: 1, note }
-      : {
-          method: 'greedy',
-          n: 1,
-          temperature: 0,
-          note:
-            note ??
-            (settings.gevalMethod === 'sampling' ? ref('judgeMetrics.geval.oneSample') : undefined),
-        };
-  const canLogprobs = caps !== undefined && caps.logprobs && caps.maxTopLogprobs > 0;
-  const logprobs = (): MethodPlan => ({
-    method: 'logprobs',
-    n: 1,
-    temperature: 0,
-    topLogprobs: Math.min(settings.gevalTopLogprobs, caps?.maxTopLogprobs ?? 0),
-  });
-  switch (settings.gevalMethod) {
-    case 'auto':
-      return canLogprobs ? logprobs() : sampling();
-    case 'logprobs':
-      return canLogprobs
-        ? logprobs()
-        : sampling(caps ? ref('judgeMetrics.geval.noLogprobs') : undefined);
-    case 'sampling':
-      return sampling();
-    case 'greedy':
-      return { method: 'greedy', n: 1, temperature: 0 };
-    default: {
-      const never: never = settings.gevalMethod;
-      throw new Error(`Unknown G-Eval method: ${String(never)}`);
-    }
-  }
-}
-
-/** The distribution a form reply gives under a method, or a malformed-output error. */
-export function scoreReplies(
-  plan: MethodPlan,
-  choices: readonly { text: string; logprobs?: TokenLogprob[] }[],
-  criterion: GEvalCriterion,
-): { distribution: ScoreDistribution; note?: MessageRef } {
-  const { scale } = criterion;
-  const [min, max] = scale;
-  const invalid = (text: string) =>
-    malformed(
-      ref('judgeMetrics.geval.noScore', {
-        min,
-        max,
-        criterion: nameOf(criterion),
-        reply: text.slice(-160),
-      }),
-    );
-  if (plan.method === 'sampling') {
-    const samples = choices.map((c) => parseScoreFromText(c.text, scale));
-    const distribution = fromSamples(samples, scale);
-    if (!distribution) {
-      throw malformed(ref('judgeMetrics.geval.noSampleScore', { count: choices.length, min, max }));
-    }
-    const bad = distribution.invalidSamples ?? 0;
-    return {
-      distribution,
-      note:
-        bad > 0
-          ? ref('judgeMetrics.geval.invalidSamples', { bad, count: choices.length })
-          : undefined,
-    };
-  }
-  const first = choices[0];
-  const raw = parseScoreFromText(first.text, scale);
-  if (plan.method === 'logprobs') {
-    const weighted = first.logprobs ? weightFromLogprobs(first.logprobs, raw, scale) : null;
-    if (weighted) {
-      return {
-        distribution: weighted,
-        note: weighted.lowCoverage
-          ? ref('judgeMetrics.geval.lowCoverage', { share: weighted.coveredMass ?? 0 })
-          : undefined,
-      };
-    }
-    if (raw === null) throw invalid(first.text);
-    return {
-      distribution: greedyScore(raw, scale),
-      note: ref('judgeMetrics.geval.noProbabilities'),
-    };
-  }
-  if (raw === null) throw invalid(first.text);
-  return { distribution: greedyScore(raw, scale) };
 }
 
 const STEPS_OUTPUT_TOKENS = 250;
@@ -252,7 +141,7 @@ export function gevalPipeline(
 
   const stepsStage: Stage = {
     round: 1,
-    ...purposeOf(ref('judgeMetrics.purpose.gevalSteps', { criterion: nameOf(criterion) })),
+    ...purposeOf(ref('judgeMetrics.purpose.gevalSteps', { criterion: criterionName(criterion) })),
     metric: id,
     serves: [id],
     estimate: () => oneCallEstimate(stepsPrompt(criterion), STEPS_OUTPUT_TOKENS),
@@ -264,7 +153,7 @@ export function gevalPipeline(
         name: 'evaluation_steps',
         schema: evaluationStepsSchema,
         cacheKey: {
-          prompt: GEVAL_PROMPT_VERSIONS.steps,
+          prompt: promptKey(GEVAL_STEPS_PROMPT),
           task: taskFor(criterion),
           criterion: criterionKey,
         },
@@ -272,13 +161,13 @@ export function gevalPipeline(
       });
       steps = reply.steps.map((s) => s.trim()).filter((s) => s.length > 0);
       if (steps.length === 0)
-        throw malformed(ref('judgeMetrics.geval.noSteps', { criterion: nameOf(criterion) }));
+        throw malformed(ref('judgeMetrics.geval.noSteps', { criterion: criterionName(criterion) }));
     },
   };
 
   const formStage: Stage = {
     round: 2,
-    ...purposeOf(ref('judgeMetrics.purpose.gevalForm', { criterion: nameOf(criterion) })),
+    ...purposeOf(ref('judgeMetrics.purpose.gevalForm', { criterion: criterionName(criterion) })),
     metric: id,
     serves: [id],
     estimate(caps) {
@@ -322,7 +211,7 @@ export function gevalPipeline(
           hooks.extra,
         ),
         cacheKey: {
-          prompt: GEVAL_PROMPT_VERSIONS.form,
+          prompt: promptKey(GEVAL_FORM_PROMPT),
           criterion: criterionKey,
           extra: hooks.extra ?? null,
           steps,

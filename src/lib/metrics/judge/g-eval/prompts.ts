@@ -6,13 +6,35 @@
  */
 import type { ChatMessage } from '../../../llm/types.ts';
 import type { Fence } from '../fence.ts';
-import { judgeMessages, numbered, tagRef } from '../prompt-kit.ts';
+import {
+  fillInstructions,
+  judgeMessages,
+  numbered,
+  tagRef,
+  type JudgePrompt,
+} from '../prompt-kit.ts';
 import { GEVAL_TASK, GEVAL_TASK_SUMMARY_ONLY, type GEvalCriterion } from './criteria.ts';
 
-export const GEVAL_PROMPT_VERSIONS = {
-  steps: 'g-eval.steps@1',
-  form: 'g-eval.form@1',
-} as const;
+export const GEVAL_STEPS_PROMPT = {
+  id: 'g-eval.steps',
+  version: 1,
+  instructions:
+    'You write evaluation procedures for annotators who rate summaries. Reply with JSON only: {"steps": ["…", "…"]}.',
+} as const satisfies JudgePrompt;
+
+export const GEVAL_FORM_PROMPT = {
+  id: 'g-eval.form',
+  version: 1,
+  instructions: `{{task}}
+
+Criterion ({{criterion}}), scored as {{scale}}:
+{{description}}
+
+Evaluation steps:
+{{steps}}
+
+Reply format: {{extra}}one or two sentences of reasoning, then a last line exactly of the form "Final score: N", where N is {{scale}}. Write nothing after that line.`,
+} as const satisfies JudgePrompt;
 
 export function taskFor(criterion: GEvalCriterion): string {
   return criterion.usesSource ? GEVAL_TASK : GEVAL_TASK_SUMMARY_ONLY;
@@ -28,8 +50,7 @@ export function stepsPrompt(criterion: GEvalCriterion): ChatMessage[] {
   return [
     {
       role: 'system',
-      content:
-        'You write evaluation procedures for annotators who rate summaries. Reply with JSON only: {"steps": ["…", "…"]}.',
+      content: GEVAL_STEPS_PROMPT.instructions,
     },
     {
       role: 'user',
@@ -66,16 +87,18 @@ export function formPrompt(
   ];
   return judgeMessages(
     fence,
-    `${taskFor(criterion)}
-
-Criterion (${criterion.name}), scored as ${scaleText(criterion)}:
-${criterion.description}
-
-Evaluation steps:
-${numbered(steps)}
-
-Reply format: ${extra ? `${extra.instructions} Then ` : ''}one or two sentences of reasoning, then a last line exactly of the form "Final score: N", where N is ${scaleText(criterion)}. Write nothing after that line.`,
+    fillInstructions(GEVAL_FORM_PROMPT, {
+      task: taskFor(criterion),
+      criterion: criterion.name,
+      scale: scaleText(criterion),
+      description: criterion.description,
+      steps: numbered(steps),
+      extra: extra ? `${extra.instructions} Then ` : '',
+    }),
     blocks,
     `rate the summary in ${tagRef(fence, 'summary')} for ${criterion.name} from ${min} to ${max}, following the evaluation steps.${extra ? ` ${extra.restated}` : ''} End with the line "Final score: N" (N from ${min} to ${max}).`,
   );
 }
+
+/** Every G-Eval metric's calls: the steps once per criterion and model, then the form. */
+export const GEVAL_PROMPTS = [GEVAL_STEPS_PROMPT, GEVAL_FORM_PROMPT];

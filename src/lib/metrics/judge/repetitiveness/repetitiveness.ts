@@ -13,7 +13,8 @@ import { toUnit } from '../scoring.ts';
 import { locateAll, type Offsets } from '../spans.ts';
 import type { GEvalCriterion } from '../g-eval/criteria.ts';
 import { gevalBackend, gevalPipeline, methodText, type GEvalDetails } from '../g-eval/g-eval.ts';
-import type { FormExtra } from '../g-eval/prompts.ts';
+import { GEVAL_PROMPTS, type FormExtra } from '../g-eval/prompts.ts';
+import type { JudgeMetricRecord } from '../../record.ts';
 
 export const REPETITION_CRITERION: GEvalCriterion = {
   key: 'repetition',
@@ -109,3 +110,36 @@ export function repetitivenessPipeline(env: RunEnv): Pipeline {
     },
   });
 }
+
+declare module '../../types.ts' {
+  interface JudgeMetricDetails {
+    repetitiveness: RepetitivenessDetails;
+  }
+}
+
+export const repetitivenessMetric = {
+  kind: 'judge',
+  info: {
+    label: 'No needless repetition',
+    needs: 'llm',
+    meaning:
+      'G-Eval criterion: 1 = the summary never repeats a fact or point without need; probability-weighted, with the spread between samples.',
+    citation: 'G-Eval (Liu et al. 2023) with a repetition criterion',
+    range: [0, 1],
+  },
+  messages: {
+    'judgeMetrics.repetitiveness.explanation':
+      'No-needless-repetition score {score, number, ::.00} (judge {mean, number, ::.00} of 5, {method}; spread ±{std, number, ::.00}).',
+    'judgeMetrics.repetitiveness.explanationRepeated':
+      'No-needless-repetition score {score, number, ::.00} (judge {mean, number, ::.00} of 5, {method}; spread ±{std, number, ::.00}). Repeated: {items}.',
+    'judgeMetrics.criterion.repetition': 'Repetition',
+    'judge.detail.repeated': 'Repeated',
+    'judge.detail.repeatedItem': '“{text}” ({count}×)',
+  },
+  detailView: 'own',
+  prompts: GEVAL_PROMPTS,
+  pipelines: [
+    { build: (env) => ({ pipelines: [repetitivenessPipeline(env)], needsCapabilities: true }) },
+  ],
+  inDefaultRun: () => true,
+} satisfies JudgeMetricRecord;

@@ -9,6 +9,7 @@
  */
 import { ref } from '../../../i18n/message.ts';
 import { createFence } from '../fence.ts';
+import { promptKey } from '../prompt-kit.ts';
 import { callJson, inOrder, type CallRecord } from '../call.ts';
 import { describeCut, estimateTokens, type ContextNote } from '../context.ts';
 import {
@@ -31,8 +32,9 @@ import { locateSpan, type Offsets } from '../spans.ts';
 import { failed, notApplicable } from '../../results.ts';
 import { type JudgeMetricId, type MetricResult } from '../../types.ts';
 import { accuracyFailure, accuracyResult } from '../ccai/accuracy.ts';
-import { claimsPrompt, PROMPT_VERSIONS, verdictsPrompt } from './prompts.ts';
+import { CLAIMS_PROMPT, claimsPrompt, VERDICTS_PROMPT, verdictsPrompt } from './prompts.ts';
 import { claimsSchema, claimVerdictsSchema } from './schema.ts';
+import type { JudgeMetricRecord, JudgePipelineBuilder } from '../../record.ts';
 
 export interface ClaimVerdict {
   /** 1-based, in the order the claims were extracted. */
@@ -102,7 +104,7 @@ export function claimsPipeline(env: RunEnv, produces: JudgeMetricId[]): ClaimsPi
         messages: claimsPrompt(createFence(), summary),
         name: 'summary_claims',
         schema: claimsSchema,
-        cacheKey: { prompt: PROMPT_VERSIONS.claims, summary },
+        cacheKey: { prompt: promptKey(CLAIMS_PROMPT), summary },
         maxTokens: outputBudget(estimateTokens(summary), 1.6, 300),
       });
       outcome.claims = reply.claims.map((c) => c.trim()).filter((c) => c.length > 0);
@@ -131,7 +133,7 @@ export function claimsPipeline(env: RunEnv, produces: JudgeMetricId[]): ClaimsPi
         messages: verdictsPrompt(createFence(), env.source, claims),
         name: 'claim_verdicts',
         schema: claimVerdictsSchema,
-        cacheKey: { prompt: PROMPT_VERSIONS.verdicts, source: env.source, claims },
+        cacheKey: { prompt: promptKey(VERDICTS_PROMPT), source: env.source, claims },
         maxTokens: outputBudget(claims.length, 120),
       });
       const ordered = inOrder(reply.verdicts, (v) => v.claim, claims.length, 'claims');
@@ -201,3 +203,53 @@ export function claimsPipeline(env: RunEnv, produces: JudgeMetricId[]): ClaimsPi
     },
   };
 }
+
+declare module '../../types.ts' {
+  interface JudgeMetricDetails {
+    alignment: AlignmentDetails;
+  }
+}
+
+/**
+ * The summary claims and their verdicts: one pipeline serves alignment, call-center accuracy and
+ * the summarization card, so the three records name this builder and the run calls it once.
+ */
+export const claimsBuilder: JudgePipelineBuilder = {
+  build(env, want) {
+    const produces: JudgeMetricId[] = [];
+    if (want.has('alignment') || want.has('summarization')) produces.push('alignment');
+    if (want.has('ccai-accuracy')) produces.push('ccai-accuracy');
+    const claims = claimsPipeline(env, produces);
+    return { pipelines: [claims], needsCapabilities: false, claims };
+  },
+};
+
+/** The claims pipeline's prompts, sent for every metric that names claimsBuilder. */
+export const CLAIMS_PROMPTS = [CLAIMS_PROMPT, VERDICTS_PROMPT];
+
+export const alignmentMetric = {
+  kind: 'judge',
+  info: {
+    label: 'Alignment',
+    needs: 'llm',
+    meaning:
+      'Share of the summary claims that the source supports, judged claim by claim against the full source; unsupported claims count against it unless you switch that off.',
+    citation: 'DeepEval SummarizationMetric (alignment), SPEC §3',
+    range: [0, 1],
+  },
+  messages: {
+    'judgeMetrics.purpose.claims': 'alignment: extract the summary claims',
+    'judgeMetrics.purpose.verdicts': 'alignment: judge every claim against the full source',
+    'judgeMetrics.alignment.none': 'The summary states no factual claim to check.',
+    'judgeMetrics.alignment.neutral':
+      'No claim could be counted: every claim is unsupported, and unsupported claims are set to count as neutral.',
+    'judgeMetrics.alignment.explanation':
+      '{supported} of {claims} summary claims are supported by the source ({contradicted} contradicted, {unsupported} not in the source): alignment {score, number, ::.00}.',
+    'judgeMetrics.alignment.explanationNeutral':
+      '{supported} of {claims} summary claims are supported by the source ({contradicted} contradicted, {unsupported} not in the source, unsupported ones counted as neutral): alignment {score, number, ::.00}.',
+  },
+  detailView: 'own',
+  prompts: CLAIMS_PROMPTS,
+  pipelines: [claimsBuilder],
+  inDefaultRun: () => true,
+} satisfies JudgeMetricRecord;

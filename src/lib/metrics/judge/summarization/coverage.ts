@@ -8,6 +8,7 @@
  */
 import { english, ref } from '../../../i18n/message.ts';
 import { createFence } from '../fence.ts';
+import { promptKey } from '../prompt-kit.ts';
 import { callJson, inOrder, malformed, type CallRecord } from '../call.ts';
 import { describeCut, type ContextNote } from '../context.ts';
 import {
@@ -27,11 +28,14 @@ import { type MetricResult } from '../../types.ts';
 import {
   answersPrompt,
   gradesPrompt,
-  PROMPT_VERSIONS,
+  ANSWERS_PROMPT,
+  GRADES_PROMPT,
+  QUESTIONS_PROMPT,
   questionsPrompt,
   type GradeItem,
 } from './prompts.ts';
 import { answerGradesSchema, coverageQuestionsSchema, summaryAnswersSchema } from './schema.ts';
+import type { JudgeMetricRecord, JudgePipelineBuilder } from '../../record.ts';
 
 export interface CoverageQuestion {
   index: number;
@@ -107,7 +111,7 @@ export function coveragePipeline(env: RunEnv): CoveragePipeline {
         messages: questionsPrompt(createFence(), env.source, requested),
         name: 'coverage_questions',
         schema: coverageQuestionsSchema,
-        cacheKey: { prompt: PROMPT_VERSIONS.questions, source: env.source, count: requested },
+        cacheKey: { prompt: promptKey(QUESTIONS_PROMPT), source: env.source, count: requested },
         maxTokens: outputBudget(requested, QUESTION_TOKENS * 2),
       });
       const kept = reply.questions.filter((q) => q.question.trim()).slice(0, requested);
@@ -146,7 +150,7 @@ export function coveragePipeline(env: RunEnv): CoveragePipeline {
         messages: answersPrompt(createFence(), summary, texts),
         name: 'summary_answers',
         schema: summaryAnswersSchema,
-        cacheKey: { prompt: PROMPT_VERSIONS.answers, summary, questions: texts },
+        cacheKey: { prompt: promptKey(ANSWERS_PROMPT), summary, questions: texts },
         maxTokens: outputBudget(texts.length, ANSWER_TOKENS * 3),
       });
       const ordered = inOrder(reply.answers, (a) => a.question, texts.length, 'questions');
@@ -188,7 +192,7 @@ export function coveragePipeline(env: RunEnv): CoveragePipeline {
         messages: gradesPrompt(createFence(), items),
         name: 'answer_grades',
         schema: answerGradesSchema,
-        cacheKey: { prompt: PROMPT_VERSIONS.grades, items },
+        cacheKey: { prompt: promptKey(GRADES_PROMPT), items },
         maxTokens: outputBudget(items.length, 80),
       });
       const ordered = inOrder(reply.grades, (g) => g.question, items.length, 'answers to grade');
@@ -247,3 +251,48 @@ export function coveragePipeline(env: RunEnv): CoveragePipeline {
     failure: (message) => [failed('coverage', env.backend, message, details())],
   };
 }
+
+declare module '../../types.ts' {
+  interface JudgeMetricDetails {
+    coverage: CoverageDetails;
+  }
+}
+
+/** The key questions and their graded answers: coverage and the summarization card share it. */
+export const coverageBuilder: JudgePipelineBuilder = {
+  build(env) {
+    const coverage = coveragePipeline(env);
+    return { pipelines: [coverage], needsCapabilities: false, coverage };
+  },
+};
+
+/** The coverage pipeline's prompts, sent for every metric that names coverageBuilder. */
+export const COVERAGE_PROMPTS = [QUESTIONS_PROMPT, ANSWERS_PROMPT, GRADES_PROMPT];
+
+export const coverageMetric = {
+  kind: 'judge',
+  info: {
+    label: 'Coverage',
+    needs: 'llm',
+    meaning:
+      'How well the summary answers the key questions of the source, weighted by their importance (1–5): Σ importance·grade/5 / Σ importance.',
+    citation: 'DeepEval SummarizationMetric (coverage), with the importances actually used',
+    range: [0, 1],
+  },
+  messages: {
+    'judgeMetrics.purpose.questions': 'coverage: key questions about the source',
+    'judgeMetrics.purpose.answers': 'coverage: answer the questions from the summary only',
+    'judgeMetrics.purpose.grades': 'coverage: grade the summary answers against the source answers',
+    'judgeMetrics.coverage.none': 'There were no key questions to answer.',
+    'judgeMetrics.coverage.explanation':
+      "The summary answers the source's {count} key questions to {share, number, percent}, weighted by importance.",
+    'judgeMetrics.coverage.explanationIdk':
+      "The summary answers the source's {count} key questions to {share, number, percent}, weighted by importance; {idk} of them it does not answer at all.",
+    'judgeMetrics.coverage.idkReason': 'The summary does not answer this question ("idk").',
+    'judgeMetrics.coverage.noQuestions': 'The judge wrote no key questions about the source.',
+  },
+  detailView: 'own',
+  prompts: COVERAGE_PROMPTS,
+  pipelines: [coverageBuilder],
+  inDefaultRun: () => true,
+} satisfies JudgeMetricRecord;

@@ -13,6 +13,9 @@ import { failed, notApplicable } from '../../results.ts';
 import { type MetricResult } from '../../types.ts';
 import type { AlignmentDetails, ClaimVerdict } from './alignment.ts';
 import type { CoverageDetails, CoverageQuestion } from './coverage.ts';
+import type { JudgeMetricRecord } from '../../record.ts';
+import { claimsBuilder, CLAIMS_PROMPTS } from './alignment.ts';
+import { coverageBuilder, COVERAGE_PROMPTS } from './coverage.ts';
 
 export interface SummarizationDetails {
   alignment: number | null;
@@ -110,3 +113,37 @@ export function combineSummarization(
     [describeCut(env.context)],
   );
 }
+
+declare module '../../types.ts' {
+  interface JudgeMetricDetails {
+    summarization: SummarizationDetails;
+  }
+}
+
+export const summarizationMetric = {
+  kind: 'judge',
+  info: {
+    label: 'Summarization (F1)',
+    needs: 'llm',
+    meaning:
+      'F-beta of alignment (faithful claims) and coverage (importance-weighted answers to the key questions of the source), judged by your LLM; min() shown beside it.',
+    citation:
+      'DeepEval SummarizationMetric, repaired as in the seed article (claims judged against the full source)',
+    range: [0, 1],
+  },
+  messages: {
+    'judgeMetrics.summarization.alignmentFailed': 'Alignment failed: {reason}',
+    'judgeMetrics.summarization.coverageFailed': 'Coverage failed: {reason}',
+    'judgeMetrics.summarization.noAlignment': 'No alignment score: {reason}',
+    'judgeMetrics.summarization.noCoverage': 'No coverage score: {reason}',
+    'judgeMetrics.summarization.explanation':
+      '{beta, select, 1 {F1} other {F-beta (β = {beta})}} of alignment {alignment, number, ::.00} and coverage {coverage, number, ::.00} is {score, number, ::.00} (min() would give {min, number, ::.00}).',
+    'judge.detail.combined':
+      "{fscore} of alignment {alignment} and coverage {coverage}; DeepEval's min() would give {min}.",
+    'judge.detail.fbeta': 'F-β (β = {beta})',
+  },
+  detailView: 'own',
+  prompts: [...CLAIMS_PROMPTS, ...COVERAGE_PROMPTS],
+  pipelines: [claimsBuilder, coverageBuilder],
+  inDefaultRun: () => true,
+} satisfies JudgeMetricRecord;

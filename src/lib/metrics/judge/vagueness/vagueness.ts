@@ -7,12 +7,14 @@
 import { ref } from '../../../i18n/message.ts';
 import type { CallRecord } from '../call.ts';
 import { listJudgePipeline } from '../list-pipeline.ts';
-import { okResult, purposeOf, type Pipeline, type RunEnv } from '../pipeline.ts';
+import { okResult, purposeOf, singlePipeline, type Pipeline, type RunEnv } from '../pipeline.ts';
+import { promptKey } from '../prompt-kit.ts';
 import { share } from '../scoring.ts';
 import { splitSentences } from '../../text/tokenize.ts';
 import { notApplicable } from '../../results.ts';
-import { vaguenessPrompt, VAGUENESS_PROMPT_VERSION } from './prompts.ts';
+import { VAGUENESS_PROMPT, vaguenessPrompt } from './prompts.ts';
 import { vagueVerdictsSchema } from './schema.ts';
+import type { JudgeMetricRecord } from '../../record.ts';
 
 export interface VagueSentence {
   index: number;
@@ -57,7 +59,7 @@ export function vaguenessPipeline(env: RunEnv): Pipeline {
       prompt: (fence) => vaguenessPrompt(fence, texts),
       name: 'vague_sentences',
       schema: vagueVerdictsSchema,
-      cacheKey: { prompt: VAGUENESS_PROMPT_VERSION, sentences: texts },
+      cacheKey: { prompt: promptKey(VAGUENESS_PROMPT), sentences: texts },
       answerTokens: { expected: 35, budget: 70 },
       answers: (reply) => reply.sentences,
       numberOf: (v) => v.sentence,
@@ -89,3 +91,33 @@ export function vaguenessPipeline(env: RunEnv): Pipeline {
     },
   });
 }
+
+declare module '../../types.ts' {
+  interface JudgeMetricDetails {
+    vagueness: VaguenessDetails;
+  }
+}
+
+export const vaguenessMetric = {
+  kind: 'judge',
+  info: {
+    label: 'Specific sentences',
+    needs: 'llm',
+    meaning:
+      'Share of summary sentences that name a concrete point rather than saying what the text “discusses”.',
+    citation: 'SPEC §3, sentence vagueness',
+    range: [0, 1],
+  },
+  messages: {
+    'judgeMetrics.purpose.vagueness': 'vagueness: judge every summary sentence',
+    'judgeMetrics.vagueness.none': 'The summary has no sentence to judge.',
+    'judgeMetrics.vagueness.explanation':
+      '{vague} of {total} summary sentences are vague; {share, number, percent} name a concrete point.',
+    'judge.detail.sentences': 'Sentences',
+    'judge.detail.vagueBecause': ' — vague: {reason}',
+  },
+  detailView: 'own',
+  prompts: [VAGUENESS_PROMPT],
+  pipelines: [singlePipeline(vaguenessPipeline)],
+  inDefaultRun: () => true,
+} satisfies JudgeMetricRecord;
