@@ -30,6 +30,17 @@ const KINDS = [
     ],
     unitTest: 'tests/unit/metrics/word-count.test.ts',
   },
+  {
+    kind: 'judge',
+    id: 'hedging',
+    camel: 'hedging',
+    files: [
+      'src/lib/metrics/judge/hedging/hedging.ts',
+      'src/lib/metrics/judge/hedging/prompts.ts',
+      'tests/unit/judge/hedging.test.ts',
+    ],
+    unitTest: 'tests/unit/judge/hedging.test.ts',
+  },
 ];
 
 let copy: string;
