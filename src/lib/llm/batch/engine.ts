@@ -17,7 +17,7 @@
 import { hostOf } from '../capabilities.ts';
 import type { ResponseCache } from '../cache.ts';
 import { DEFAULT_PRICE_TABLE, estimateCost, type PriceTable } from '../prices.ts';
-import { defaultSleep, type Sleep } from '../transport.ts';
+import { defaultSleep, type Sleep } from '../backoff.ts';
 import type { Capabilities, Judge, ProviderConfig, ProviderKind } from '../types.ts';
 import { BatchCollector, MemoryMissSpool, type MissSpool, type RowTrack } from './collect.ts';
 import {
