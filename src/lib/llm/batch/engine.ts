@@ -33,9 +33,7 @@ import { anthropicBatch } from './anthropic.ts';
 import { geminiBatch } from './gemini.ts';
 import { BATCH_PRICE_FACTOR, isBatchKind, type BatchKind } from './kinds.ts';
 
-export { BatchDeferredError, BatchLineError, MemoryMissSpool, type MissSpool } from './collect.ts';
-export type { BatchLimits, BatchWire, JobStatus } from './wire.ts';
-export { BATCH_KINDS, BATCH_PRICE_FACTOR, isBatchKind, type BatchKind } from './kinds.ts';
+export { MemoryMissSpool, type MissSpool } from './collect.ts';
 
 export const BATCH_WIRES: Record<BatchKind, BatchWire> = {
   openai: openaiBatch,
