@@ -8,9 +8,8 @@ import { createJudge, type JudgeOptions } from './judge.ts';
 import type { LlmErrorKind, ProviderConfig } from './types.ts';
 import { english, ref, type MessageRef } from '../i18n/message.ts';
 
-export type { ResponseCache } from './cache.ts';
-export { createJudge, type JudgeOptions } from './judge.ts';
-export { DEFAULT_MAX_ATTEMPTS, backoffDelay, defaultSleep, type Sleep } from './backoff.ts';
+export { createJudge } from './judge.ts';
+export { DEFAULT_MAX_ATTEMPTS, backoffDelay, defaultSleep } from './backoff.ts';
 
 export interface ConnectionResult {
   ok: boolean;
