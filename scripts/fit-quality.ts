@@ -26,15 +26,9 @@ import {
   type QualityWeights,
 } from '../src/lib/metrics/lexical/quality-offline/quality-model.ts';
 import { repoRoot } from '../src/lib/node/external-data.ts';
-import {
-  ARTICLE_FOLDS,
-  fitSelected,
-  RATED_BY,
-  select,
-  setFigures,
-  storedModel,
-  type SetFigures,
-} from '../src/lib/node/quality-fit.ts';
+import { ARTICLE_FOLDS, RATED_BY } from '../src/lib/node/quality-fit.ts';
+import { fitSelected, select } from '../src/lib/node/quality-select.ts';
+import { setFigures, storedModel, type SetFigures } from '../src/lib/node/quality-figures.ts';
 import { qualitySamples, type QualitySample } from '../src/lib/node/quality-samples.ts';
 import { heldOutPredictions } from '../src/lib/node/quality-validation.ts';
 import { kendallTauB, summaryLevel } from '../src/lib/stats/correlation.ts';

@@ -32,7 +32,9 @@ except ImportError:
     sys.exit(1)
 
 import bert_onnx  # noqa: E402
+import bert_q8  # noqa: E402
 import make_test_models as tiny  # noqa: E402
+import tiny_vocab  # noqa: E402
 
 MODEL_ID = 'sumlens-bench/minilm-shape'
 # sentence-transformers/all-MiniLM-L6-v2 (BertModel): 6 layers, hidden 384, 12 heads, FFN 1536.
@@ -44,7 +46,7 @@ def bench_vocab(size: int) -> list[str]:
     """The tiny models' vocabulary (so the benchmark sentences tokenize into whole words) padded
     with two- and three-letter pieces, the way a real WordPiece vocabulary ends in short pieces
     that spell out rare words."""
-    vocab, _, _ = tiny.build_vocab()
+    vocab, _, _ = tiny_vocab.build_vocab()
     seen = set(vocab)
     letters = 'abcdefghijklmnopqrstuvwxyz'
     extra: list[str] = []
@@ -77,10 +79,10 @@ def main() -> None:
     fp32 = bert_onnx.build_bert(weights, name='minilm_shape')
     files = {
         'config.json': tiny.json_bytes(tiny.bert_config(SHAPE)),
-        'tokenizer.json': tiny.json_bytes(tiny.tokenizer_json(vocab)),
-        'tokenizer_config.json': tiny.json_bytes(tiny.TOKENIZER_CONFIG),
+        'tokenizer.json': tiny.json_bytes(tiny_vocab.tokenizer_json(vocab)),
+        'tokenizer_config.json': tiny.json_bytes(tiny_vocab.TOKENIZER_CONFIG),
         'onnx/model.onnx': bert_onnx.model_bytes(fp32),
-        'onnx/model_quantized.onnx': bert_onnx.model_bytes(bert_onnx.quantize_dynamic(fp32)),
+        'onnx/model_quantized.onnx': bert_onnx.model_bytes(bert_q8.quantize_dynamic(fp32)),
         'onnx/model_fp16.onnx': bert_onnx.model_bytes(
             bert_onnx.build_bert(weights, fp16=True, name='minilm_shape_fp16')
         ),

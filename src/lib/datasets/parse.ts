@@ -36,7 +36,7 @@ import { DatasetParser } from './parse/parser.ts';
 import type { DatasetParserOptions, ParseBatch, ParseSummary } from './parse/types.ts';
 
 export { DatasetParser } from './parse/parser.ts';
-export { toRow, toRows } from './parse/rows.ts';
+export { toRows } from './parse/rows.ts';
 export { sniffFormat } from './parse/sniff.ts';
 export {
   DatasetParseError,

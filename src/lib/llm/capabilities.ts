@@ -3,23 +3,19 @@
  * corrected by one probe per provider+model and by refusals met this session (probe.ts), and
  * where a config sends its requests (base-url.ts). One import path for all of it.
  */
-export { DEFAULT_BASE_URL, baseUrlOf, hostOf, isLocalHost } from './base-url.ts';
+export { DEFAULT_BASE_URL, baseUrlOf, hostOf } from './base-url.ts';
 export {
   capabilitiesFromTraits,
   contextWindow,
   flavorOf,
-  isOpenAiReasoning,
   staticCapabilities,
   tableTraits,
-  type Flavor,
   type Traits,
 } from './traits.ts';
 export {
-  capabilityKey,
   currentTraits,
   learnRefusal,
   probeCapabilities,
   resetCapabilityCache,
   type CapabilityStore,
-  type ProbeSend,
 } from './probe.ts';

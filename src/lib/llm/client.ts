@@ -8,21 +8,8 @@ import { createJudge, type JudgeOptions } from './judge.ts';
 import type { LlmErrorKind, ProviderConfig } from './types.ts';
 import { english, ref, type MessageRef } from '../i18n/message.ts';
 
-export type { ResponseCache } from './cache.ts';
-export { createJudge, type JudgeOptions } from './judge.ts';
-export {
-  BACKOFF_BASE_MS,
-  BACKOFF_CAP_MS,
-  DEFAULT_MAX_ATTEMPTS,
-  DEFAULT_TIMEOUT_MS,
-  MAX_BAD_BODY_RETRIES,
-  MAX_HINT_MS,
-  MAX_NETWORK_RETRIES,
-  OVERLOADED_BASE_MS,
-  backoffDelay,
-  defaultSleep,
-  type Sleep,
-} from './transport.ts';
+export { createJudge } from './judge.ts';
+export { DEFAULT_MAX_ATTEMPTS, backoffDelay, defaultSleep } from './backoff.ts';
 
 export interface ConnectionResult {
   ok: boolean;

@@ -247,10 +247,6 @@ export function connectAdviceRef(origin: string): MessageRef {
   return ref('llm.csp.advice', { setting: CONNECT_SRC_SETTING, origin });
 }
 
-export function connectAdvice(origin: string): string {
-  return englishRef(connectAdviceRef(origin));
-}
-
 /** The notice shown after the policy blocked a request. */
 export function blockedConnectionRef(origin: string): MessageRef {
   return ref('llm.csp.blocked', { origin, advice: connectAdviceRef(origin) });

@@ -20,9 +20,9 @@ import { jsonPlan } from './json-request.ts';
 import { parseJsonReply } from './parse-json.ts';
 import { PROVIDERS } from './providers/registry.ts';
 import { Sampler } from './sampling.ts';
+import { cancelledError } from './backoff.ts';
 import {
   addUsage,
-  cancelledError,
   newSpent,
   Transport,
   type CallResult,

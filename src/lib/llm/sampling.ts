@@ -9,7 +9,8 @@ import { currentTraits, learnRefusal } from './capabilities.ts';
 import { CapabilityError } from './errors.ts';
 import { withJsonInstruction, type JsonPlan } from './json-request.ts';
 import type { WireCall } from './providers/shared.ts';
-import { addUsage, cancelledError, type CallResult, type Transport } from './transport.ts';
+import { cancelledError } from './backoff.ts';
+import { addUsage, type CallResult, type Transport } from './transport.ts';
 import type { JudgeRequest, ProviderConfig, Spent, TokenUsage } from './types.ts';
 
 /** Several calls' choices, usage and call counts as one result. */

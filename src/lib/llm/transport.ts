@@ -8,6 +8,19 @@
  * otherwise have it stored and sent back out in the next request bodies.
  */
 import type { ArrivalJournal } from './arrivals.ts';
+import {
+  BACKOFF_BASE_MS,
+  backoffDelay,
+  cancelledError,
+  DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_TIMEOUT_MS,
+  defaultSleep,
+  MAX_BAD_BODY_RETRIES,
+  MAX_HINT_MS,
+  MAX_NETWORK_RETRIES,
+  OVERLOADED_BASE_MS,
+  type Sleep,
+} from './backoff.ts';
 import { currentTraits, hostOf } from './capabilities.ts';
 import {
   messageValue,
@@ -30,8 +43,6 @@ import {
   type TokenUsage,
 } from './types.ts';
 
-export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
-
 /** The run-stopping errors that say nothing about one prompt (unlike context-too-long). */
 const LATCHING_KINDS: ReadonlySet<LlmErrorKind> = new Set([
   'auth',
@@ -39,19 +50,6 @@ const LATCHING_KINDS: ReadonlySet<LlmErrorKind> = new Set([
   'quota',
   'model-not-found',
 ]);
-
-export const DEFAULT_TIMEOUT_MS = 120_000;
-export const DEFAULT_MAX_ATTEMPTS = 5;
-/** A network failure may be CORS or an edge error that never clears: retry it at most twice. */
-export const MAX_NETWORK_RETRIES = 2;
-/** A body cut off or garbled in transit is asked again once; twice means the server sends it so. */
-export const MAX_BAD_BODY_RETRIES = 1;
-/** Longest server-suggested wait we honour; longer ones fail the item instead of hanging. */
-export const MAX_HINT_MS = 120_000;
-export const BACKOFF_BASE_MS = 1_000;
-/** Anthropic's 529 "overloaded" clears more slowly than a 429. */
-export const OVERLOADED_BASE_MS = 3_000;
-export const BACKOFF_CAP_MS = 30_000;
 
 const NON_RETRYABLE: ReadonlySet<LlmErrorKind> = new Set([
   'auth',
@@ -69,39 +67,12 @@ const NON_RETRYABLE: ReadonlySet<LlmErrorKind> = new Set([
   'timeout',
 ]);
 
-export const defaultSleep: Sleep = (ms, signal) =>
-  new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(cancelledError());
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(cancelledError());
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-
-export function cancelledError(): LlmError {
-  return wordedError('cancelled', 'llm.error.cancelled');
-}
-
 /** An HTTP 2xx whose body was cut off or is not valid JSON: the request may have worked. */
 class BadBodyError extends LlmError {}
 
 /** The requests and tokens one logical call has cost so far, failed attempts included. */
 export function newSpent(): Spent {
   return { httpCalls: 0, usage: { input: 0, output: 0 } };
-}
-
-/** Full-jitter exponential backoff: `min(cap, base·2^(attempt-1)) · random()`. */
-export function backoffDelay(
-  attempt: number,
-  random: () => number,
-  baseMs = BACKOFF_BASE_MS,
-): number {
-  return Math.min(BACKOFF_CAP_MS, baseMs * 2 ** Math.max(0, attempt - 1)) * random();
 }
 
 export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {

@@ -16,13 +16,6 @@ export type ModelTask = 'feature-extraction' | 'token-classification';
 export const MODEL_DTYPES = ['fp32', 'fp16', 'q8', 'q4'] as const;
 export type ModelDtype = (typeof MODEL_DTYPES)[number];
 
-export const DTYPE_FILES: Record<ModelDtype, string> = {
-  fp32: 'onnx/model.onnx',
-  fp16: 'onnx/model_fp16.onnx',
-  q8: 'onnx/model_quantized.onnx',
-  q4: 'onnx/model_q4.onnx',
-};
-
 export interface CatalogModel {
   id: string;
   task: ModelTask;

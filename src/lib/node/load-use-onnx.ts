@@ -31,8 +31,6 @@ import { buildInt8Weights, readInt8Layout, USE_INT8_GRAPH_PATH } from './use-int
 
 export const USE_ONNX_MODEL_PATH = resolve(repoRoot, 'public/models/use-lite-onnx/model.onnx');
 
-export type { UsePrecision };
-
 export interface UseOnnxOptions extends UseLiteOptions {
   /** Threads for one operator (onnxruntime's intra-op pool); 1 unless told. */
   threads?: number;

@@ -33,7 +33,7 @@ import { buildInt8Weights, readInt8Layout, USE_INT8_GRAPH_PATH } from './use-int
 import { cachedEmbedding } from '../metrics/semantic/vector-cache.ts';
 import { openUseDiskCache, USE_DISK_CACHE_DIR, type UseDiskCache } from './use-disk-cache.ts';
 
-export { openUseDiskCache, UseDiskCache, USE_DISK_CACHE_DIR } from './use-disk-cache.ts';
+export { UseDiskCache } from './use-disk-cache.ts';
 
 const require = createRequire(import.meta.url);
 

@@ -20,19 +20,10 @@
  * Yale-LILY/ROSE, vectara/FaithBench and SummEval articles outside dev.jsonl are never read here:
  * the project is checked on them.
  */
-import type {
-  DimensionModel,
-  HeldOutFigure,
-  QualityDimension,
-} from '../metrics/lexical/quality-offline/quality-model.ts';
-import type {
-  QualityFeatureId,
-  QualityFeatures,
-} from '../metrics/lexical/quality-offline/quality-features.ts';
-import { summaryLevel, type PairedScore, spearman } from '../stats/correlation.ts';
+import type { QualityDimension } from '../metrics/lexical/quality-offline/quality-model.ts';
+import type { QualityFeatureId, QualityFeatures } from '../metrics/lexical/quality-offline/quality-features.ts';
 import { fitPairwiseLogistic, type RankedPair } from '../stats/pairwise-logistic.ts';
 import { dot, standardize, standardizer } from '../stats/ridge.ts';
-import { rocAuc } from '../stats/binary-agreement.ts';
 import type { RatedDimension } from './validity/rated-sets.ts';
 
 /** Which human rating each dimension is fit to. */
@@ -73,22 +64,7 @@ export const CANDIDATES: Record<QualityDimension, Partial<Record<QualityFeatureI
   },
 };
 
-/**
- * Ingredients a dimension always has: faithfulness is the fact check's by definition (the issue
- * that built it names it), and selection adds to it only what the validation supports.
- */
-export const REQUIRED: Record<QualityDimension, QualityFeatureId[]> = {
-  faithfulness: ['fact-precision'],
-  coverage: [],
-  coherence: [],
-};
-
-export const LAMBDAS = [0.01, 0.1, 1];
-export const MAX_FEATURES = 4;
-/** A further ingredient must lift the inner figure by this much to be kept. */
-const MIN_GAIN = 0.003;
 export const ARTICLE_FOLDS = 10;
-const INNER_FOLDS = 5;
 /** Pairs taken from one source at most (SummEval's 12 summaries make 66). */
 const MAX_PAIRS_PER_SOURCE = 30;
 
@@ -219,192 +195,8 @@ export function groupFolds(samples: readonly FitSample[], k: number): Set<string
   return folds;
 }
 
-const groupKey = (s: FitSample) => `${s.family}\u0001${s.group}`;
-
-/** Families with at least one source whose summaries are rated differently. */
-function rankedPairFamilies(samples: readonly FitSample[], rated: RatedDimension): string[] {
-  const ratings = new Map<string, Set<number>>();
-  for (const s of samples) {
-    const h = s.human[rated];
-    if (h === undefined) continue;
-    const key = groupKey(s);
-    const set = ratings.get(key) ?? new Set<number>();
-    set.add(h);
-    ratings.set(key, set);
-  }
-  const families = new Set<string>();
-  for (const s of samples) if ((ratings.get(groupKey(s))?.size ?? 0) > 1) families.add(s.family);
-  return [...families].sort();
-}
-
-/**
- * Held-out parts of an inner validation: each family when several are rated (a family whose
- * sources have one summary each is judged by its pooled AUC), else folds of the sources.
- */
-function innerSplits(
-  train: readonly FitSample[],
-  rated: RatedDimension,
-): { byFamily: boolean; parts: Array<(s: FitSample) => boolean> } {
-  const families = [
-    ...new Set(train.filter((s) => s.human[rated] !== undefined).map((s) => s.family)),
-  ].sort();
-  const pairable = rankedPairFamilies(train, rated);
-  // A family can be held out only when what is left still has pairs to learn from.
-  const holdable = families.filter((f) => pairable.some((p) => p !== f));
-  if (holdable.length >= 1 && families.length >= 2) {
-    return { byFamily: true, parts: holdable.map((f) => (s: FitSample) => s.family === f) };
-  }
-  const part = train.filter((s) => pairable.includes(s.family));
-  return {
-    byFamily: false,
-    parts: groupFolds(part, INNER_FOLDS).map((fold) => (s: FitSample) => fold.has(groupKey(s))),
-  };
-}
-
-/** How well predictions order a held-out part: within-source concordance, else pooled AUC. */
-function partFigure(
-  part: readonly FitSample[],
-  predictions: readonly number[],
-  rated: RatedDimension,
-): number | null {
-  const c = concordance(part, predictions, rated);
-  if (c !== null) return c;
-  return setFigures('inner', part, predictions, rated).auc;
-}
-
-/**
- * The figure of models fit without each held-out part, on that part: with data sets held out, the
- * WORST one's, so an ingredient that helps one data set and hurts another is not taken (what must
- * hold is the figure on data the estimate never saw); with folds of one data set, their mean.
- */
-function innerFigure(
-  train: readonly FitSample[],
-  rated: RatedDimension,
-  ids: QualityFeatureId[],
-  lambda: number,
-): number {
-  const figures: number[] = [];
-  const { byFamily, parts } = innerSplits(train, rated);
-  for (const heldOut of parts) {
-    const part = train.filter(heldOut);
-    const model = fit(
-      train.filter((s) => !heldOut(s)),
-      rated,
-      ids,
-      lambda,
-    );
-    const c = partFigure(
-      part,
-      part.map((s) => predict(model, s)),
-      rated,
-    );
-    if (c !== null) figures.push(c);
-  }
-  if (figures.length === 0) return 0;
-  // Across data sets the worst counts; across folds of one data set, the mean (less noisy).
-  return byFamily ? Math.min(...figures) : figures.reduce((a, b) => a + b, 0) / figures.length;
-}
-
-/** True when every weight has the sign its candidate was given (or any sign was allowed). */
-function directionsHold(model: Model, dimension: QualityDimension): boolean {
-  return model.features.every((id, j) => {
-    const direction = CANDIDATES[dimension][id] ?? 0;
-    return direction === 0 || Math.sign(model.weights[j]) === direction;
-  });
-}
-
-export interface Selection {
-  features: QualityFeatureId[];
-  lambda: number;
-  innerFigure: number;
-}
-
-/** Greedy forward selection of ingredients and penalty, on `train` only. */
-export function select(train: readonly FitSample[], dimension: QualityDimension): Selection {
-  const rated = RATED_BY[dimension];
-  const candidates = Object.keys(CANDIDATES[dimension]) as QualityFeatureId[];
-  const required = REQUIRED[dimension];
-  let best: Selection = { features: [...required], lambda: LAMBDAS[0], innerFigure: 0.5 };
-  if (required.length > 0) {
-    for (const lambda of LAMBDAS) {
-      const figure = innerFigure(train, rated, required, lambda);
-      if (best.innerFigure === 0.5 || figure > best.innerFigure) {
-        best = { features: [...required], lambda, innerFigure: figure };
-      }
-    }
-  }
-  while (best.features.length < MAX_FEATURES) {
-    let round: Selection | null = null;
-    for (const id of candidates) {
-      if (best.features.includes(id)) continue;
-      const ids = [...best.features, id];
-      for (const lambda of LAMBDAS) {
-        if (!directionsHold(fit(train, rated, ids, lambda), dimension)) continue;
-        const figure = innerFigure(train, rated, ids, lambda);
-        if (!round || figure > round.innerFigure) {
-          round = { features: ids, lambda, innerFigure: figure };
-        }
-      }
-    }
-    if (!round || round.innerFigure < best.innerFigure + MIN_GAIN) break;
-    best = round;
-  }
-  return best;
-}
-
-export function fitSelected(
-  train: readonly FitSample[],
-  dimension: QualityDimension,
-  selection: Selection = select(train, dimension),
-): Model {
-  return fit(train, RATED_BY[dimension], selection.features, selection.lambda);
-}
-
-/** The figures of one dimension's predictions on one data set (graded or binary). */
-export interface SetFigures {
-  dataset: string;
-  summaries: number;
-  summarySpearman: number | null;
-  summaryKendall: number | null;
-  sources: number;
-  pooledSpearman: number | null;
-  auc: number | null;
-}
-
-export function setFigures(
-  dataset: string,
-  samples: readonly FitSample[],
-  predictions: readonly number[],
-  rated: RatedDimension,
-): SetFigures {
-  const pairs: PairedScore[] = [];
-  const labels: boolean[] = [];
-  const scores: number[] = [];
-  const binary = samples.some((s) => s.binary.includes(rated));
-  samples.forEach((s, i) => {
-    const h = s.human[rated];
-    if (h === undefined) return;
-    pairs.push({ group: groupKey(s), metric: predictions[i], human: h });
-    scores.push(predictions[i]);
-    // A graded set with one summary per source is judged as "fully consistent or not".
-    labels.push(binary ? h >= 0.5 : h >= 1);
-  });
-  const spearmanLevel = summaryLevel('spearman', pairs);
-  const kendallLevel = summaryLevel('kendall', pairs);
-  const oneSummaryPerSource = spearmanLevel.groupsUsed === 0;
-  return {
-    dataset,
-    summaries: pairs.length,
-    summarySpearman: spearmanLevel.value,
-    summaryKendall: kendallLevel.value,
-    sources: spearmanLevel.groupsUsed,
-    pooledSpearman: spearman(
-      pairs.map((p) => p.metric),
-      pairs.map((p) => p.human),
-    ),
-    auc: binary || oneSummaryPerSource ? rocAuc(scores, labels) : null,
-  };
-}
+/** One source of one family: pairs, folds and figures never cross it. */
+export const groupKey = (s: FitSample) => `${s.family}\u0001${s.group}`;
 
 /** Out-of-fold predictions over group folds of `samples`, each fold by a model fit without it. */
 export function foldPredictions(
@@ -421,34 +213,4 @@ export function foldPredictions(
     });
   }
   return out;
-}
-
-/** The figure a card quotes from a SetFigures: summary-level Spearman where defined, else AUC. */
-export function headline(figures: SetFigures, against: string): HeldOutFigure | null {
-  if (figures.summarySpearman !== null && figures.sources >= 5) {
-    return {
-      dataset: figures.dataset,
-      against,
-      measure: 'summary-spearman',
-      value: figures.summarySpearman,
-    };
-  }
-  if (figures.auc !== null)
-    return { dataset: figures.dataset, against, measure: 'auc', value: figures.auc };
-  return null;
-}
-
-const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
-
-export function storedModel(model: Model, fitOn: string, heldOut: HeldOutFigure[]): DimensionModel {
-  return {
-    features: model.features,
-    means: model.means.map(round6),
-    sds: model.sds.map(round6),
-    weights: model.weights.map(round6),
-    lambda: model.lambda,
-    spread: round6(model.spread),
-    fitOn,
-    heldOut: heldOut.map((h) => ({ ...h, value: round6(h.value) })),
-  };
 }

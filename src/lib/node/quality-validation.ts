@@ -16,17 +16,9 @@ import {
   type QualityDimension,
 } from '../metrics/lexical/quality-offline/quality-model.ts';
 import { cappedScore, type GamingFlagId } from '../metrics/lexical/quality-offline/quality.ts';
-import {
-  ARTICLE_FOLDS,
-  fitSelected,
-  foldPredictions,
-  headline,
-  predict,
-  RATED_BY,
-  select,
-  setFigures,
-  type SetFigures,
-} from './quality-fit.ts';
+import { ARTICLE_FOLDS, foldPredictions, predict, RATED_BY } from './quality-fit.ts';
+import { fitSelected, select } from './quality-select.ts';
+import { headline, setFigures, type SetFigures } from './quality-figures.ts';
 import type { QualitySample } from './quality-samples.ts';
 
 export interface HeldOutPredictions {

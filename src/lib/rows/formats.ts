@@ -229,40 +229,6 @@ export const REQUIRED_FIELDS: Record<DatasetKind, MappingTextField[]> = {
   sft: ['output', 'prediction'],
 };
 
-// ---- Record schemas: what each kind looks like in its native form (detect.ts scores keys; these
-// ---- validate a whole record for tests and for callers holding parsed objects).
-
-const ratingsSchema = z.record(z.string(), z.number());
-
-export const summevalRecordSchema = z.object({
-  id: z.string(),
-  model_id: z.string().optional(),
-  text: z.string(),
-  decoded: z.string(),
-  references: z.array(z.string()).optional(),
-  expert_annotations: z.array(ratingsSchema).optional(),
-  turker_annotations: z.array(ratingsSchema).optional(),
-});
-
-export const predictionRecordSchema = z.object({
-  pred: z.string(),
-  answers: z.union([z.array(z.string()), z.string()]),
-  all_classes: z.array(z.string()).nullish(),
-  length: z.number().nullish(),
-});
-
-export const sftRecordSchema = z.object({
-  instruction: z.string(),
-  input: z.string().optional(),
-  output: z.string(),
-});
-
-export const caseRecordSchema = z.object({
-  source: z.string(),
-  summary: z.string(),
-  reference: z.string().nullish(),
-});
-
 /** Where a parsed record came from and what it is, shown before the rows load. */
 export interface DatasetDescription {
   format: FileFormat;

@@ -20,7 +20,6 @@ export {
   isFullyRated,
   listRowRatings,
   nextUnrated,
-  type AnnotationProgress,
   type RowRatings,
 } from './annotations/read.ts';
 export * from './annotations/write.ts';

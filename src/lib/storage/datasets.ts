@@ -39,13 +39,6 @@ export function summarizeProblems(problems: readonly RowProblem[]): DatasetProbl
   };
 }
 
-/** The human rating columns present in these rows, in first-seen order. */
-export function humanColumnsOf(rows: Iterable<DatasetRow>): string[] {
-  const seen = new Set<string>();
-  for (const row of rows) for (const name of Object.keys(row.human)) seen.add(name);
-  return [...seen];
-}
-
 export type DatasetMeta = Omit<StoredDataset, 'rowCount' | 'humanColumns'> & {
   humanColumns?: string[];
 };

@@ -14,14 +14,13 @@ import { clearJournaledStatus, withJournaledStatus } from './run-status-journal.
 import { iterateDatasetRows, ROW_BATCH_SIZE } from './datasets.ts';
 import type {
   JudgeUsage,
-  ProviderBatchState,
-  RunCeiling,
   RunStatus,
   StoredBatchJob,
   StoredRun,
   StoredRunResult,
 } from './schema.ts';
 import type { DatasetRow } from '../rows/formats.ts';
+import { addUsage, applyUpdate, type RunUpdate } from './run-record.ts';
 
 export type NewRun = Omit<StoredRun, 'updatedAt' | 'status' | 'counts' | 'backends'> &
   Partial<Pick<StoredRun, 'backends' | 'status'>> & { total: number };
@@ -60,28 +59,6 @@ export async function listRuns(datasetId?: string): Promise<StoredRun[]> {
           (a, b) => a.createdAt - b.createdAt,
         );
   return runs.reverse().map((run) => withJournaledStatus(run));
-}
-
-function addUsage(total: JudgeUsage | undefined, add: JudgeUsage): JudgeUsage {
-  const base = total ?? { input: 0, output: 0, calls: 0, httpCalls: 0, cachedCalls: 0 };
-  const cachedInput =
-    base.cachedInput === undefined && add.cachedInput === undefined
-      ? undefined
-      : (base.cachedInput ?? 0) + (add.cachedInput ?? 0);
-  // A cost stays known only while every row's cost is known.
-  const cost =
-    (total === undefined || base.cost !== undefined) && add.cost !== undefined
-      ? (base.cost ?? 0) + add.cost
-      : undefined;
-  return {
-    input: base.input + add.input,
-    output: base.output + add.output,
-    ...(cachedInput === undefined ? {} : { cachedInput }),
-    calls: base.calls + add.calls,
-    httpCalls: base.httpCalls + add.httpCalls,
-    cachedCalls: base.cachedCalls + add.cachedCalls,
-    ...(cost === undefined ? {} : { cost }),
-  };
 }
 
 /**
@@ -269,20 +246,6 @@ export async function addRunUsage(runId: string, usage: JudgeUsage): Promise<voi
   announceRunChange(runId);
 }
 
-export interface RunUpdate {
-  status?: RunStatus;
-  message?: string | null;
-  /** `message` as a message of SumLens's own, for the page to word in its language. */
-  messageRef?: MessageRef;
-  /** Where the run's provider batch phase stands. */
-  batchState?: ProviderBatchState;
-  /** Judge settings or backends learnt after the start. */
-  backends?: StoredRun['backends'];
-  total?: number;
-  /** A raised budget (or null: no ceiling, the user chose to go on past it). */
-  ceiling?: RunCeiling | null;
-}
-
 /**
  * Reads a run, changes it with `edit` and writes it back in one transaction, so that two writers
  * (the runner's status, the batch job ids) never undo each other's change.
@@ -309,29 +272,6 @@ export async function updateRun(id: string, update: RunUpdate): Promise<StoredRu
   // IndexedDB holds the newest status again: a journaled one would only shadow it.
   if (update.status !== undefined) clearJournaledStatus(id);
   return run;
-}
-
-function applyUpdate(run: StoredRun, update: RunUpdate): void {
-  const now = Date.now();
-  if (update.status !== undefined) {
-    run.status = update.status;
-    if (update.status === 'done') run.finishedAt = now;
-  }
-  if (update.message === null) {
-    delete run.message;
-    delete run.messageRef;
-  } else if (update.message !== undefined) {
-    run.message = update.message;
-    // A message of SumLens's own comes with its ref; any other text has none (a stale ref goes).
-    if (update.messageRef) run.messageRef = update.messageRef;
-    else delete run.messageRef;
-  }
-  if (update.backends) run.backends = update.backends;
-  if (update.batchState) run.batchState = update.batchState;
-  if (update.total !== undefined) run.counts = { ...run.counts, total: update.total };
-  if (update.ceiling === null) delete run.settings.ceiling;
-  else if (update.ceiling) run.settings.ceiling = update.ceiling;
-  run.updatedAt = now;
 }
 
 /** Deletes a run and its results. */

@@ -12,8 +12,6 @@ import {
   detectDataset,
   mappingProblems,
 } from '../detect.ts';
-import { FileDecoder, UndecodableError } from '../../input/decode.ts';
-import { SNIFF_BYTES, sniffEncoding, type TextEncoding } from '../../input/encoding.ts';
 import {
   columnMappingSchema,
   MAX_ROW_CHARS,
@@ -24,6 +22,7 @@ import {
   type RowProblem,
 } from '../../rows/formats.ts';
 import { CsvSplitter } from './csv.ts';
+import { hasReplacement, SniffingDecoder } from './decoding.ts';
 import type { Emit, Item, Rec, Splitter } from './items.ts';
 import { JsonSplitter } from './json.ts';
 import { JsonlSplitter } from './jsonl.ts';
@@ -35,14 +34,6 @@ import {
   type ParseBatch,
   type ParseSummary,
 } from './types.ts';
-
-/** Whether a record's text holds U+FFFD, the character bytes that were not UTF-8 were read as. */
-function hasReplacement(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\uFFFD');
-  if (Array.isArray(value)) return value.some(hasReplacement);
-  if (value !== null && typeof value === 'object') return Object.values(value).some(hasReplacement);
-  return false;
-}
 
 const NOT_UTF8 = 'datasets.problem.notUtf8';
 const DUPLICATE_ID = 'datasets.problem.duplicateId';
@@ -56,11 +47,8 @@ const ID_SHOWN = 60;
  */
 export class DatasetParser {
   private readonly max: number;
-  /** Created once the first bytes have said which encoding they are in. */
-  private decoder?: FileDecoder;
-  /** The first bytes, held until there are enough to sniff (encoding.ts). */
-  private head: Uint8Array[] = [];
-  private headBytes = 0;
+  /** Bytes → text, in the encoding the first bytes show. */
+  private readonly decoder: SniffingDecoder;
   private format?: FileFormat;
   private splitter?: Splitter;
   private sniffBuffer = '';
@@ -86,6 +74,7 @@ export class DatasetParser {
 
   constructor(private readonly options: DatasetParserOptions = {}) {
     this.max = options.maxRowChars ?? MAX_ROW_CHARS;
+    this.decoder = new SniffingDecoder(options.fileName);
     this.format = options.format;
     if (options.mapping) this.mapping = columnMappingSchema.parse(options.mapping);
   }
@@ -111,50 +100,16 @@ export class DatasetParser {
       text = chunk;
       this.bytes += chunk.length;
     } else {
-      text = this.decode(chunk, false);
+      text = this.decoder.decode(chunk, false);
       this.bytes += chunk.byteLength;
     }
     this.feed(text, false);
     return this.take();
   }
 
-  /** Bytes → text; the first `SNIFF_BYTES` are held until the encoding is known. */
-  private decode(chunk: Uint8Array, final: boolean): string {
-    try {
-      return this.decodeBytes(chunk, final);
-    } catch (error) {
-      if (error instanceof UndecodableError) throw new DatasetParseError(error.message);
-      throw error;
-    }
-  }
-
-  private decodeBytes(chunk: Uint8Array, final: boolean): string {
-    if (this.decoder) return this.decoder.decode(chunk, final);
-    let head = chunk;
-    if (this.headBytes > 0 || (chunk.byteLength < SNIFF_BYTES && !final)) {
-      // Copied: a stream may hand out views of a buffer it reuses.
-      if (chunk.byteLength > 0) this.head.push(chunk.slice());
-      this.headBytes += chunk.byteLength;
-      if (this.headBytes < SNIFF_BYTES && !final) return '';
-      head = new Uint8Array(this.headBytes);
-      let at = 0;
-      for (const piece of this.head) {
-        head.set(piece, at);
-        at += piece.byteLength;
-      }
-      this.head = [];
-    }
-    if (head.byteLength === 0) return '';
-    const sniffed = sniffEncoding(head, this.options.fileName);
-    if ('binary' in sniffed) throw new DatasetParseError(sniffed.message);
-    if ('refuse' in sniffed) throw new DatasetParseError(sniffed.refuse);
-    this.decoder = new FileDecoder(sniffed.encoding, this.options.fileName);
-    return this.decoder.decode(head, final);
-  }
-
   end(): ParseBatch & { summary: ParseSummary } {
     if (this.ended) throw new Error('DatasetParser: end called twice');
-    const tail = this.decode(new Uint8Array(0), true);
+    const tail = this.decoder.decode(new Uint8Array(0), true);
     this.feed(tail, true);
     this.splitter?.end();
     this.ended = true;
@@ -162,7 +117,7 @@ export class DatasetParser {
     const format = this.format ?? 'jsonl';
     const warnings = [
       ...(this.splitter instanceof JsonSplitter ? this.splitter.warnings : []),
-      ...this.encodingWarning(),
+      ...this.decoder.encodingWarning(),
     ];
     const mapping = this.mapping ?? { kind: this.options.kind ?? 'case', human: [] };
     const records = this.rowCount + this.problemCount;
@@ -180,12 +135,12 @@ export class DatasetParser {
             columns: [],
             mapping,
             mappingProblems: [],
-            ...this.encodingNote(),
+            ...this.decoder.encodingNote(),
           }
         : {
             ...this.detected,
             // Windows-1252 may have taken over after detection.
-            ...this.encodingNote(),
+            ...this.decoder.encodingNote(),
             ...described(
               describeDatasetRef(
                 this.detected.mapping,
@@ -204,7 +159,7 @@ export class DatasetParser {
         rows: this.rowCount,
         problems: this.problemCount,
         bytes: this.bytes,
-        ...(this.decoder ? { encoding: this.decoder.encoding } : {}),
+        ...(this.decoder.encoding ? { encoding: this.decoder.encoding } : {}),
         warnings,
       },
     };
@@ -277,7 +232,7 @@ export class DatasetParser {
       this.outProblems.push(this.problem(item));
       return;
     }
-    if (this.decoder?.replaced && hasReplacement(item.record)) {
+    if (this.decoder.replaced && hasReplacement(item.record)) {
       // Bytes that were not UTF-8 in a file that is: its text here is not what the file says.
       this.problemCount++;
       const problem = { row: item.row, problem: english(NOT_UTF8), problemRef: ref(NOT_UTF8) };
@@ -336,7 +291,7 @@ export class DatasetParser {
       ...(this.options.fileName ? { fileName: this.options.fileName } : {}),
       ...(this.options.kind ? { kind: this.options.kind } : {}),
     });
-    let detected: DatasetDescription = { ...proposal, ...this.encodingNote() };
+    let detected: DatasetDescription = { ...proposal, ...this.decoder.encodingNote() };
     const overrides = this.options.overrides ?? [];
     if (this.mapping || overrides.length > 0) {
       const mapping = applyMappingOverrides(this.mapping ?? proposal.mapping, overrides);
@@ -367,25 +322,6 @@ export class DatasetParser {
     const held = this.held;
     this.held = [];
     for (const item of held) this.convert(item);
-  }
-
-  /** For the description: the encoding, when it is not the UTF-8 everyone expects. */
-  private encodingNote(): { encoding?: TextEncoding } {
-    const encoding = this.decoder?.encoding;
-    return encoding && encoding !== 'UTF-8' ? { encoding } : {};
-  }
-
-  /** A file read as Windows-1252 is said so at its end too (the CLI prints it under its table). */
-  private encodingWarning(): string[] {
-    if (this.decoder?.encoding !== 'Windows-1252') return [];
-    const from = this.decoder.switchedAt;
-    const where =
-      from === undefined
-        ? ''
-        : ` from byte ${from.toLocaleString('en-US')} on (the text before it is ASCII, the same in both)`;
-    return [
-      `not UTF-8: read as Windows-1252 (Latin-1)${where}. Check its accented letters, or save the file as UTF-8.`,
-    ];
   }
 
   private take(): ParseBatch {

@@ -17,7 +17,7 @@
 import { hostOf } from '../capabilities.ts';
 import type { ResponseCache } from '../cache.ts';
 import { DEFAULT_PRICE_TABLE, estimateCost, type PriceTable } from '../prices.ts';
-import { defaultSleep, type Sleep } from '../transport.ts';
+import { defaultSleep, type Sleep } from '../backoff.ts';
 import type { Capabilities, Judge, ProviderConfig, ProviderKind } from '../types.ts';
 import { BatchCollector, MemoryMissSpool, type MissSpool, type RowTrack } from './collect.ts';
 import {
@@ -33,9 +33,7 @@ import { anthropicBatch } from './anthropic.ts';
 import { geminiBatch } from './gemini.ts';
 import { BATCH_PRICE_FACTOR, isBatchKind, type BatchKind } from './kinds.ts';
 
-export { BatchDeferredError, BatchLineError, MemoryMissSpool, type MissSpool } from './collect.ts';
-export type { BatchLimits, BatchWire, JobStatus } from './wire.ts';
-export { BATCH_KINDS, BATCH_PRICE_FACTOR, isBatchKind, type BatchKind } from './kinds.ts';
+export { MemoryMissSpool, type MissSpool } from './collect.ts';
 
 export const BATCH_WIRES: Record<BatchKind, BatchWire> = {
   openai: openaiBatch,

@@ -20,7 +20,7 @@ import {
 } from '../../metrics/lexical/quality-offline/quality-model.ts';
 import weightsJson from '../../metrics/lexical/quality-offline/quality-weights.json';
 import { balancedAccuracy, bestThreshold } from '../../stats/binary-agreement.ts';
-import { setFigures, type SetFigures } from '../quality-fit.ts';
+import { setFigures, type SetFigures } from '../quality-figures.ts';
 import type { QualitySample } from '../quality-samples.ts';
 import { heldOutPredictions } from '../quality-validation.ts';
 import type { RatedDimension } from './rated-sets.ts';
