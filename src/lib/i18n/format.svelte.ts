@@ -57,18 +57,6 @@ export function formatPercent(share: number, digits = 0): string {
   }).format(share);
 }
 
-/** Milliseconds as "312 ms" or "1.4 s", with the unit in the page's language. */
-export function formatDuration(ms: number): string {
-  if (ms < 1000) {
-    return numberFormat({ style: 'unit', unit: 'millisecond', maximumFractionDigits: 0 }).format(
-      ms,
-    );
-  }
-  return numberFormat({ style: 'unit', unit: 'second', maximumFractionDigits: 1 }).format(
-    ms / 1000,
-  );
-}
-
 /** Bytes as kB / MB, with the unit in the page's language. */
 export function formatBytes(bytes: number): string {
   if (bytes < 1e6) {
@@ -79,10 +67,6 @@ export function formatBytes(bytes: number): string {
   return numberFormat({ style: 'unit', unit: 'megabyte', maximumFractionDigits: 1 }).format(
     bytes / 1e6,
   );
-}
-
-export function formatDate(value: Date | number | string): string {
-  return dateFormat({ dateStyle: 'medium' }).format(new Date(value));
 }
 
 export function formatDateTime(value: Date | number | string): string {

@@ -20,8 +20,3 @@ export function metricMeaning(id: string): string {
   const key = `card.metric.${id}.meaning`;
   return has(key) ? t(key) : '';
 }
-
-export function metricCitation(id: string): string | undefined {
-  const key = `card.metric.${id}.citation`;
-  return has(key) ? t(key) : undefined;
-}

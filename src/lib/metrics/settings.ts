@@ -8,8 +8,6 @@ export type DeviceChoice = (typeof DEVICE_CHOICES)[number];
 
 /** 'auto': fp32 on WebGPU, q8 on WASM (transformers.js's own defaults in the browser). */
 export const DTYPE_CHOICES = ['auto', ...MODEL_DTYPES] as const;
-export type DtypeChoice = (typeof DTYPE_CHOICES)[number];
-
 const transformerBackendSchema = z.object({
   kind: z.literal('transformer'),
   model: z.string().refine(isValidModelId, 'is not a model id of the form owner/name'),

@@ -8,8 +8,10 @@
  * merging, `declare module '…/types.ts'`), next to its record; the id lists (METRIC_IDS …) are the
  * keys of the registry (registry.ts), which the compiler checks against these maps in both directions.
  */
+/** @public Filled by each offline metric module's `declare module` block, which knip does not see. */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by each offline metric module
 export interface OfflineMetricDetails {}
+/** @public Filled by each judge metric module's `declare module` block, which knip does not see. */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by each judge metric module
 export interface JudgeMetricDetails {}
 export type MetricDetailsById = OfflineMetricDetails & JudgeMetricDetails;

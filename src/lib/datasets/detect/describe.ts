@@ -69,18 +69,8 @@ function ratingKeys(records: readonly Rec[], column: string): string[] {
   return [...keys];
 }
 
-/** "SummEval records: 600 rows, 4 expert dimensions" and the like. */
-export function describeDataset(
-  mapping: ColumnMapping,
-  records: readonly Rec[],
-  rows: { count: number; final: boolean },
-  task?: string,
-): string {
-  return englishRef(describeDatasetRef(mapping, records, rows, task));
-}
-
 /**
- * `describeDataset` as a message, for the page to word in the reader's language: one message per
+ * The data set described as a message, for the page to word in the reader's language: one message per
  * kind, the rows, the task and the rating columns as nested messages (column and task names are
  * the file's own words and stay as they are).
  */

@@ -2,12 +2,7 @@
  * The editor's vocabulary: the kinds and fields in words, the fields each kind offers, and the
  * tasks that score prediction and SFT rows.
  */
-import {
-  DATASET_KINDS,
-  type ColumnMapping,
-  type DatasetKind,
-  type MappingTextField,
-} from '../../rows/formats.ts';
+import type { ColumnMapping, DatasetKind, MappingTextField } from '../../rows/formats.ts';
 import { english, type MessageKey } from '../../i18n/message.ts';
 import { CUSTOM_REFERENCE_METRICS, TINYEVAL_METRIC_LABELS, TINYEVAL_TASKS } from '../tinyeval.ts';
 
@@ -24,11 +19,6 @@ export const KIND_LABEL_KEYS: Record<DatasetKind, MessageKey> = {
   prediction: 'datasets.kind.prediction',
   sft: 'datasets.kind.sft',
 };
-
-/** The kinds' names in English (the CLI, descriptions stored with a data set). */
-export const KIND_LABELS = Object.fromEntries(
-  DATASET_KINDS.map((kind) => [kind, english(KIND_LABEL_KEYS[kind])]),
-) as Record<DatasetKind, string>;
 
 export const FIELD_LABEL_KEYS: Record<MappingTextField, MessageKey> = {
   source: 'datasets.field.source',

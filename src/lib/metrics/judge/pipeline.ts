@@ -118,16 +118,6 @@ export function messagesTokens(messages: readonly { content: string }[]): number
   return messages.reduce((sum, m) => sum + estimateTokens(m.content) + 4, 0);
 }
 
-/** Two decimals for explanations. */
-export function fmt(value: number): string {
-  return value.toFixed(2);
-}
-
-/** A percentage for explanations. */
-export function pct(value: number): string {
-  return `${Math.round(value * 100)}%`;
-}
-
 /** The builder of a metric whose one pipeline needs no capabilities and serves no other metric. */
 export function singlePipeline(pipeline: (env: RunEnv) => Pipeline): JudgePipelineBuilder {
   return { build: (env) => ({ pipelines: [pipeline(env)], needsCapabilities: false }) };

@@ -10,15 +10,10 @@ import { messageOf } from '../../errors.ts';
 import type { SentenceEmbedder } from './backends.ts';
 import { throwIfAborted } from './backends.ts';
 import { baseUrlOf } from '../../llm/capabilities.ts';
-import { PROVIDERS, byKind, providerRecords } from '../../llm/providers/registry.ts';
+import { PROVIDERS, providerRecords } from '../../llm/providers/registry.ts';
 import { redact } from '../../llm/redact.ts';
 import { LlmError } from '../../llm/types.ts';
-import type { ProviderConfig, ProviderKind } from '../../llm/types.ts';
-
-/** Each provider's default embedding model, where it has an embedding API. */
-export const DEFAULT_EMBEDDING_MODELS: Readonly<Partial<Record<ProviderKind, string>>> = byKind(
-  (record) => record.embeddings?.defaultModel,
-);
+import type { ProviderConfig } from '../../llm/types.ts';
 
 /** "OpenAI, Google Gemini or an OpenAI-compatible server": the providers that embed. */
 function embeddingProviders(): string {

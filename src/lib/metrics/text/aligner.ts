@@ -13,7 +13,7 @@
  *   lexical part  = Σ idf(t) · lengthFactor(source sentence)  over shared content stems t
  *                   ───────────────────────────────────────
  *                   Σ idf(t)                                   over the summary sentence's stems
- *   score         = LEXICAL_WEIGHT · lexical part + COSINE_WEIGHT · cosine   (encoder on)
+ *   score         = (1 − COSINE_WEIGHT) · lexical part + COSINE_WEIGHT · cosine   (encoder on)
  *   score         = lexical part                                             (encoder off)
  *
  * with BM25's idf over the source's sentences (a stem in every sentence says little; one in a
@@ -69,7 +69,6 @@ export interface AlignOptions {
  * 98.9% combined, 99.6% words alone, 89.1% encoder alone.
  */
 export const COSINE_WEIGHT = 0.6;
-export const LEXICAL_WEIGHT = 1 - COSINE_WEIGHT;
 /**
  * BM25 length normalisation (0: none, 1: full), chosen with the weight: b = 0 scored best at every
  * w (a long source sentence is not penalised: a summary sentence fused from one long sentence is

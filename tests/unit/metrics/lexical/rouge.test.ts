@@ -196,9 +196,9 @@ describe('LCS cost guard', () => {
     };
     const target = make(1, 1_000_000);
     const prediction = make(2, 1_000_000);
-    const start = performance.now();
+    // The guard is what keeps a 1 MB pair fast (the 10^11-cell table is never filled): asserted
+    // through the cells it refused, not through a time a shared machine cannot promise.
     const r = rouge(target, prediction, { useStemmer: true });
-    const elapsed = performance.now() - start;
     expect(r.rougeL.status).toBe('n/a');
     expect(r.rougeLsum.status).toBe('n/a');
     if (r.rougeL.status === 'n/a') {
@@ -207,7 +207,6 @@ describe('LCS cost guard', () => {
     }
     expect(r.rouge1.fmeasure).toBeGreaterThan(0.9);
     expect(r.rouge2.fmeasure).toBeGreaterThan(0.5);
-    expect(elapsed).toBeLessThan(5000);
   });
 
   it('applies the same budget to Lsum sentence pairs and accepts a custom budget', () => {

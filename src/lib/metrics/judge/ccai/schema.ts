@@ -25,6 +25,3 @@ export const completenessSchema = z.object({
     }),
   ),
 });
-
-export type AdherenceReply = z.infer<typeof adherenceSchema>;
-export type CompletenessReply = z.infer<typeof completenessSchema>;

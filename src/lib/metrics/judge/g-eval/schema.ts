@@ -6,5 +6,3 @@ import { z } from 'zod';
 export const evaluationStepsSchema = z.object({
   steps: z.array(z.string()),
 });
-
-export type EvaluationStepsReply = z.infer<typeof evaluationStepsSchema>;

@@ -42,9 +42,3 @@ export const answerGradesSchema = z.object({
     }),
   ),
 });
-
-export type ClaimsReply = z.infer<typeof claimsSchema>;
-export type ClaimVerdictsReply = z.infer<typeof claimVerdictsSchema>;
-export type CoverageQuestionsReply = z.infer<typeof coverageQuestionsSchema>;
-export type SummaryAnswersReply = z.infer<typeof summaryAnswersSchema>;
-export type AnswerGradesReply = z.infer<typeof answerGradesSchema>;

@@ -38,11 +38,6 @@ function reasonOf(r: MetricResult): string | MessageRef {
   return r.reasonRef ?? r.explanationRef ?? r.reason ?? r.explanation;
 }
 
-/** "F1" for beta 1, else "F-beta (β = 0.5)". */
-export function fLabel(beta: number): string {
-  return beta === 1 ? 'F1' : `F-beta (β = ${beta})`;
-}
-
 /**
  * The card from the two results and their pipelines' details (`alignmentDetails()`,
  * `coverageDetails()`), which a failed or n/a result carries too but does not type.

@@ -10,5 +10,3 @@ export const vagueVerdictsSchema = z.object({
     }),
   ),
 });
-
-export type VagueVerdictsReply = z.infer<typeof vagueVerdictsSchema>;

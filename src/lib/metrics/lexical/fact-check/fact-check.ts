@@ -121,12 +121,6 @@ export interface FactCheckDetails {
   caseTokenizer?: string;
 }
 
-/** Names found by a recogniser (compromise's PERSON, ORG, PLACE; NORP spans are dropped). */
-export interface NameRecognizer {
-  backend: string;
-  recognize(text: string, signal?: AbortSignal): Promise<readonly TextSpan[]>;
-}
-
 // ── the metric ───────────────────────────────────────────────────────────────────────────────
 
 export interface FactCheckOptions {

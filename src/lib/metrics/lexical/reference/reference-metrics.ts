@@ -28,6 +28,7 @@ import {
   type ReferenceMetricId,
   type ReferenceMetricResult,
   type ReferenceMetricsOptions,
+  type RougeSkippedDetails,
 } from './reference-types.ts';
 import { sentenceBleu, type BleuTokenize } from './bleu.ts';
 import { chooseRougeTokenizer } from './rouge-tokenize.ts';
@@ -45,12 +46,10 @@ import { tokenF1 } from './token-f1.ts';
 export {
   REFERENCE_METRIC_IDS,
   type BleuDetails,
-  type ReferenceMetricDetails,
   type ReferenceMetricId,
   type ReferenceMetricResult,
   type ReferenceMetricsOptions,
   type RougeDetails,
-  type RougeSkippedDetails,
   type TokenF1Details,
 } from './reference-types.ts';
 
@@ -205,7 +204,7 @@ function rougeResults(
           cells: outcome.cells,
           budget: outcome.budget,
           ...base,
-        }),
+        } satisfies RougeSkippedDetails),
         elapsedMs: elapsed[type],
       });
       continue;

@@ -86,9 +86,6 @@ export interface TokenF1Details {
   caseTokenizer?: string;
 }
 
-export type ReferenceMetricDetails =
-  RougeDetails | RougeSkippedDetails | BleuDetails | TokenF1Details;
-
 /** `details` is null when no reference was given. */
 export type ReferenceMetricResult = MetricResult<ReferenceMetricId>;
 

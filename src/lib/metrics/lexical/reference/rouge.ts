@@ -133,16 +133,6 @@ function ngramCounts(ids: Int32Array, n: number): Map<number | string, number> {
   return counts;
 }
 
-/** rouge_score `_score_ngrams` over token lists. */
-export function rougeNFromTokens(
-  target: readonly string[],
-  prediction: readonly string[],
-  n: number,
-): RougeScore {
-  const interner = new Interner();
-  return rougeNFromIds(interner.intern(target), interner.intern(prediction), n, interner.size);
-}
-
 /**
  * `_score_ngrams` over ids of one interner (`vocabulary` of them). Unigrams count in an array
  * indexed by id rather than a Map: ROUGE-1 of 600 pairs spent most of its time hashing.
@@ -179,16 +169,6 @@ function overBudget(cells: number, budget: number, what: string): RougeLcsOutcom
     budget: budget.toExponential(1),
   });
   return { status: 'n/a', ...reason, cells, budget };
-}
-
-/** rouge_score `_score_lcs` (ROUGE-L) over token lists, with the cost guard. */
-export function rougeLFromTokens(
-  target: readonly string[],
-  prediction: readonly string[],
-  budget = LCS_CELL_BUDGET,
-): RougeLcsOutcome {
-  const interner = new Interner();
-  return rougeLFromIds(interner.intern(target), interner.intern(prediction), budget);
 }
 
 function rougeLFromIds(t: Int32Array, p: Int32Array, budget: number): RougeLcsOutcome {
