@@ -44,9 +44,12 @@ function kindText(record: MetricRecord): string {
   return record.kind === 'offline' ? 'offline (no LLM)' : 'LLM judge';
 }
 
-function detailViewText(record: MetricRecord): string {
-  return record.detailView === 'own'
-    ? 'its own (`src/components/metrics/detail-views.ts`)'
+function detailViewText(id: string, record: MetricRecord): string {
+  const view = record.detailView;
+  if (typeof view === 'object')
+    return `[${view.sameAs}](${view.sameAs}.md)'s (\`${view.sameAs}.detail.svelte\`)`;
+  return view === 'own'
+    ? `its own (\`${id}.detail.svelte\` in the metric's folder)`
     : 'the generic key/value view';
 }
 
@@ -90,7 +93,7 @@ function metricPage(id: MetricId, record: MetricRecord): string {
     `| Needs | ${escapeCell(NEEDS_TEXT[needs])} |`,
     `| Range | ${range[0]} to ${range[1]} |`,
     `| Citation | ${escapeCell(citation)} |`,
-    `| Detail view | ${detailViewText(record)} |`,
+    `| Detail view | ${detailViewText(id, record)} |`,
     '',
     '## How well it tracks people',
     '',

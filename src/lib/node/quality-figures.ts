@@ -3,7 +3,10 @@
  * quality estimate's predictions on a data set, and the model as quality-weights.json stores it
  * (quality-fit.ts fits it).
  */
-import type { DimensionModel, HeldOutFigure } from '../metrics/lexical/quality-offline/quality-model.ts';
+import type {
+  DimensionModel,
+  HeldOutFigure,
+} from '../metrics/lexical/quality-offline/quality-model.ts';
 import { summaryLevel, type PairedScore, spearman } from '../stats/correlation.ts';
 import { rocAuc } from '../stats/binary-agreement.ts';
 import { groupKey, type FitSample, type Model } from './quality-fit.ts';

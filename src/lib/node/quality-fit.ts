@@ -21,7 +21,10 @@
  * the project is checked on them.
  */
 import type { QualityDimension } from '../metrics/lexical/quality-offline/quality-model.ts';
-import type { QualityFeatureId, QualityFeatures } from '../metrics/lexical/quality-offline/quality-features.ts';
+import type {
+  QualityFeatureId,
+  QualityFeatures,
+} from '../metrics/lexical/quality-offline/quality-features.ts';
 import { fitPairwiseLogistic, type RankedPair } from '../stats/pairwise-logistic.ts';
 import { dot, standardize, standardizer } from '../stats/ridge.ts';
 import type { RatedDimension } from './validity/rated-sets.ts';
