@@ -5,8 +5,8 @@
  * repository root, `.tmpl` dropped and these tokens replaced in its path and text: __ID__ (the id,
  * `word-count`), __CAMEL__ (`wordCount`), __PASCAL__ (`WordCount`), __LABEL__ (`Word count`). The
  * record, exported as `__CAMEL__Metric` from src/lib/metrics/<family>/__ID__/__ID__.ts, then gets
- * its import and its entry in registry.ts, and `npm run i18n:metrics` puts its English in the
- * catalogs. What is left to edit by hand is the module, the registry line (its place in the
+ * its import and its entry in registry.ts, `npm run i18n:metrics` puts its English in the
+ * catalogs and `npm run docs:metrics` writes its docs page. What is left to edit by hand is the module, the registry line (its place in the
  * display order) and the test.
  */
 import { spawnSync } from 'node:child_process';
@@ -121,12 +121,13 @@ export async function newMetric(kind: string, id: string): Promise<string[]> {
   const recordPath = relative(dirname(REGISTRY), join(ROOT, record.target));
   const registry = addToRegistry(readFileSync(REGISTRY, 'utf8'), names, recordPath);
   writeFileSync(REGISTRY, await format(REGISTRY, registry));
-  // A child process: this one has the registry loaded as it was before the new entry.
-  const i18n = spawnSync('npm', ['run', '--silent', 'i18n:metrics'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
-  if (i18n.status !== 0) throw new Error('npm run i18n:metrics failed');
+  // Child processes: this one has the registry loaded as it was before the new entry. The
+  // catalogs and the metric's docs page are generated from the record, so they follow it here
+  // (and `npm run check` / the docs test fail when they fall behind a later edit).
+  for (const script of ['i18n:metrics', 'docs:metrics']) {
+    const child = spawnSync('npm', ['run', '--silent', script], { cwd: ROOT, stdio: 'inherit' });
+    if (child.status !== 0) throw new Error(`npm run ${script} failed`);
+  }
   return [...planned.map((file) => file.target), relative(ROOT, REGISTRY)];
 }
 
@@ -142,6 +143,14 @@ async function main(): Promise<void> {
   console.log(`Wrote ${id}:`);
   for (const path of written) console.log(`  ${path}`);
   console.log('  src/messages/*/metrics.json (npm run i18n:metrics)');
+  console.log(`  docs/metrics/${id}.md (npm run docs:metrics)`);
+  console.log(
+    'Next: write the calculation and its test; after changing English on the record, run ' +
+      '`npm run i18n:metrics` and `npm run docs:metrics` again' +
+      (kind === 'offline'
+        ? '; then `npm run validity -- --write` measures how it tracks people (its card quotes it).'
+        : '.'),
+  );
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

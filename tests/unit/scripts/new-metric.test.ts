@@ -27,6 +27,7 @@ const KINDS = [
     files: [
       'src/lib/metrics/lexical/word-count/word-count.ts',
       'tests/unit/metrics/word-count.test.ts',
+      'docs/metrics/word-count.md',
     ],
     unitTest: 'tests/unit/metrics/word-count.test.ts',
   },
@@ -38,6 +39,7 @@ const KINDS = [
       'src/lib/metrics/judge/hedging/hedging.ts',
       'src/lib/metrics/judge/hedging/prompts.ts',
       'tests/unit/judge/hedging.test.ts',
+      'docs/metrics/hedging.md',
     ],
     unitTest: 'tests/unit/judge/hedging.test.ts',
   },
