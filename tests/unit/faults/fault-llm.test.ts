@@ -11,6 +11,8 @@ import {
   startFaultLlm,
   type FaultLlm,
 } from '../../helpers/fault-llm.ts';
+import { VAGUENESS_PROMPT } from '../../../src/lib/metrics/judge/vagueness/prompts.ts';
+import { GEVAL_STEPS_PROMPT } from '../../../src/lib/metrics/judge/g-eval/prompts.ts';
 
 const KEY = 'sk-proj-FAULTCANARYunitunitunitunitunitunitunitunit0123';
 
@@ -18,7 +20,8 @@ function vaguenessBody(row: number) {
   return {
     model: 'gpt-4o-mini',
     messages: [
-      { role: 'system', content: 'You judge the sentences of a summary for vagueness.' },
+      // The real prompt's text: the oracle behind the fake recognises prompts by it.
+      { role: 'system', content: VAGUENESS_PROMPT.instructions },
       {
         role: 'user',
         content: `<sentences id="s_abcdef">\n1. Dossier ${String(row).padStart(3, '0')}: the council met.\n</sentences>`,
@@ -76,7 +79,7 @@ describe('fault-llm', () => {
     const other = await post(f, {
       model: 'm',
       messages: [
-        { role: 'system', content: 'You write evaluation procedures.' },
+        { role: 'system', content: GEVAL_STEPS_PROMPT.instructions },
         { role: 'user', content: 'x' },
       ],
     });
