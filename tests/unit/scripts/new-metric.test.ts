@@ -95,7 +95,8 @@ describe.each(KINDS)('npm run new:metric -- --kind $kind', (row) => {
         'mu',
       ),
     );
-    expect(registry).toMatch(new RegExp(`^  '${row.id}': ${row.camel}Metric,$`, 'mu'));
+    // Prettier quotes the key only when it needs quotes (`'word-count'`, but `hedging`).
+    expect(registry).toMatch(new RegExp(`^  ('${row.id}'|${row.id}): ${row.camel}Metric,$`, 'mu'));
     const english = JSON.parse(
       readFileSync(join(copy, 'src/messages/en/metrics.json'), 'utf8'),
     ) as Record<string, string>;
