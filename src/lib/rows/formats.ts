@@ -16,7 +16,7 @@
  *
  * Every row, whatever its file, becomes one `DatasetRow`: plain data (structured-clone and
  * JSON friendly), so that workers post it, IndexedDB stores it and the CLI prints it unchanged.
- * A `ColumnMapping` says which column of the file feeds which field; detect.ts proposes one and
+ * A `ColumnMapping` says which column of the file feeds which field; datasets/detect/ proposes one and
  * the user may override it before the rows are built.
  */
 import { z } from 'zod';
@@ -233,7 +233,7 @@ export const REQUIRED_FIELDS: Record<DatasetKind, MappingTextField[]> = {
 export interface DatasetDescription {
   format: FileFormat;
   kind: DatasetKind;
-  /** 0–1: how sure detect.ts is of `kind`. */
+  /** 0–1: how sure detection (datasets/detect/) is of `kind`. */
   confidence: number;
   /** "SummEval records: 600 rows, 4 expert dimensions" */
   description: string;

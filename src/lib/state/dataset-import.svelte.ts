@@ -14,7 +14,7 @@ import {
   type DatasetSample,
   type MappingChoice,
 } from '../datasets/mapping.ts';
-import { described } from '../datasets/detect.ts';
+import { described } from '../datasets/detect/describe.ts';
 import type { DatasetDescription, RowProblem } from '../rows/formats.ts';
 import { getDataset } from '../storage/datasets.ts';
 import type { StoredDataset } from '../storage/schema.ts';

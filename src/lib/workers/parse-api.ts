@@ -1,7 +1,7 @@
 /**
  * The data-set parse worker's methods (workers/dataset-parse.worker.ts).
  *
- * `detect` reads only the first records of a dropped file (detect.ts's `DETECT_SAMPLE`, or the
+ * `detect` reads only the first records of a dropped file (detect/dataset.ts's `DETECT_SAMPLE`, or the
  * whole file when it is smaller) and answers with the detection, even when its mapping cannot
  * work, and a preview with a profile of each column (mapping.ts), so that the page can show the
  * mapping and let the user change it before anything is stored.

@@ -15,7 +15,7 @@ import { readJson, readJsonl, sharedPath } from '../../helpers/shared.ts';
 import { itemForPrompt, TREC_ITEMS, trecJsonl } from '../../helpers/trec-sample.ts';
 import { saveTrecDataset } from '../../helpers/stored.ts';
 import { NO_LOGPROB_CAPS, ScriptedJudge, type Responder } from '../judge/scripted-judge.ts';
-import { detectDataset } from '../../../src/lib/datasets/detect.ts';
+import { detectDataset } from '../../../src/lib/datasets/detect/dataset.ts';
 import { parseDatasetText } from '../../../src/lib/datasets/parse.ts';
 import {
   isPredictionRow,

@@ -5,7 +5,7 @@
  * reads them.
  */
 import { describe, expect, it } from 'vitest';
-import { detectDataset, DETECT_SAMPLE } from '../../../src/lib/datasets/detect.ts';
+import { detectDataset, DETECT_SAMPLE } from '../../../src/lib/datasets/detect/dataset.ts';
 import {
   buildSample,
   choiceProblemRefs,
@@ -31,7 +31,7 @@ import {
   type MappingChoice,
   type PromptField,
 } from '../../../src/lib/datasets/mapping.ts';
-import { columnsOf } from '../../../src/lib/datasets/detect.ts';
+import { columnsOf } from '../../../src/lib/datasets/detect/propose.ts';
 import type { ColumnMapping } from '../../../src/lib/rows/formats.ts';
 import { readJsonl } from '../../helpers/shared.ts';
 import { loadWords } from '../../../src/lib/datasets/export/words.ts';

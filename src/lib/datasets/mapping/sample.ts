@@ -2,7 +2,7 @@
  * The sample the parse worker sends for a dropped file: a short preview of the first records, a
  * profile of every column and a proposed mapping per kind, small enough to cross to the page.
  */
-import { proposeMapping } from '../detect.ts';
+import { proposeMapping } from '../detect/propose.ts';
 import {
   DATASET_KINDS,
   type ColumnMapping,
@@ -46,7 +46,7 @@ export interface DatasetSample {
   fileRecords?: number;
   /** Per column (every column of `DatasetDescription.columns`), over the sampled records. */
   profiles: Record<string, ColumnProfile>;
-  /** detect.ts's proposal for each kind, for the kind selector. */
+  /** detect/propose.ts's proposal for each kind, for the kind selector. */
   proposals: Record<DatasetKind, ColumnMapping>;
   /** Bad rows met while sampling, each naming its row (the first `SAMPLE_PROBLEMS`). */
   problems: RowProblem[];
