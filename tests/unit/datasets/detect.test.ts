@@ -12,7 +12,7 @@ import {
   parseMappingOverride,
 } from '../../../src/lib/datasets/detect/overrides.ts';
 import { proposeHumanColumns } from '../../../src/lib/datasets/detect/propose.ts';
-import { parseDatasetText } from '../../../src/lib/datasets/parse.ts';
+import { parseDatasetText } from '../../../src/lib/datasets/parse/dataset.ts';
 import { isPredictionRow } from '../../../src/lib/rows/formats.ts';
 import { findPredictionColumn, sftPrompt } from '../../../src/lib/datasets/sft.ts';
 import { SFT_SAMPLE, summeval, summevalCsv } from './_support.ts';

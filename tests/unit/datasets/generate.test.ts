@@ -16,7 +16,7 @@ import { itemForPrompt, TREC_ITEMS, trecJsonl } from '../../helpers/trec-sample.
 import { saveTrecDataset } from '../../helpers/stored.ts';
 import { NO_LOGPROB_CAPS, ScriptedJudge, type Responder } from '../judge/scripted-judge.ts';
 import { detectDataset } from '../../../src/lib/datasets/detect/dataset.ts';
-import { parseDatasetText } from '../../../src/lib/datasets/parse.ts';
+import { parseDatasetText } from '../../../src/lib/datasets/parse/dataset.ts';
 import {
   isPredictionRow,
   needsPrediction,
