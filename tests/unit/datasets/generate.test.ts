@@ -24,20 +24,22 @@ import {
   type GenerationRecord,
   type PredictionRow,
 } from '../../../src/lib/rows/formats.ts';
+import { planGeneration } from '../../../src/lib/datasets/generate/plan.ts';
 import {
   buildPrompt,
   fieldsOfRows,
-  generatePredictions,
-  generateStoredPredictions,
   generationRequest,
   genericTemplate,
-  planGeneration,
   readGenerationConfig,
   settingsProblems,
-  type GenerationProgress,
   type GenerationSettings,
+} from '../../../src/lib/datasets/generate/prompt.ts';
+import {
+  generatePredictions,
+  type GenerationProgress,
   type PredictionStore,
-} from '../../../src/lib/datasets/generate.ts';
+} from '../../../src/lib/datasets/generate/runner.ts';
+import { generateStoredPredictions } from '../../../src/lib/datasets/generate/stored.ts';
 import { offlineRowScorer, PauseController } from '../../../src/lib/datasets/batch.ts';
 import {
   fillPromptTemplate,
