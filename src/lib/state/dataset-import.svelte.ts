@@ -7,13 +7,9 @@
  */
 import { messageOf } from '../errors.ts';
 import { englishRef, ref, type MessageRef } from '../i18n/message.ts';
-import {
-  describeChoiceRef,
-  reviewReasons,
-  settledChoice,
-  type DatasetSample,
-  type MappingChoice,
-} from '../datasets/mapping.ts';
+import { describeChoiceRef, reviewReasons, settledChoice } from '../datasets/mapping/checks.ts';
+import type { MappingChoice } from '../datasets/mapping/fields.ts';
+import type { DatasetSample } from '../datasets/mapping/sample.ts';
 import { described } from '../datasets/detect/describe.ts';
 import type { DatasetDescription, RowProblem } from '../rows/formats.ts';
 import { getDataset } from '../storage/datasets.ts';

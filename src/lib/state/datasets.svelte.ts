@@ -10,7 +10,7 @@ import { tr } from '../i18n/i18n.svelte.ts';
 import { ref, type MessageRef } from '../i18n/message.ts';
 import { said } from '../i18n/said-error.ts';
 import { messageOf } from '../errors.ts';
-import type { MappingChoice } from '../datasets/mapping.ts';
+import type { MappingChoice } from '../datasets/mapping/fields.ts';
 import type { BatchPlan, BatchProgress } from '../datasets/batch.ts';
 import { onDatabaseLost } from '../storage/db.ts';
 import { onRunNotice } from '../storage/run-changes.ts';
