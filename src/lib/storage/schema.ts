@@ -122,7 +122,7 @@ export interface StoredDataset {
   /** The file it came from, for the list. */
   fileName?: string;
   bytes?: number;
-  /** What the page's annotator asks (storage/annotations.ts); unset means the SummEval four. */
+  /** What the page's annotator asks (storage/annotations/); unset means the SummEval four. */
   annotationDimensions?: Array<{ name: string; guide: string }>;
 }
 
