@@ -36,7 +36,10 @@ export function serveCalibration(scope: RpcScope): void {
       async exportRun({ runId, format, calibration, locale }) {
         // Loaded on the first export (papaparse, the metrics' names): opening a run starts a
         // worker less than half the size.
-        const { exportFile, loadWords } = await import('../src/lib/datasets/export.ts');
+        const [{ exportFile }, { loadWords }] = await Promise.all([
+          import('../src/lib/datasets/export/file.ts'),
+          import('../src/lib/datasets/export/words.ts'),
+        ]);
         const words = await loadWords(locale);
         return exportFile(await loadRunData(runId), format, {
           ...(calibration ? { calibration } : {}),

@@ -2,18 +2,22 @@
 /**
  * Reads an imported data set off the main thread (methods: src/lib/workers/parse-api.ts): the File
  * as a stream (`file.stream()`, decoded across chunk boundaries as its first bytes say: UTF-8 or
- * UTF-16; a binary file fails at the first chunk), fed through src/lib/datasets/parse.ts. `import`
- * writes the rows to IndexedDB here, under the import's Web Lock (start-up cleaning leaves a held
- * one alone), and posts progress, bad rows and the summary only. Memory holds one chunk, one write
- * batch and the current record, so a 50 MB file loads without freezing the page. A `detect` job
- * stops once the first records are recognised and answers with them as a sample.
+ * UTF-16; a binary file fails at the first chunk), fed through src/lib/datasets/parse/parser.ts.
+ * `import` writes the rows to IndexedDB here, under the import's Web Lock (start-up cleaning
+ * leaves a held one alone), and posts progress, bad rows and the summary only. Memory holds one
+ * chunk, one write batch and the current record, so a 50 MB file loads without freezing the page.
+ * A `detect` job stops once the first records are recognised and answers with them as a sample.
  */
 // First, before any module that builds a zod schema (no eval under the CSP).
 import '../src/lib/zod-config.ts';
-import { DatasetParseError, DatasetParser, type ParseBatch } from '../src/lib/datasets/parse.ts';
-import type { ParseSummary } from '../src/lib/datasets/parse.ts';
+import { DatasetParser } from '../src/lib/datasets/parse/parser.ts';
+import {
+  DatasetParseError,
+  type ParseBatch,
+  type ParseSummary,
+} from '../src/lib/datasets/parse/types.ts';
 import type { DatasetDescription, DatasetRow, RowProblem } from '../src/lib/rows/formats.ts';
-import { buildSample } from '../src/lib/datasets/mapping.ts';
+import { buildSample } from '../src/lib/datasets/mapping/sample.ts';
 import { exclusively } from '../src/lib/datasets/lanes.ts';
 import {
   importLockName,

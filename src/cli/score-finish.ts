@@ -2,7 +2,7 @@
  * The end of a `npm run score` run that read its whole file: --out put in place, the summary on
  * stderr and in --summary-json, a shard's record, the checks, and the exit status they make.
  */
-import type { ParseSummary } from '../lib/datasets/parse.ts';
+import type { ParseSummary } from '../lib/datasets/parse/types.ts';
 import type { TinyEvalTask } from '../lib/datasets/tinyeval.ts';
 import type { WordSegmenter } from '../lib/metrics/lexical/cjk-words.ts';
 import type { ProviderConfig } from '../lib/llm/types.ts';

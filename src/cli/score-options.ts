@@ -13,7 +13,7 @@ import {
   type DatasetKind,
   type FileFormat,
 } from '../lib/rows/formats.ts';
-import { parseMappingOverride, type MappingOverride } from '../lib/datasets/detect.ts';
+import { parseMappingOverride, type MappingOverride } from '../lib/datasets/detect/overrides.ts';
 import { resolveTask, TINYEVAL_TASKS, type TinyEvalTask } from '../lib/datasets/tinyeval.ts';
 import { LLM_ENV } from './llm-env.ts';
 import { DEFAULT_CACHE_FILE } from './disk-cache.ts';

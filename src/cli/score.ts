@@ -32,7 +32,8 @@ import {
   type DatasetRow,
   type RowProblem,
 } from '../lib/rows/formats.ts';
-import { DatasetParseError, parseDataset, type ParseSummary } from '../lib/datasets/parse.ts';
+import { parseDataset } from '../lib/datasets/parse/dataset.ts';
+import { DatasetParseError, type ParseSummary } from '../lib/datasets/parse/types.ts';
 import {
   needsWordSegmenter,
   resolveTask,

@@ -1,5 +1,5 @@
 /**
- * What the data-set runners share (batch.ts `runBatch` scores rows, generate.ts
+ * What the data-set runners share (batch.ts `runBatch` scores rows, generate/runner.ts
  * `generatePredictions` writes their predictions): rows pulled one at a time by a few concurrent
  * lanes, a pause that stops starting rows, a cancel or a halt that aborts the rows in flight, and
  * a rate measured over a moving window. Framework-free, like the runners, which run in workers too.

@@ -10,14 +10,14 @@
  *   (`expert_coherence`, …, `turker_relevance`).
  * - `prediction`: TinyEval/LongBench prediction rows `{pred, answers[], all_classes?, length?}`,
  *   scored by a task type (see tinyeval.ts); their data files (`{context, input, answers, …}`,
- *   no `pred`) load as rows that need a prediction generated first (generate.ts).
+ *   no `pred`) load as rows that need a prediction generated first (datasets/generate/).
  * - `sft`: SFT rows `{instruction, input, output}` plus a prediction column; scored like
  *   predictions with `output` as the one answer.
  *
  * Every row, whatever its file, becomes one `DatasetRow`: plain data (structured-clone and
  * JSON friendly), so that workers post it, IndexedDB stores it and the CLI prints it unchanged.
- * A `ColumnMapping` says which column of the file feeds which field; detect.ts proposes one and
- * the user may override it before the rows are built.
+ * A `ColumnMapping` says which column of the file feeds which field; datasets/detect/ proposes
+ * one and the user may override it before the rows are built.
  */
 import { z } from 'zod';
 import type { CaseInput } from '../metrics/types.ts';
@@ -36,9 +36,9 @@ export type FileFormat = (typeof FILE_FORMATS)[number];
 export const MAX_ROW_CHARS = 2_000_000;
 
 /**
- * How a prediction was generated in the page (generate.ts), kept with the row: the provider and
- * model that wrote it, and whether the prompt had to be cut. While the row still needs a
- * prediction, it holds the last attempt's failure instead (`error`).
+ * How a prediction was generated in the page (datasets/generate/), kept with the row: the
+ * provider and model that wrote it, and whether the prompt had to be cut. While the row still
+ * needs a prediction, it holds the last attempt's failure instead (`error`).
  */
 export interface GenerationRecord {
   provider: string;
@@ -67,7 +67,7 @@ export interface PredictionInput {
   prediction: string;
   /**
    * The file had no prediction for this row (a TinyEval/LongBench data file, SFT rows without a
-   * prediction column): it must be generated (generate.ts) before the row can be scored.
+   * prediction column): it must be generated (datasets/generate/) before the row can be scored.
    */
   needsPrediction?: true;
   /** Present when the prediction was generated in the page, or its generation failed. */
@@ -233,7 +233,7 @@ export const REQUIRED_FIELDS: Record<DatasetKind, MappingTextField[]> = {
 export interface DatasetDescription {
   format: FileFormat;
   kind: DatasetKind;
-  /** 0–1: how sure detect.ts is of `kind`. */
+  /** 0–1: how sure detection (datasets/detect/) is of `kind`. */
   confidence: number;
   /** "SummEval records: 600 rows, 4 expert dimensions" */
   description: string;

@@ -8,21 +8,25 @@ import { messageOf } from '../errors.ts';
 import { tr } from '../i18n/i18n.svelte.ts';
 import { ref, type MessageRef } from '../i18n/message.ts';
 import {
-  addDimension,
-  annotationProgress,
-  clearRating,
   dimensionsOf,
-  getRow,
   isRating,
+  ratingColumn,
+  type AnnotationDimension,
+} from '../storage/annotations/dimensions.ts';
+import {
+  annotationProgress,
+  getRow,
   listRowRatings,
   nextUnrated,
-  ratingColumn,
+  type RowRatings,
+} from '../storage/annotations/read.ts';
+import {
+  addDimension,
+  clearRating,
   removeDimension,
   setRating,
   updateDimension,
-  type AnnotationDimension,
-  type RowRatings,
-} from '../storage/annotations.ts';
+} from '../storage/annotations/write.ts';
 import { getDataset } from '../storage/datasets.ts';
 import type { StoredDataset } from '../storage/schema.ts';
 import { isCaseRow, type CaseRow } from '../rows/formats.ts';

@@ -3,7 +3,7 @@
  * reload or a bookmark opens the same comparison; the calibration worker reads both sides and
  * answers the numbers (compare-data.ts); the two summaries of the chosen pair are read from
  * storage on their own and diffed word by word (jsdiff). Its exports (JSON, pairs and summary CSV,
- * Markdown, HTML) are built here from the numbers the view holds (datasets/export.ts).
+ * Markdown, HTML) are built here from the numbers the view holds (datasets/export/file.ts).
  */
 import { diffWords, type ChangeObject } from 'diff';
 import { messageOf } from '../errors.ts';
@@ -15,7 +15,7 @@ import {
   parseCompareHash,
   type CompareState,
 } from '../datasets/compare-view.ts';
-import { comparisonFile, type ComparisonFormat } from '../datasets/export.ts';
+import { comparisonFile, type ComparisonFormat } from '../datasets/export/file.ts';
 import {
   comparisonTitle,
   type ComparisonReport,

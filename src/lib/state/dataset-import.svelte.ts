@@ -7,14 +7,10 @@
  */
 import { messageOf } from '../errors.ts';
 import { englishRef, ref, type MessageRef } from '../i18n/message.ts';
-import {
-  describeChoiceRef,
-  reviewReasons,
-  settledChoice,
-  type DatasetSample,
-  type MappingChoice,
-} from '../datasets/mapping.ts';
-import { described } from '../datasets/detect.ts';
+import { describeChoiceRef, reviewReasons, settledChoice } from '../datasets/mapping/checks.ts';
+import type { MappingChoice } from '../datasets/mapping/fields.ts';
+import type { DatasetSample } from '../datasets/mapping/sample.ts';
+import { described } from '../datasets/detect/describe.ts';
 import type { DatasetDescription, RowProblem } from '../rows/formats.ts';
 import { getDataset } from '../storage/datasets.ts';
 import type { StoredDataset } from '../storage/schema.ts';

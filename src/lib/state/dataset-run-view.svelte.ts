@@ -10,7 +10,7 @@ import { messageOf } from '../errors.ts';
 import type { Calibration } from '../datasets/calibration.ts';
 import type { AssertionEntry } from '../assertions/assertion.ts';
 import { startCalibrationWorker, type CalibrationClient } from '../workers/calibration-client.ts';
-import { exportFile, type ExportFormat } from '../datasets/export.ts';
+import { exportFile, exportFileName, type ExportFormat } from '../datasets/export/file.ts';
 import { loadRunData, loadRunRecords } from '../datasets/run-data.ts';
 import type { RunView } from '../datasets/run-view.ts';
 import type { CaseInput, MetricResult } from '../metrics/types.ts';
@@ -23,7 +23,6 @@ import type { StoredDataset, StoredRun } from '../storage/schema.ts';
 import { isCancelled } from '../workers/rpc.ts';
 import { saveFile } from '../ui/save-file.ts';
 import { runToHtml } from '../datasets/export/html.ts';
-import { exportFileName } from '../datasets/export.ts';
 import { formatTime } from '../ui/locale-format.ts';
 import { i18n, t } from '../i18n/i18n.svelte.ts';
 

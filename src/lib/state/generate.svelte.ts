@@ -11,21 +11,20 @@ import { z } from 'zod';
 import { messageOf } from '../errors.ts';
 import { t, tr } from '../i18n/i18n.svelte.ts';
 import { ref, type MessageRef } from '../i18n/message.ts';
+import { planGeneration, type GenerationPlan } from '../datasets/generate/plan.ts';
 import {
   DEFAULT_MAX_NEW_TOKENS,
   MIN_PROMPT_TOKENS,
   TINYEVAL_PROMPT_TOKENS,
   configKeys,
   fieldsOfRows,
-  generateStoredPredictions,
   genericTemplate,
-  planGeneration,
   readGenerationConfig,
   settingsProblems,
-  type GenerationPlan,
-  type GenerationProgress,
   type GenerationSettings,
-} from '../datasets/generate.ts';
+} from '../datasets/generate/prompt.ts';
+import type { GenerationProgress } from '../datasets/generate/runner.ts';
+import { generateStoredPredictions } from '../datasets/generate/stored.ts';
 import { PauseController } from '../datasets/lanes.ts';
 import { getDatasetRows } from '../storage/datasets.ts';
 import { generationFailures, rowsNeedingPrediction } from '../storage/predictions.ts';

@@ -1,5 +1,5 @@
 /**
- * Generated predictions in IndexedDB (datasets/generate.ts): each prediction is written into its
+ * Generated predictions in IndexedDB (datasets/generate/): each prediction is written into its
  * row as soon as it arrives, in the same transaction as the data set's count of rows still
  * without one, so a reload, a crash or a failed call loses at most the rows in flight and a new
  * start generates exactly the rows that still need a prediction: nothing twice.

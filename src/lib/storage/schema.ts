@@ -113,7 +113,7 @@ export interface StoredDataset {
   task?: string;
   /** Rows stored in `dataset-rows`. */
   rowCount: number;
-  /** Prediction rows still without a prediction (to generate: datasets/generate.ts); absent = 0. */
+  /** Prediction rows still without a prediction (to generate: datasets/generate/); absent = 0. */
   missingPredictions?: number;
   /** Names of the human rating columns found in the rows (`expert_relevance`, …). */
   humanColumns: string[];
@@ -122,7 +122,7 @@ export interface StoredDataset {
   /** The file it came from, for the list. */
   fileName?: string;
   bytes?: number;
-  /** What the page's annotator asks (storage/annotations.ts); unset means the SummEval four. */
+  /** What the page's annotator asks (storage/annotations/); unset means the SummEval four. */
   annotationDimensions?: Array<{ name: string; guide: string }>;
 }
 

@@ -1,10 +1,11 @@
 /**
  * The data-set parse worker's methods (workers/dataset-parse.worker.ts).
  *
- * `detect` reads only the first records of a dropped file (detect.ts's `DETECT_SAMPLE`, or the
- * whole file when it is smaller) and answers with the detection, even when its mapping cannot
- * work, and a preview with a profile of each column (mapping.ts), so that the page can show the
- * mapping and let the user change it before anything is stored.
+ * `detect` reads only the first records of a dropped file (`DETECT_SAMPLE` of
+ * datasets/detect/dataset.ts, or the whole file when it is smaller) and answers with the
+ * detection, even when its mapping cannot work, and a preview with a profile of each column
+ * (datasets/mapping/sample.ts), so that the page can show the mapping and let the user change it
+ * before anything is stored.
  *
  * `import` reads the whole file with the chosen mapping and writes its rows to IndexedDB itself
  * (src/lib/storage/datasets.ts, the data set's record last, so a data set is listed only once

@@ -4,7 +4,8 @@
  */
 import Papa from 'papaparse';
 import { readJsonl } from '../../helpers/shared.ts';
-import { parseDatasetText, type DatasetParserOptions } from '../../../src/lib/datasets/parse.ts';
+import { parseDatasetText } from '../../../src/lib/datasets/parse/dataset.ts';
+import type { DatasetParserOptions } from '../../../src/lib/datasets/parse/types.ts';
 
 export interface SummEvalRecord {
   id: string;

@@ -22,7 +22,8 @@ import {
   calibrationRows,
   scatterPoints,
 } from '../../../src/lib/datasets/calibration.ts';
-import { runToCsv, runToMarkdown } from '../../../src/lib/datasets/export.ts';
+import { runToCsv } from '../../../src/lib/datasets/export/csv.ts';
+import { runToMarkdown } from '../../../src/lib/datasets/export/markdown.ts';
 import { saveDataset } from '../../../src/lib/storage/datasets.ts';
 import { putRowResult } from '../../../src/lib/storage/runs.ts';
 import { DEFAULT_SETTINGS } from '../../../src/lib/metrics/settings.ts';

@@ -4,7 +4,7 @@ import {
   comparisonFile,
   comparisonFileName,
   COMPARISON_FORMATS,
-} from '../../../src/lib/datasets/export.ts';
+} from '../../../src/lib/datasets/export/file.ts';
 import {
   comparisonExport,
   type ComparisonExport,

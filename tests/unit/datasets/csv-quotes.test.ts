@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import Papa from 'papaparse';
-import { parseDatasetText } from '../../../src/lib/datasets/parse.ts';
+import { parseDatasetText } from '../../../src/lib/datasets/parse/dataset.ts';
 import { CsvSplitter } from '../../../src/lib/datasets/parse/csv.ts';
 import type { Item } from '../../../src/lib/datasets/parse/items.ts';
 import { isCaseRow, type DatasetRow } from '../../../src/lib/rows/formats.ts';

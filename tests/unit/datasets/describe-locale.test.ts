@@ -4,8 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadWords } from '../../../src/lib/datasets/export/words.ts';
-import { describeDatasetRef, detectDataset } from '../../../src/lib/datasets/detect.ts';
-import { detectionDoubt, detectionDoubtRef } from '../../../src/lib/datasets/mapping.ts';
+import { detectDataset } from '../../../src/lib/datasets/detect/dataset.ts';
+import { describeDatasetRef } from '../../../src/lib/datasets/detect/describe.ts';
+import { detectionDoubt, detectionDoubtRef } from '../../../src/lib/datasets/mapping/checks.ts';
 import { englishRef, type MessageRef } from '../../../src/lib/i18n/message.ts';
 import { describeEstimate, describeEstimateRef } from '../../../src/lib/storage/quota.ts';
 import type { StorageEstimateInfo } from '../../../src/lib/storage/quota.ts';

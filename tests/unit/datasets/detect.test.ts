@@ -5,14 +5,14 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { readJsonl, sharedPath } from '../../helpers/shared.ts';
+import { detectDataset } from '../../../src/lib/datasets/detect/dataset.ts';
+import { mappingProblems } from '../../../src/lib/datasets/detect/describe.ts';
 import {
   applyMappingOverrides,
-  detectDataset,
-  mappingProblems,
   parseMappingOverride,
-  proposeHumanColumns,
-} from '../../../src/lib/datasets/detect.ts';
-import { parseDatasetText } from '../../../src/lib/datasets/parse.ts';
+} from '../../../src/lib/datasets/detect/overrides.ts';
+import { proposeHumanColumns } from '../../../src/lib/datasets/detect/propose.ts';
+import { parseDatasetText } from '../../../src/lib/datasets/parse/dataset.ts';
 import { isPredictionRow } from '../../../src/lib/rows/formats.ts';
 import { findPredictionColumn, sftPrompt } from '../../../src/lib/datasets/sft.ts';
 import { SFT_SAMPLE, summeval, summevalCsv } from './_support.ts';

@@ -5,7 +5,7 @@
  */
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { parseDatasetText } from '../../../src/lib/datasets/parse.ts';
+import { parseDatasetText } from '../../../src/lib/datasets/parse/dataset.ts';
 import { getDataset, getDatasetRows } from '../../../src/lib/storage/datasets.ts';
 import { handReport, ROUGE_L } from './_comparison.ts';
 import { importRows } from './_parse-worker.ts';

@@ -6,9 +6,10 @@
  */
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { runToCsv, runToMarkdown, spreadsheetSafe } from '../../../src/lib/datasets/export.ts';
+import { runToCsv } from '../../../src/lib/datasets/export/csv.ts';
+import { runToMarkdown } from '../../../src/lib/datasets/export/markdown.ts';
 import { comparisonToMarkdown } from '../../../src/lib/datasets/export/compare-markdown.ts';
-import { csvText } from '../../../src/lib/datasets/export/spreadsheet.ts';
+import { csvText, spreadsheetSafe } from '../../../src/lib/datasets/export/spreadsheet.ts';
 import {
   comparisonPairsCsv,
   comparisonSummaryCsv,

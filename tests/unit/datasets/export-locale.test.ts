@@ -1,6 +1,7 @@
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { comparisonFile, loadWords } from '../../../src/lib/datasets/export.ts';
+import { comparisonFile } from '../../../src/lib/datasets/export/file.ts';
+import { loadWords } from '../../../src/lib/datasets/export/words.ts';
 import { comparisonTitle } from '../../../src/lib/datasets/export/comparison-report.ts';
 import { handReport } from './_comparison.ts';
 

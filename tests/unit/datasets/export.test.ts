@@ -1,17 +1,16 @@
 import 'fake-indexeddb/auto';
 import Papa from 'papaparse';
 import { describe, expect, it, vi } from 'vitest';
+import { runToCsv } from '../../../src/lib/datasets/export/csv.ts';
+import { exportFile, exportFileName } from '../../../src/lib/datasets/export/file.ts';
 import {
-  exportFile,
-  exportFileName,
-  loadWords,
   importRunExport,
   parseRunExport,
-  runToCsv,
   runToJson,
-  runToMarkdown,
-  spreadsheetSafe,
-} from '../../../src/lib/datasets/export.ts';
+} from '../../../src/lib/datasets/export/json.ts';
+import { runToMarkdown } from '../../../src/lib/datasets/export/markdown.ts';
+import { spreadsheetSafe } from '../../../src/lib/datasets/export/spreadsheet.ts';
+import { loadWords } from '../../../src/lib/datasets/export/words.ts';
 import { loadRunData, RUN_READ_BATCH, type RunData } from '../../../src/lib/datasets/run-data.ts';
 import {
   calibrationInput,

@@ -15,8 +15,8 @@ import { readJson, readJsonl, sharedPath } from '../../helpers/shared.ts';
 import { itemForPrompt, TREC_ITEMS, trecJsonl } from '../../helpers/trec-sample.ts';
 import { saveTrecDataset } from '../../helpers/stored.ts';
 import { NO_LOGPROB_CAPS, ScriptedJudge, type Responder } from '../judge/scripted-judge.ts';
-import { detectDataset } from '../../../src/lib/datasets/detect.ts';
-import { parseDatasetText } from '../../../src/lib/datasets/parse.ts';
+import { detectDataset } from '../../../src/lib/datasets/detect/dataset.ts';
+import { parseDatasetText } from '../../../src/lib/datasets/parse/dataset.ts';
 import {
   isPredictionRow,
   needsPrediction,
@@ -24,20 +24,22 @@ import {
   type GenerationRecord,
   type PredictionRow,
 } from '../../../src/lib/rows/formats.ts';
+import { planGeneration } from '../../../src/lib/datasets/generate/plan.ts';
 import {
   buildPrompt,
   fieldsOfRows,
-  generatePredictions,
-  generateStoredPredictions,
   generationRequest,
   genericTemplate,
-  planGeneration,
   readGenerationConfig,
   settingsProblems,
-  type GenerationProgress,
   type GenerationSettings,
+} from '../../../src/lib/datasets/generate/prompt.ts';
+import {
+  generatePredictions,
+  type GenerationProgress,
   type PredictionStore,
-} from '../../../src/lib/datasets/generate.ts';
+} from '../../../src/lib/datasets/generate/runner.ts';
+import { generateStoredPredictions } from '../../../src/lib/datasets/generate/stored.ts';
 import { offlineRowScorer, PauseController } from '../../../src/lib/datasets/batch.ts';
 import {
   fillPromptTemplate,

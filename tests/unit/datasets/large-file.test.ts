@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createReadStream, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DatasetParser } from '../../../src/lib/datasets/parse.ts';
+import { DatasetParser } from '../../../src/lib/datasets/parse/parser.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'sumlens-large-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -6,7 +6,8 @@
  */
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { DatasetParseError, parseDatasetText } from '../../../src/lib/datasets/parse.ts';
+import { parseDatasetText } from '../../../src/lib/datasets/parse/dataset.ts';
+import { DatasetParseError } from '../../../src/lib/datasets/parse/types.ts';
 import { readTextFile } from '../../../src/lib/input/decode.ts';
 import { sniffEncoding } from '../../../src/lib/input/encoding.ts';
 import { isCaseRow, type DatasetRow } from '../../../src/lib/rows/formats.ts';

@@ -5,33 +5,36 @@
  * reads them.
  */
 import { describe, expect, it } from 'vitest';
-import { detectDataset, DETECT_SAMPLE } from '../../../src/lib/datasets/detect.ts';
+import { detectDataset, DETECT_SAMPLE } from '../../../src/lib/datasets/detect/dataset.ts';
 import {
-  buildSample,
   choiceProblemRefs,
   choiceProblems,
   describeChoice,
-  freePromptFields,
-  PREVIEW_CHARS,
-  previewRecord,
-  previewTable,
-  profileColumns,
-  promptFieldProblems,
-  promptFieldsOf,
   reviewReasons,
   settledChoice,
-  taskOptions,
+} from '../../../src/lib/datasets/mapping/checks.ts';
+import {
+  freePromptFields,
+  promptFieldProblems,
+  promptFieldsOf,
   withField,
   withHuman,
   withHumanName,
   withKind,
   withPromptField,
   withPromptFields,
-  type DatasetSample,
-  type MappingChoice,
   type PromptField,
-} from '../../../src/lib/datasets/mapping.ts';
-import { columnsOf } from '../../../src/lib/datasets/detect.ts';
+} from '../../../src/lib/datasets/mapping/edit.ts';
+import { taskOptions, type MappingChoice } from '../../../src/lib/datasets/mapping/fields.ts';
+import { previewTable } from '../../../src/lib/datasets/mapping/preview.ts';
+import {
+  buildSample,
+  PREVIEW_CHARS,
+  previewRecord,
+  profileColumns,
+  type DatasetSample,
+} from '../../../src/lib/datasets/mapping/sample.ts';
+import { columnsOf } from '../../../src/lib/datasets/detect/propose.ts';
 import type { ColumnMapping } from '../../../src/lib/rows/formats.ts';
 import { readJsonl } from '../../helpers/shared.ts';
 import { loadWords } from '../../../src/lib/datasets/export/words.ts';

@@ -9,8 +9,8 @@ import { readFileSync } from 'node:fs';
 import { sharedPath } from '../../helpers/shared.ts';
 import { isCancelled } from '../../../src/lib/workers/rpc.ts';
 import { chunkedBlob, detectSample, endlessBlob, parseWorker } from './_parse-worker.ts';
-import { DETECT_SAMPLE } from '../../../src/lib/datasets/detect.ts';
-import { PREVIEW_CHARS } from '../../../src/lib/datasets/mapping.ts';
+import { DETECT_SAMPLE } from '../../../src/lib/datasets/detect/dataset.ts';
+import { PREVIEW_CHARS } from '../../../src/lib/datasets/mapping/sample.ts';
 
 const dev = new Uint8Array(readFileSync(sharedPath('data/summeval/dev.jsonl')));
 

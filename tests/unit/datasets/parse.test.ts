@@ -7,14 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { sharedPath } from '../../helpers/shared.ts';
 import { englishRef } from '../../../src/lib/i18n/message.ts';
-import {
-  DatasetParseError,
-  DatasetParser,
-  parseDataset,
-  parseDatasetText,
-  sniffFormat,
-  toRows,
-} from '../../../src/lib/datasets/parse.ts';
+import { parseDataset, parseDatasetText } from '../../../src/lib/datasets/parse/dataset.ts';
+import { DatasetParser } from '../../../src/lib/datasets/parse/parser.ts';
+import { toRows } from '../../../src/lib/datasets/parse/rows.ts';
+import { sniffFormat } from '../../../src/lib/datasets/parse/sniff.ts';
+import { DatasetParseError } from '../../../src/lib/datasets/parse/types.ts';
 import {
   isCaseRow,
   type DatasetDescription,

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { readJson, sharedPath } from '../../helpers/shared.ts';
-import { parseDatasetText } from '../../../src/lib/datasets/parse.ts';
+import { parseDatasetText } from '../../../src/lib/datasets/parse/dataset.ts';
 import { isPredictionRow, type PredictionRow } from '../../../src/lib/rows/formats.ts';
 import {
   fillPromptTemplate,

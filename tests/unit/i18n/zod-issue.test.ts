@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadWords } from '../../../src/lib/datasets/export/words.ts';
-import { parseRunExport } from '../../../src/lib/datasets/export.ts';
+import { parseRunExport } from '../../../src/lib/datasets/export/json.ts';
 import { englishRef, type MessageRef } from '../../../src/lib/i18n/message.ts';
 import { SaidError } from '../../../src/lib/i18n/said-error.ts';
 import { zodIssueRef } from '../../../src/lib/i18n/zod-issue.ts';

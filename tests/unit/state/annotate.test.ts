@@ -2,7 +2,8 @@ import 'fake-indexeddb/auto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AnnotateController } from '../../../src/lib/state/annotate.svelte.ts';
 import { setLocale } from '../../../src/lib/i18n/i18n.svelte.ts';
-import { listRowRatings, setRating } from '../../../src/lib/storage/annotations.ts';
+import { listRowRatings } from '../../../src/lib/storage/annotations/read.ts';
+import { setRating } from '../../../src/lib/storage/annotations/write.ts';
 import {
   deleteAllDatasets,
   getDataset,

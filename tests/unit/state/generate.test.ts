@@ -13,7 +13,7 @@ import { GenerateController, type GenerateJudge } from '../../../src/lib/state/g
 import { DEFAULT_JUDGE_PROVIDER } from '../../../src/lib/state/judge-prefs.ts';
 import { DEFAULT_PRICE_TABLE } from '../../../src/lib/llm/prices.ts';
 import { LlmError } from '../../../src/lib/llm/types.ts';
-import { parseDatasetText } from '../../../src/lib/datasets/parse.ts';
+import { parseDatasetText } from '../../../src/lib/datasets/parse/dataset.ts';
 import type { PromptConfig } from '../../../src/lib/datasets/tinyeval.ts';
 import { isPredictionRow } from '../../../src/lib/rows/formats.ts';
 import { deleteAllDatasets, getDataset } from '../../../src/lib/storage/datasets.ts';

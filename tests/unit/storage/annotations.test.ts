@@ -3,20 +3,24 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   AnnotationError,
   DEFAULT_DIMENSIONS,
-  addDimension,
-  annotationProgress,
-  clearRating,
   dimensionsOf,
-  getRow,
   isAnnotatable,
+  normalizeDimensionName,
+} from '../../../src/lib/storage/annotations/dimensions.ts';
+import {
+  annotationProgress,
+  getRow,
   listRowRatings,
   nextUnrated,
-  normalizeDimensionName,
+  type RowRatings,
+} from '../../../src/lib/storage/annotations/read.ts';
+import {
+  addDimension,
+  clearRating,
   removeDimension,
   setRating,
   updateDimension,
-  type RowRatings,
-} from '../../../src/lib/storage/annotations.ts';
+} from '../../../src/lib/storage/annotations/write.ts';
 import {
   deleteAllDatasets,
   getDataset,

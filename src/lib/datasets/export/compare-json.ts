@@ -4,7 +4,7 @@
  * difference B − A, its paired bootstrap 95% interval, the Wilcoxon p-value and its method, wins,
  * ties and losses, both backends and whether they compare), and per pair its key, its row on each
  * side and each column's scores and difference. Scores and differences keep six decimals,
- * p-values six significant digits (format.ts). No API key: the entry (export.ts) redacts the
+ * p-values six significant digits (format.ts). No API key: the entry (file.ts) redacts the
  * page's keys and key shapes from every text first, as the run export does.
  */
 import { COMPARE_BOOTSTRAP, type MetricComparison } from '../compare.ts';

@@ -4,7 +4,8 @@
  */
 import { messageOf } from '../../errors.ts';
 import { englishRef, ref, type MessageRef } from '../../i18n/message.ts';
-import { describeDatasetRef, requiredFieldsOf } from '../detect.ts';
+import { describeDatasetRef } from '../detect/describe.ts';
+import { requiredFieldsOf } from '../detect/propose.ts';
 import type { DatasetDescription, MappingTextField } from '../../rows/formats.ts';
 import { resolveTask } from '../tinyeval.ts';
 import { copyMapping } from './edit.ts';

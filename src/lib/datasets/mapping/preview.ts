@@ -2,7 +2,7 @@
  * The preview rows as a mapping reads them, through the same `toRow` as the import, so the user
  * sees what each field gets (or why a row would be rejected) before the file is read.
  */
-import { requiredFieldsOf } from '../detect.ts';
+import { requiredFieldsOf } from '../detect/propose.ts';
 import { plural } from '../detect/describe.ts';
 import { toRow } from '../parse/rows.ts';
 import {

@@ -1,8 +1,19 @@
 /**
- * The sample the parse worker sends for a dropped file: a short preview of the first records, a
- * profile of every column and a proposed mapping per kind, small enough to cross to the page.
+ * Confirming or changing how a file's columns are read, before its rows are built (issue 5 item 1).
+ *
+ * The parse worker reads only the first records of a dropped file (`DETECT_SAMPLE`) and sends a
+ * `DatasetSample`: a short preview of the first rows, a profile of every column over the sample
+ * and a proposed mapping for each kind, small enough to cross to the page. The page's
+ * MappingEditor changes the mapping with the `with*` helpers, lists what stops it importing
+ * (`choiceProblems`, checked against the sample so that "this column is empty" is said before the
+ * whole file is read) and shows the preview rows as the mapping reads them (`previewTable`,
+ * through the same `toRow` as the import). `reviewReasons` decides whether a file imports straight
+ * away or is shown to the user first.
+ *
+ * The sample lives here, the labels in fields.ts, the `with*` helpers in edit.ts, the checks in
+ * checks.ts and the preview in preview.ts.
  */
-import { proposeMapping } from '../detect.ts';
+import { proposeMapping } from '../detect/propose.ts';
 import {
   DATASET_KINDS,
   type ColumnMapping,
@@ -46,7 +57,7 @@ export interface DatasetSample {
   fileRecords?: number;
   /** Per column (every column of `DatasetDescription.columns`), over the sampled records. */
   profiles: Record<string, ColumnProfile>;
-  /** detect.ts's proposal for each kind, for the kind selector. */
+  /** detect/propose.ts's proposal for each kind, for the kind selector. */
   proposals: Record<DatasetKind, ColumnMapping>;
   /** Bad rows met while sampling, each naming its row (the first `SAMPLE_PROBLEMS`). */
   problems: RowProblem[];

@@ -4,14 +4,9 @@
  * proposed (or checked) a mapping, then builds each record into a row as it arrives.
  */
 import { english, ref } from '../../i18n/message.ts';
-import {
-  applyMappingOverrides,
-  DETECT_SAMPLE,
-  described,
-  describeDatasetRef,
-  detectDataset,
-  mappingProblems,
-} from '../detect.ts';
+import { DETECT_SAMPLE, detectDataset } from '../detect/dataset.ts';
+import { described, describeDatasetRef, mappingProblems } from '../detect/describe.ts';
+import { applyMappingOverrides } from '../detect/overrides.ts';
 import {
   columnMappingSchema,
   MAX_ROW_CHARS,

@@ -1,6 +1,6 @@
 /**
  * Building rows: one record and a column mapping → a `DatasetRow`, or the reason the record cannot
- * be one. Shared by the streaming parser, the mapping preview (mapping.ts) and tests.
+ * be one. Shared by the streaming parser, the mapping preview (mapping/preview.ts) and tests.
  */
 import { parseAnswers } from '../../metrics/lexical/answers.ts';
 import type { CaseInput } from '../../metrics/types.ts';

@@ -1,8 +1,9 @@
 /**
  * The parser's options, what it returns per chunk and at the end, and the one error that stops a
- * file loading: the public shapes of parse.ts, apart from the parser so every module can use them.
+ * file loading: the public shapes of the parser (parser.ts, dataset.ts), apart from it so that
+ * every module can use them.
  */
-import type { MappingOverride } from '../detect.ts';
+import type { MappingOverride } from '../detect/overrides.ts';
 import type { TextEncoding } from '../../input/encoding.ts';
 import type {
   ColumnMapping,

@@ -1,6 +1,18 @@
 /**
- * The annotator's vocabulary: the 1–5 scale, the rating column of a dimension (`rated_<name>`),
- * the dimensions of a data set (SummEval's four unless set) and the rules on their names.
+ * People's ratings typed in the page's annotator, stored with the rows of a data set.
+ *
+ * A rating of dimension `coherence` is the row's `human.rated_coherence` (1–5), so ratings made
+ * here never overwrite imported ones (`expert_coherence`, `overall`) and calibrate like them: the
+ * run view reads `human` when a run is opened. Each change writes the row and the data set's
+ * `humanColumns` in one transaction, so the list of columns never disagrees with the rows.
+ *
+ * The dimensions asked are stored on the data set (`annotationDimensions`); unset means the four
+ * of SummEval (Fabbri et al. 2021). Removing a dimension keeps its ratings unless asked otherwise,
+ * and renaming one moves its ratings to the new column.
+ *
+ * This module is the annotator's vocabulary: the 1–5 scale, the rating column of a dimension
+ * (`rated_<name>`), the dimensions of a data set and the rules on their names. Reading is in
+ * read.ts, writing in write.ts.
  */
 import type { StoredDataset } from '../schema.ts';
 

@@ -24,28 +24,22 @@
  * Framework-free: the page drives it (`generateStoredPredictions`), tests pass a scripted judge
  * and an in-memory store (`generatePredictions`).
  *
- * Prompts and settings live in generate/prompt.ts, the plan in generate/plan.ts, the runner in
- * generate/runner.ts; this module adds the stored data sets' side.
+ * Prompts and settings live in prompt.ts, the plan in plan.ts, the runner in runner.ts; this
+ * module adds the stored data sets' side.
  */
 import {
   recountMissingPredictions,
   rowsNeedingPrediction,
   storeGeneratedPrediction,
   storeGenerationFailure,
-} from '../storage/predictions.ts';
-import { exclusively } from './lanes.ts';
+} from '../../storage/predictions.ts';
+import { exclusively } from '../lanes.ts';
 import {
   generatePredictions,
   type GenerateOptions,
   type GenerationOutcome,
   type PredictionStore,
-} from './generate/runner.ts';
-
-export { planGeneration, type GenerationPlan, type Pricing } from './generate/plan.ts';
-export * from './generate/prompt.ts';
-export * from './generate/runner.ts';
-
-// ---- Stored data sets ----
+} from './runner.ts';
 
 /** The IndexedDB store of one data set's predictions. */
 export function indexedDbPredictionStore(datasetId: string): PredictionStore {

@@ -11,33 +11,28 @@
  *   = + - @ (or a tab or carriage return) is prefixed with ' so that no spreadsheet runs it as a
  *   formula (OWASP "CSV injection"); numbers are written as numbers.
  * - Markdown: the data set, date and status, the metrics with their backends, a summary table
- *   (mean, median, n per metric) and the calibration table (calibration.ts).
+ *   (mean, median, n per metric) and the calibration table (../calibration.ts).
  *
  * A comparison of two runs (or two systems of one) exports as JSON, a pairs CSV and a summary CSV,
- * Markdown and HTML (export/compare-*.ts, export/html.ts), built on the page from the numbers the
- * compare view holds, after the page's keys are redacted from every text (comparison-report.ts).
+ * Markdown and HTML (compare-*.ts, html.ts), built on the page from the numbers the compare view
+ * holds, after the page's keys are redacted from every text (comparison-report.ts).
  *
- * One module per format in export/; this is the entry the page and the calibration worker (which
- * builds the CSV and Markdown files next to the run's rows, `exportFile`) import. The run view's tables live in
- * run-view.ts, the loading of a run in run-data.ts.
+ * One module per format beside this one; this module picks the format and names the file, for the
+ * page and the calibration worker (which builds the CSV and Markdown files next to the run's rows,
+ * `exportFile`). The run view's tables live in ../run-view.ts, the loading of a run in
+ * ../run-data.ts.
  */
-import type { Calibration } from './calibration.ts';
-import type { RunData } from './run-data.ts';
-import { runToCsv } from './export/csv.ts';
-import { runToJson } from './export/json.ts';
-import { runToMarkdown } from './export/markdown.ts';
-import { redactReport, type ComparisonReport } from './export/comparison-report.ts';
-import { comparisonToJson } from './export/compare-json.ts';
-import { comparisonPairsCsv, comparisonSummaryCsv } from './export/compare-csv.ts';
-import { comparisonToMarkdown } from './export/compare-markdown.ts';
-import { comparisonToHtml } from './export/html.ts';
-import type { Words } from './export/words.ts';
-
-export { runToCsv, type CsvOptions } from './export/csv.ts';
-export { spreadsheetSafe } from './export/spreadsheet.ts';
-export * from './export/json.ts';
-export { runToMarkdown, type MarkdownOptions } from './export/markdown.ts';
-export { englishWords, loadWords, type Words } from './export/words.ts';
+import type { Calibration } from '../calibration.ts';
+import type { RunData } from '../run-data.ts';
+import { runToCsv } from './csv.ts';
+import { runToJson } from './json.ts';
+import { runToMarkdown } from './markdown.ts';
+import { redactReport, type ComparisonReport } from './comparison-report.ts';
+import { comparisonToJson } from './compare-json.ts';
+import { comparisonPairsCsv, comparisonSummaryCsv } from './compare-csv.ts';
+import { comparisonToMarkdown } from './compare-markdown.ts';
+import { comparisonToHtml } from './html.ts';
+import type { Words } from './words.ts';
 
 export type ExportFormat = 'json' | 'csv' | 'md';
 

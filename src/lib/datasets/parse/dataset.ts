@@ -23,27 +23,17 @@
  *
  * The format is taken from `options.format`, else from the file name (.csv/.tsv), else sniffed:
  * `[` starts a JSON array; `{` starts JSONL when one of the first lines is a whole JSON object,
- * otherwise a JSON stream; anything else is CSV. Detection (detect.ts) runs on the first 50
+ * otherwise a JSON stream; anything else is CSV. Detection (detect/dataset.ts) runs on the first 50
  * records and proposes a mapping unless `options.mapping` is given; rows are built with
  * `toRow`.
  *
- * The pieces live in parse/: one splitter per format (jsonl.ts, json.ts, csv.ts with
+ * The pieces live beside this module: one splitter per format (jsonl.ts, json.ts, csv.ts with
  * csv-records.ts), row building (rows.ts), format sniffing (sniff.ts) and the parser that joins
- * them (parser.ts). This module is the entry the worker, the CLI and the tests import.
+ * them (parser.ts). This module runs the parser over a stream of chunks or over a whole text.
  */
-import type { DatasetRow, RowProblem } from '../rows/formats.ts';
-import { DatasetParser } from './parse/parser.ts';
-import type { DatasetParserOptions, ParseBatch, ParseSummary } from './parse/types.ts';
-
-export { DatasetParser } from './parse/parser.ts';
-export { toRows } from './parse/rows.ts';
-export { sniffFormat } from './parse/sniff.ts';
-export {
-  DatasetParseError,
-  type DatasetParserOptions,
-  type ParseBatch,
-  type ParseSummary,
-} from './parse/types.ts';
+import type { DatasetRow, RowProblem } from '../../rows/formats.ts';
+import { DatasetParser } from './parser.ts';
+import type { DatasetParserOptions, ParseBatch, ParseSummary } from './types.ts';
 
 /**
  * The async-iterable form: chunks in (strings or bytes, e.g. `file.stream()` or a Node read

@@ -9,39 +9,13 @@
  * columns (nor ids or lengths) are proposed as human ratings, and so are lists of rating objects
  * (SummEval's `expert_annotations`).
  *
- * The proposal lives in detect/propose.ts, the words and problems in detect/describe.ts, the CLI's
- * `--map` overrides in detect/overrides.ts; this module joins them into `detectDataset`.
+ * The proposal lives in propose.ts, the words and problems in describe.ts, the CLI's `--map`
+ * overrides in overrides.ts; this module joins them into `detectDataset`.
  */
-import type { DatasetDescription, DatasetKind, FileFormat } from '../rows/formats.ts';
-import { taskFromFileName } from './tinyeval.ts';
-import {
-  described,
-  describeDatasetRef,
-  mappingProblems,
-  unrecognisedRef,
-} from './detect/describe.ts';
-import { columnsOf, guessKind, proposeMapping, requiredFieldsOf } from './detect/propose.ts';
-
-export {
-  described,
-  describeDatasetRef,
-  mappingProblems,
-  unrecognisedRef,
-} from './detect/describe.ts';
-export {
-  applyMappingOverrides,
-  parseMappingOverride,
-  type MappingOverride,
-} from './detect/overrides.ts';
-export {
-  canGeneratePredictions,
-  COLUMN_ALIASES,
-  columnsOf,
-  mappedColumns,
-  proposeHumanColumns,
-  proposeMapping,
-  requiredFieldsOf,
-} from './detect/propose.ts';
+import type { DatasetDescription, DatasetKind, FileFormat } from '../../rows/formats.ts';
+import { taskFromFileName } from '../tinyeval.ts';
+import { described, describeDatasetRef, mappingProblems, unrecognisedRef } from './describe.ts';
+import { columnsOf, guessKind, proposeMapping, requiredFieldsOf } from './propose.ts';
 
 type Rec = Record<string, unknown>;
 
