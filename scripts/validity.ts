@@ -19,7 +19,7 @@ import { computeValidity } from '../src/lib/node/validity/compute.ts';
 import { DEFAULT_MODELS_DIR } from '../src/lib/node/validity/models.ts';
 import {
   describeReport,
-  README_FILE,
+  VALIDITY_PAGE,
   readmeWithTable,
   REPORT_FILE,
   SETS_REPORT_FILE,
@@ -68,9 +68,9 @@ async function main(): Promise<void> {
   if (values.write) {
     writeFileSync(REPORT_FILE, `${JSON.stringify(report, null, 2)}\n`);
     writeFileSync(SETS_REPORT_FILE, `${JSON.stringify(sets, null, 2)}\n`);
-    const readme = readmeWithTable(readFileSync(README_FILE, 'utf8'), validityMarkdown(report));
+    const readme = readmeWithTable(readFileSync(VALIDITY_PAGE, 'utf8'), validityMarkdown(report));
     writeFileSync(
-      README_FILE,
+      VALIDITY_PAGE,
       readmeWithTable(readme, setsTable, SETS_TABLE_START, SETS_TABLE_END),
     );
     console.error(

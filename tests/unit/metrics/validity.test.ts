@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { computeValidity, ENCODER_METRIC_IDS } from '../../../src/lib/node/validity/compute.ts';
 import { findModels } from '../../../src/lib/node/validity/models.ts';
 import {
-  README_FILE,
+  VALIDITY_PAGE,
   readmeWithTable,
   TABLE_END,
   TABLE_START,
@@ -104,7 +104,7 @@ describe('the stored validity report', () => {
   });
 
   it('is the table in the README, between its markers', () => {
-    const readme = readFileSync(README_FILE, 'utf8');
+    const readme = readFileSync(VALIDITY_PAGE, 'utf8');
     const block = readme.slice(readme.indexOf(TABLE_START), readme.indexOf(TABLE_END));
     expect(block).toContain(validityMarkdown(VALIDITY));
     expect(readmeWithTable(readme, validityMarkdown(VALIDITY))).toBe(readme);

@@ -9,7 +9,7 @@ import stored from '../../../src/lib/metrics/validity-sets.json';
 import { qualitySamples } from '../../../src/lib/node/quality-samples.ts';
 import { RATED_SET_INFO } from '../../../src/lib/node/validity/rated-sets.ts';
 import {
-  README_FILE,
+  VALIDITY_PAGE,
   readmeWithTable,
   SETS_TABLE_END,
   SETS_TABLE_START,
@@ -33,7 +33,7 @@ describe('the validity table across data sets', () => {
   }, 600_000);
 
   it('is the table in the README, between its markers', () => {
-    const readme = readFileSync(README_FILE, 'utf8');
+    const readme = readFileSync(VALIDITY_PAGE, 'utf8');
     const table = setsValidityMarkdown(report);
     expect(
       readme.slice(readme.indexOf(SETS_TABLE_START), readme.indexOf(SETS_TABLE_END)),

@@ -8,8 +8,8 @@ import { repoRoot } from '../external-data.ts';
 import { validityMarkdown, type ValidityReport } from '../../metrics/validity.ts';
 
 export const REPORT_FILE = resolve(repoRoot, 'src/lib/metrics/validity-summeval.json');
-/** The page that carries the validity tables (it was the README before the docs moved to docs/). */
-export const README_FILE = resolve(repoRoot, 'docs/validity.md');
+/** The docs page that carries the validity tables between its markers. */
+export const VALIDITY_PAGE = resolve(repoRoot, 'docs/validity.md');
 export const SETS_REPORT_FILE = resolve(repoRoot, 'src/lib/metrics/validity-sets.json');
 export const TABLE_START = '<!-- validity-table -->';
 export const TABLE_END = '<!-- /validity-table -->';
