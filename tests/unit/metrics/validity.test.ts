@@ -1,6 +1,6 @@
 /**
  * The validity report (`npm run validity`): the stored figures the cards show equal a fresh run on
- * SummEval dev, the README's table is the one rendered from them, the offline repetition score
+ * SummEval dev, docs/validity.md's table is the one rendered from them, the offline repetition score
  * meets its bar (summary-level Spearman ≥ 0.30 with expert coherence), and each metric's one-line
  * meaning claims no more than its row shows.
  */
@@ -103,7 +103,7 @@ describe('the stored validity report', () => {
     expect(fresh.rows.find((r) => r.key === 'extractiveness-lexical')?.kind).toBe('offline');
   });
 
-  it('is the table in the README, between its markers', () => {
+  it('is the table in docs/validity.md, between its markers', () => {
     const readme = readFileSync(VALIDITY_PAGE, 'utf8');
     const block = readme.slice(readme.indexOf(TABLE_START), readme.indexOf(TABLE_END));
     expect(block).toContain(validityMarkdown(VALIDITY));

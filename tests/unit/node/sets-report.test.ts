@@ -1,6 +1,6 @@
 /**
  * The validity table across every rated data set (`npm run validity`, second part): the stored
- * JSON is what a fresh computation gives, the README carries it between its markers, and the
+ * JSON is what a fresh computation gives, docs/validity.md carries it between its markers, and the
  * quality estimate's rows say how each figure relates to the fit.
  */
 import { readFileSync } from 'node:fs';
@@ -32,7 +32,7 @@ describe('the validity table across data sets', () => {
     expect(JSON.parse(JSON.stringify(fresh))).toEqual(report);
   }, 600_000);
 
-  it('is the table in the README, between its markers', () => {
+  it('is the table in docs/validity.md, between its markers', () => {
     const readme = readFileSync(VALIDITY_PAGE, 'utf8');
     const table = setsValidityMarkdown(report);
     expect(
